@@ -1,0 +1,30 @@
+# Two commands on a fresh machine:  `make demo`  and  `make test`.
+# Both create .venv and install the project into it the first time.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test test-all bench lint
+
+$(STAMP): pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test,dev]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/petitions demo --out out/demo
+
+test: $(STAMP)
+	$(BIN)/pytest -q
+
+test-all: $(STAMP)
+	$(BIN)/pytest -q -m ''
+
+lint: $(STAMP)
+	$(BIN)/ruff check pipeline matchers flows tests bench
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/python bench/speed.py

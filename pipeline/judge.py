@@ -1,0 +1,277 @@
+"""Judge: from sheets, matches and reviewers' decisions to a sufficiency report.
+
+The statute's rules live in `pipeline.rules`; this module is the machinery every petition kind
+shares: sheet-level findings cascade onto the sheet's lines, a line's findings give its status,
+reviewers' decisions override, a voter counts once (the first line that is not invalid), and the
+totals give the verdict. Nothing here is specific to one statute.
+
+Every line read comes out as exactly one JudgedLine: `judge` checks lines in == lines judged.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+
+from .case import CaseConfig
+from .dates import parse_written_date
+from .errors import PetitionError
+from .records import (
+    Field,
+    FileError,
+    Finding,
+    JudgedLine,
+    LineStatus,
+    Match,
+    MatchDecision,
+    RegisterEntry,
+    ReviewAction,
+    ReviewDecision,
+    Severity,
+    Sheet,
+    Source,
+    SufficiencyReport,
+    Totals,
+    Verdict,
+)
+from .rules.base import LineContext, RuleSet, finding
+
+__all__ = ["apply_corrections", "judge", "latest_decisions", "order_sheets", "status_of"]
+
+log = logging.getLogger(__name__)
+
+DUPLICATE_CITATION = "Village Law § 9-902(1): a signer is counted once"
+
+
+def latest_decisions(decisions: Sequence[ReviewDecision]) -> dict[str, ReviewDecision]:
+    """The decision in force for each line: the latest by time (all are kept in the log)."""
+    latest: dict[str, ReviewDecision] = {}
+    for d in sorted(decisions, key=lambda d: d.decided_at):
+        latest[d.line_id] = d
+    return latest
+
+
+def apply_corrections(
+    sheets: Sequence[Sheet], decisions: Mapping[str, ReviewDecision]
+) -> tuple[Sheet, ...]:
+    """Sheets with reviewers' corrected field values put in place (source REVIEWER), so that
+    matching and judging see what the reviewer read. Run before matching."""
+    out = []
+    for sheet in sheets:
+        lines = []
+        for line in sheet.lines:
+            d = decisions.get(line.line_id)
+            if d is not None and d.corrections:
+                for name, text in d.corrections.items():
+                    old = line.get(name)
+                    line = line.replace_field(
+                        Field(name, text, 1.0, Source.REVIEWER, old.box if old else None)
+                    )
+            lines.append(line)
+        out.append(replace(sheet, lines=tuple(lines)))
+    return tuple(out)
+
+
+def order_sheets(sheets: Sequence[Sheet]) -> tuple[Sheet, ...]:
+    """Sheets by their printed number; unnumbered sheets after, in the order they were filed.
+    This order decides which of two signatures of one voter is 'first'."""
+    indexed = list(enumerate(sheets))
+    indexed.sort(key=lambda p: (p[1].sheet_number_value is None, p[1].sheet_number_value or 0, p[0]))
+    return tuple(s for _, s in indexed)
+
+
+def status_of(findings: Sequence[Finding]) -> LineStatus:
+    severities = {f.severity for f in findings}
+    if Severity.FATAL in severities:
+        return LineStatus.INVALID
+    if Severity.REVIEW in severities:
+        return LineStatus.NEEDS_REVIEW
+    return LineStatus.VALID
+
+
+def _cascade(sheet_findings: Sequence[Finding], line_no: int) -> list[Finding]:
+    """A sheet's FATAL or REVIEW findings, copied onto one of its lines so that each line says
+    why it fell or waits."""
+    return [
+        replace(f, line_no=line_no)
+        for f in sheet_findings
+        if f.severity in (Severity.FATAL, Severity.REVIEW)
+    ]
+
+
+def _reviewer_match(match: Match | None, d: ReviewDecision, line_id: str) -> Match:
+    return Match(
+        line_id=line_id,
+        decision=MatchDecision.MATCH,
+        voter_id=d.voter_id,
+        candidates=match.candidates if match else (),
+        method="reviewer",
+        reason=f"voter chosen by {d.reviewer} on {d.decided_at.isoformat()}",
+    )
+
+
+def judge(
+    case: CaseConfig,
+    rules: RuleSet,
+    sheets: Sequence[Sheet],
+    matches: Mapping[str, Match],
+    register: Mapping[str, RegisterEntry],
+    electors: int | None,
+    *,
+    decisions: Mapping[str, ReviewDecision] | None = None,
+    file_errors: Sequence[FileError] = (),
+    inputs: Mapping[str, str] | None = None,
+    now: dt.datetime | None = None,
+) -> SufficiencyReport:
+    decisions = decisions or {}
+    sheets = order_sheets(sheets)
+
+    petition_findings = [f for rule in rules.petition_rules for f in rule(sheets, case)]
+    by_page: dict[str | None, list[Finding]] = {}
+    for f in petition_findings:
+        by_page.setdefault(f.page_id, []).append(f)
+
+    judged: list[JudgedLine] = []
+    sheet_level: list[Finding] = list(by_page.get(None, []))
+    for sheet in sheets:
+        page_id = sheet.page.page_id
+        own = [f for rule in rules.sheet_rules for f in rule(sheet, case)]
+        own += by_page.get(page_id, [])
+        sheet_level += own
+        for line in sheet.lines:
+            if line.blank:
+                judged.append(JudgedLine(line, LineStatus.BLANK, (), None, None,
+                                         sheet.sheet_number_value))
+                continue
+            decision = decisions.get(line.line_id)
+            match = matches.get(line.line_id)
+            if decision is not None and decision.voter_id:
+                match = _reviewer_match(match, decision, line.line_id)
+            voter_id = match.voter_id if match and match.decision is MatchDecision.MATCH else None
+            ctx = LineContext(
+                line=line,
+                sheet=sheet,
+                match=match,
+                entry=register.get(voter_id) if voter_id else None,
+                signed_on=parse_written_date(line.text("date"), reference=case.dates.filed),
+                case=case,
+            )
+            found = [f for rule in rules.line_rules for f in rule(ctx)]
+            found += _cascade(own, line.line_no)
+            status = status_of(found)
+            if decision is not None and decision.action is ReviewAction.ACCEPT:
+                status = LineStatus.VALID
+            elif decision is not None and decision.action is ReviewAction.REJECT:
+                found.append(
+                    ctx.finding(
+                        "REVIEWER_REJECTED",
+                        Severity.FATAL,
+                        rules.statute,
+                        f"rejected by {decision.reviewer}: {decision.reason or 'no reason given'}",
+                        reviewer=decision.reviewer,
+                        decided_at=decision.decided_at.isoformat(),
+                    )
+                )
+                status = LineStatus.INVALID
+            judged.append(
+                JudgedLine(line, status, tuple(found), match, voter_id, sheet.sheet_number_value,
+                           decision)
+            )
+
+    judged = _count_each_voter_once(judged)
+
+    lines_read = sum(len(s.lines) for s in sheets)
+    if lines_read != len(judged):  # the promise: no line is ever dropped
+        raise PetitionError(f"internal error: {lines_read} lines read but {len(judged)} judged")
+
+    threshold = rules.threshold(case, electors)
+    count = {s: sum(1 for j in judged if j.status is s) for s in LineStatus}
+    totals = Totals(
+        lines_read=lines_read,
+        blank=count[LineStatus.BLANK],
+        signed=lines_read - count[LineStatus.BLANK],
+        valid=count[LineStatus.VALID],
+        invalid=count[LineStatus.INVALID],
+        needs_review=count[LineStatus.NEEDS_REVIEW],
+        required=threshold.required,
+        denominator=threshold.denominator,
+        threshold_rule=threshold.rule,
+    )
+    unread = [f for f in sheet_level if f.code == "SHEET_NOT_READ"]
+    verdict, reason = _verdict(totals, petition_findings, file_errors, unread)
+    log.info("judged %d lines: %s", lines_read, verdict)
+    return SufficiencyReport(
+        case_name=case.name,
+        petition_kind=rules.kind,
+        verdict=verdict,
+        totals=totals,
+        sheets=tuple(sheets),
+        lines=tuple(judged),
+        findings=tuple(sheet_level),
+        file_errors=tuple(file_errors),
+        verdict_reason=reason,
+        generated_at=now or dt.datetime.now(dt.UTC),
+        inputs=dict(inputs or {}),
+    )
+
+
+def _count_each_voter_once(judged: list[JudgedLine]) -> list[JudgedLine]:
+    """A voter who signed twice counts once: the first line (in sheet order) that is not
+    invalid keeps the voter; every later line of that voter is invalid as a duplicate."""
+    first: dict[str, JudgedLine] = {}
+    out = []
+    for j in judged:
+        if j.voter_id is None or j.status in (LineStatus.INVALID, LineStatus.BLANK):
+            out.append(j)
+            continue
+        earlier = first.get(j.voter_id)
+        if earlier is None:
+            first[j.voter_id] = j
+            out.append(j)
+            continue
+        dup = finding(
+            "DUPLICATE_SIGNER",
+            Severity.FATAL,
+            DUPLICATE_CITATION,
+            f"the same voter already signed on sheet {earlier.sheet_number or '?'} "
+            f"line {earlier.line.line_no}",
+            page_id=j.line.page_id,
+            line_no=j.line.line_no,
+            voter_id=j.voter_id,
+            first_line_id=earlier.line.line_id,
+        )
+        out.append(replace(j, status=LineStatus.INVALID, findings=j.findings + (dup,)))
+    return out
+
+
+def _verdict(
+    totals: Totals,
+    petition_findings: Sequence[Finding],
+    file_errors: Sequence[FileError],
+    unread: Sequence[Finding],
+) -> tuple[Verdict, str]:
+    fatal = [f for f in petition_findings if f.severity is Severity.FATAL]
+    if fatal:
+        return Verdict.INSUFFICIENT, "; ".join(f"{f.message} ({f.citation})" for f in fatal)
+    valid, review, required = totals.valid, totals.needs_review, totals.required
+    if valid >= required:
+        return Verdict.SUFFICIENT, (
+            f"{valid} valid signatures, {required} required: {valid - required} above the "
+            f"threshold whatever the {review} lines in review turn out to be"
+        )
+    if file_errors or unread:
+        return Verdict.UNDETERMINED, (
+            f"{valid} valid signatures, {required} required; {len(file_errors)} file(s) and "
+            f"{len(unread)} page(s) could not be read and may hold more: check them by hand"
+        )
+    if valid + review < required:
+        return Verdict.INSUFFICIENT, (
+            f"{valid} valid signatures, {required} required: even if all {review} lines in "
+            f"review were valid the petition would be {required - valid - review} short"
+        )
+    return Verdict.UNDETERMINED, (
+        f"{valid} valid signatures, {required} required: the {review} lines in review decide "
+        f"it (at least {required - valid} of them must be valid)"
+    )

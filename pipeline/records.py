@@ -1,0 +1,441 @@
+"""The records that pass between stages.
+
+Every stage is a plain function from records to records. They are frozen, slotted dataclasses so a
+stage cannot change what an earlier stage produced, and so they pickle cheaply to worker processes
+(a record carries paths and text, never images).
+
+The data flow, one petition (a *case*):
+
+    CaseConfig ──ingest──> PageRef* ──read──> Sheet* (SignatureLine*, WitnessStatement)
+                                              │
+    RegisterEntry* ──────────match──────────> Match (per line, with Candidate* and FieldEvidence*)
+                                              │
+    ReviewDecision* ─────────judge──────────> JudgedLine* + Finding*  ──report──> SufficiencyReport
+
+A reviewer's decision (accept, reject, correct a field, pick a candidate) is a `ReviewDecision`
+keyed by the line's stable `line_id`; `judge` takes the decisions as an input, so the report is
+always recomputed from the sheets plus every decision kept so far, never edited in place.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+__all__ = [
+    "Box",
+    "Candidate",
+    "ComparisonLevel",
+    "FIELD_NAMES",
+    "Field",
+    "FieldEvidence",
+    "FileError",
+    "Finding",
+    "JudgedLine",
+    "LineStatus",
+    "Match",
+    "MatchDecision",
+    "PageKind",
+    "PageRef",
+    "RegisterEntry",
+    "ReviewAction",
+    "ReviewDecision",
+    "Severity",
+    "Sheet",
+    "SheetHeader",
+    "SignatureLine",
+    "Source",
+    "SufficiencyReport",
+    "Totals",
+    "Verdict",
+    "WitnessStatement",
+]
+
+
+# --------------------------------------------------------------------------------------------
+# Where a value came from, and how sure we are of it
+# --------------------------------------------------------------------------------------------
+
+
+class Source(StrEnum):
+    """Where a field's text came from."""
+
+    TEXT_LAYER = "text_layer"  # a born-digital PDF's own text, read with pdfplumber
+    OCR = "ocr"  # read from the image by an OCR engine
+    REVIEWER = "reviewer"  # typed in by a person in the review queue
+
+
+@dataclass(frozen=True, slots=True)
+class Box:
+    """A rectangle on a page in PDF points (1/72 inch), origin top-left, y growing downwards.
+
+    Image pages convert pixels to points with the page's DPI, so a box means the same thing
+    whatever the page came from and a reviewer's viewer can crop the line from the page image.
+    """
+
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+
+    @property
+    def width(self) -> float:
+        return self.x1 - self.x0
+
+    @property
+    def height(self) -> float:
+        return self.bottom - self.top
+
+
+# Canonical field names of a signature line. Column headers on a sheet map onto these.
+FIELD_NAMES = ("date", "signature", "name", "residence", "ward", "election_district")
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One value read from a sheet: a table cell, or a blank filled in on the printed form."""
+
+    name: str
+    text: str
+    confidence: float  # 0..1; 1.0 for a text layer or a reviewer
+    source: Source
+    box: Box | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not self.text.strip(" .\t\n_")
+
+
+# --------------------------------------------------------------------------------------------
+# What ingest and read produce
+# --------------------------------------------------------------------------------------------
+
+
+class PageKind(StrEnum):
+    PDF_TEXT = "pdf_text"  # a PDF page with a usable text layer
+    PDF_IMAGE = "pdf_image"  # a PDF page that is only an image (a scan)
+    IMAGE = "image"  # a page of an image file (PNG, JPEG, TIFF)
+
+
+@dataclass(frozen=True, slots=True)
+class PageRef:
+    """One page of one input file. Identified by the hash of its content, not by its path, so
+    the same scan uploaded twice is recognised and a reviewer's decisions follow the page."""
+
+    path: str
+    page_index: int  # 0-based index within the file
+    content_hash: str  # sha256 hex of the page's content (text layer + images, or the image)
+    kind: PageKind
+    width: float  # points
+    height: float  # points
+    dpi: float | None = None  # image pages: the resolution the image was read at
+
+    @property
+    def page_id(self) -> str:
+        """Short stable id used in line ids and file names."""
+        return self.content_hash[:12]
+
+
+@dataclass(frozen=True, slots=True)
+class SheetHeader:
+    """The printed part above the table, with its blanks as filled in."""
+
+    title: str | None = None  # e.g. "PETITION FOR A PERMISSIVE REFERENDUM"
+    village: Field | None = None
+    county: Field | None = None
+    proposition: Field | None = None  # 9-902: title, abstract or number of the act or resolution
+
+
+@dataclass(frozen=True, slots=True)
+class SignatureLine:
+    """One row of the signature table, filled or blank. Every row read becomes one of these and
+    is judged and reported: a row is never dropped."""
+
+    page_id: str
+    line_no: int  # 1-based position in the table on its sheet
+    fields: tuple[Field, ...]
+    box: Box | None = None
+    blank: bool = False  # no ink / no text in any cell
+    crop_path: str | None = None  # image of the row for the review queue, when one was written
+
+    @property
+    def line_id(self) -> str:
+        """Stable across runs: the page's content hash and the row's position."""
+        return f"{self.page_id}-{self.line_no:02d}"
+
+    def get(self, name: str) -> Field | None:
+        for f in self.fields:
+            if f.name == name:
+                return f
+        return None
+
+    def text(self, name: str) -> str:
+        f = self.get(name)
+        return f.text.strip() if f is not None else ""
+
+    def replace_field(self, new: Field) -> SignatureLine:
+        others = tuple(f for f in self.fields if f.name != new.name)
+        return SignatureLine(
+            page_id=self.page_id,
+            line_no=self.line_no,
+            fields=others + (new,),
+            box=self.box,
+            blank=False,
+            crop_path=self.crop_path,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class WitnessStatement:
+    """The statement at the foot of a sheet (statement of witness; later also the notary's
+    statement and 2-202's authenticating affidavit)."""
+
+    form: str  # "witness", "notary", "affidavit"
+    witness_name: Field | None = None
+    residence: Field | None = None
+    village: Field | None = None
+    county: Field | None = None
+    stated_count: Field | None = None  # the "(fill in number)" signatures
+    date: Field | None = None
+    signature: Field | None = None
+    box: Box | None = None
+
+    @property
+    def stated_count_value(self) -> int | None:
+        if self.stated_count is None:
+            return None
+        digits = "".join(ch for ch in self.stated_count.text if ch.isdigit())
+        return int(digits) if digits else None
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """One petition sheet: one page, its printed number, its table and its witness statement."""
+
+    page: PageRef
+    header: SheetHeader
+    lines: tuple[SignatureLine, ...]
+    sheet_number: Field | None = None  # as printed at the foot ("Sheet No. 3")
+    witness: WitnessStatement | None = None
+    columns: tuple[str, ...] = ()  # canonical field names of the table's columns, in order
+
+    @property
+    def sheet_number_value(self) -> int | None:
+        if self.sheet_number is None:
+            return None
+        digits = "".join(ch for ch in self.sheet_number.text if ch.isdigit())
+        return int(digits) if digits else None
+
+    @property
+    def filled_lines(self) -> tuple[SignatureLine, ...]:
+        return tuple(line for line in self.lines if not line.blank)
+
+
+@dataclass(frozen=True, slots=True)
+class FileError:
+    """An input file (or one page of it) that could not be read. The run goes on without it and
+    the report lists it: nothing is skipped silently."""
+
+    path: str
+    problem: str
+    page_index: int | None = None
+
+
+# --------------------------------------------------------------------------------------------
+# The register and matching
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RegisterEntry:
+    """One voter (or, later, one owner on an assessment roll), as the register file gives it."""
+
+    voter_id: str  # SBOEID for the NYS export; the mapped id column for a generic CSV
+    last_name: str
+    first_name: str
+    middle_name: str = ""
+    suffix: str = ""
+    house_number: str = ""
+    half_code: str = ""  # fractional address, "1/2"
+    apartment: str = ""
+    pre_direction: str = ""
+    street_name: str = ""
+    post_direction: str = ""
+    city: str = ""
+    zip5: str = ""
+    town_city: str = ""
+    ward: str = ""
+    election_district: str = ""
+    county_code: str = ""
+    status: str = ""  # A, AM, AF, AP, AU, I, P, 17 (NYS BOE codes)
+    reason_code: str = ""
+    registration_date: dt.date | None = None
+    inactive_date: dt.date | None = None
+    purge_date: dt.date | None = None
+    source_row: int = 0  # 1-based row in the register file
+
+    @property
+    def full_name(self) -> str:
+        parts = (self.first_name, self.middle_name, self.last_name, self.suffix)
+        return " ".join(p for p in parts if p)
+
+    @property
+    def address(self) -> str:
+        number = f"{self.house_number} {self.half_code}".strip()
+        parts = (number, self.pre_direction, self.street_name, self.post_direction)
+        street = " ".join(p for p in parts if p)
+        if self.apartment:
+            street = f"{street} Apt {self.apartment}"
+        return street
+
+
+class ComparisonLevel(StrEnum):
+    """Ordered levels of agreement between a line's field and a register entry's field."""
+
+    EXACT = "exact"
+    CLOSE = "close"
+    LOOSE = "loose"
+    DIFFERENT = "different"
+    MISSING = "missing"  # one side has no value: no evidence either way
+
+
+@dataclass(frozen=True, slots=True)
+class FieldEvidence:
+    field: str  # "name", "address", ...
+    level: ComparisonLevel
+    score: float  # similarity 0..100
+    line_value: str
+    register_value: str
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    voter_id: str
+    score: float  # combined score 0..100 (or a match weight; see `Match.method`)
+    evidence: tuple[FieldEvidence, ...]
+    display: str = ""  # "JOHN A SMITH, 12 MAIN ST" for the review queue
+
+
+class MatchDecision(StrEnum):
+    MATCH = "match"  # confident: this is the voter
+    REVIEW = "review"  # a person must look
+    NO_MATCH = "no_match"  # confident: nobody on the register is this signer
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    line_id: str
+    decision: MatchDecision
+    voter_id: str | None  # set when decision is MATCH
+    candidates: tuple[Candidate, ...]  # best first; kept for review whatever the decision
+    method: str  # which matcher and version decided, e.g. "rapidfuzz-baseline/1"
+    reason: str = ""  # one line a reviewer can read
+
+    @property
+    def best(self) -> Candidate | None:
+        return self.candidates[0] if self.candidates else None
+
+
+# --------------------------------------------------------------------------------------------
+# Judging
+# --------------------------------------------------------------------------------------------
+
+
+class Severity(StrEnum):
+    """What a finding does to the line, sheet or petition it is attached to."""
+
+    FATAL = "fatal"  # invalidates it
+    REVIEW = "review"  # a person must decide; it is not counted until they do
+    NOTE = "note"  # reported; changes nothing
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """A problem (or a notable fact) about a line, a sheet or the whole petition.
+
+    `code` is stable: reports, objections and tests key on it. `citation` names the statute
+    clause the rule comes from, e.g. "Village Law § 9-902(8)".
+    """
+
+    code: str
+    severity: Severity
+    citation: str
+    message: str
+    page_id: str | None = None  # None: about the whole petition
+    line_no: int | None = None  # None: about the whole sheet (or petition)
+    evidence: Mapping[str, Any] = field(default_factory=dict)
+
+
+class ReviewAction(StrEnum):
+    ACCEPT = "accept"  # the line is valid (overrides open doubts and the software's findings)
+    REJECT = "reject"  # the line is invalid, for the reviewer's stated reason
+    CORRECT = "correct"  # fields corrected and/or a voter chosen; the line is judged again
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewDecision:
+    """One person's decision on one line. Decisions are appended, never edited: the latest
+    decision for a line wins and all of them are kept with who made them and when."""
+
+    line_id: str
+    action: ReviewAction
+    reviewer: str
+    decided_at: dt.datetime
+    corrections: Mapping[str, str] = field(default_factory=dict)  # field name -> text
+    voter_id: str | None = None  # the register entry the reviewer chose, if any
+    reason: str = ""
+
+
+class LineStatus(StrEnum):
+    VALID = "valid"
+    INVALID = "invalid"
+    NEEDS_REVIEW = "needs_review"
+    BLANK = "blank"  # an empty row of the table: read, reported, never counted
+
+
+@dataclass(frozen=True, slots=True)
+class JudgedLine:
+    line: SignatureLine
+    status: LineStatus
+    findings: tuple[Finding, ...]
+    match: Match | None = None
+    voter_id: str | None = None  # the register entry the line counts as, if any
+    sheet_number: int | None = None
+    decision: ReviewDecision | None = None  # the reviewer decision applied, if any
+
+
+class Verdict(StrEnum):
+    SUFFICIENT = "sufficient"  # enough valid lines, whatever review decides
+    INSUFFICIENT = "insufficient"  # not enough, even if every doubtful line were valid
+    UNDETERMINED = "undetermined"  # the lines in review decide it
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    lines_read: int  # every row of every table, blank rows included
+    blank: int
+    signed: int  # lines_read - blank
+    valid: int
+    invalid: int
+    needs_review: int
+    required: int  # valid signatures the statute requires
+    denominator: int | None  # what the threshold is a share of, when it is a share
+    threshold_rule: str  # how `required` was computed, in words, with the citation
+
+
+@dataclass(frozen=True, slots=True)
+class SufficiencyReport:
+    case_name: str
+    petition_kind: str
+    verdict: Verdict
+    totals: Totals
+    sheets: tuple[Sheet, ...]
+    lines: tuple[JudgedLine, ...]
+    findings: tuple[Finding, ...]  # sheet- and petition-level findings
+    file_errors: tuple[FileError, ...]
+    verdict_reason: str
+    generated_at: dt.datetime
+    inputs: Mapping[str, str] = field(default_factory=dict)  # path -> sha256 of every input

@@ -1,0 +1,147 @@
+"""The judge's machinery: duplicates, reviewers' decisions, the verdict."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from pipeline.judge import apply_corrections, judge, latest_decisions
+from pipeline.records import (
+    LineStatus,
+    MatchDecision,
+    ReviewAction,
+    ReviewDecision,
+    Source,
+    Verdict,
+)
+from pipeline.rules import village_9902
+from tests import builders as b
+
+RULES = village_9902.RULES
+T0 = dt.datetime(2026, 10, 12, 9, 0, tzinfo=dt.UTC)
+
+
+def _run(sheets, matches, register, electors=5, decisions=None, **kw):
+    return judge(b.case(), RULES, sheets, matches, register, electors,
+                 decisions=decisions or {}, **kw)
+
+
+def test_a_voter_counts_once_first_line_in_sheet_order():
+    """The same voter on sheet 2 line 1 and sheet 1 line 2: sheet 1's line counts."""
+    s2 = b.sheet((b.line(1, page_n=2),), n=2, page_n=2)
+    s1 = b.sheet((b.line(1, page_n=1, name="Bo Dent", signature="Bo Dent"),
+                  b.line(2, page_n=1)), n=1, page_n=1)
+    matches = {
+        s2.lines[0].line_id: b.match(s2.lines[0].line_id, "NY1"),
+        s1.lines[0].line_id: b.match(s1.lines[0].line_id, "NY2"),
+        s1.lines[1].line_id: b.match(s1.lines[1].line_id, "NY1"),
+    }
+    register = {"NY1": b.entry("NY1"), "NY2": b.entry("NY2", first_name="BO", last_name="DENT")}
+    report = _run([s2, s1], matches, register)
+    by_id = {j.line.line_id: j for j in report.lines}
+    assert by_id[s1.lines[1].line_id].status is LineStatus.VALID
+    dup = by_id[s2.lines[0].line_id]
+    assert dup.status is LineStatus.INVALID
+    assert [f.code for f in dup.findings] == ["DUPLICATE_SIGNER"]
+    assert dup.findings[0].evidence["first_line_id"] == s1.lines[1].line_id
+    assert report.totals.valid == 2
+
+
+def test_an_invalid_first_signature_does_not_block_a_later_valid_one():
+    s1 = b.sheet((b.line(1, date=""), b.line(2)), n=1)
+    matches = {ln.line_id: b.match(ln.line_id, "NY1") for ln in s1.lines}
+    report = _run([s1], matches, {"NY1": b.entry()})
+    assert [j.status for j in report.lines] == [LineStatus.INVALID, LineStatus.VALID]
+
+
+@pytest.mark.parametrize(
+    "valid_lines,review_lines,electors,verdict",
+    [
+        (2, 0, 10, Verdict.SUFFICIENT),  # 2 of required 2
+        (1, 0, 10, Verdict.INSUFFICIENT),  # 1 of 2, nothing in review
+        (1, 1, 10, Verdict.UNDETERMINED),  # review decides it
+        (1, 1, 15, Verdict.INSUFFICIENT),  # 1 + 1 < 3
+        (3, 2, 15, Verdict.SUFFICIENT),  # valid alone is enough
+    ],
+)
+def test_verdict(valid_lines, review_lines, electors, verdict):
+    lines = tuple(b.line(i + 1) for i in range(valid_lines + review_lines))
+    register = {f"NY{i}": b.entry(f"NY{i}") for i in range(len(lines))}
+    matches = {}
+    for i, ln in enumerate(lines):
+        decision = MatchDecision.MATCH if i < valid_lines else MatchDecision.REVIEW
+        matches[ln.line_id] = b.match(ln.line_id, f"NY{i}", decision)
+    sh = b.sheet(lines)
+    report = _run([sh], matches, register, electors=electors)
+    assert report.totals.valid == valid_lines and report.totals.needs_review == review_lines
+    assert report.verdict is verdict, report.verdict_reason
+
+
+def test_lines_in_equal_lines_judged_blank_lines_included():
+    lines = (b.line(1), b.line(2, blank=True), b.line(3, blank=True))
+    report = _run([b.sheet(lines)], {lines[0].line_id: b.match(lines[0].line_id, "NY1")},
+                  {"NY1": b.entry()})
+    t = report.totals
+    assert t.lines_read == 3 == len(report.lines)
+    assert (t.valid, t.blank, t.signed) == (1, 2, 1)
+    assert t.valid + t.invalid + t.needs_review + t.blank == t.lines_read
+
+
+def test_a_sheet_with_no_table_read_is_never_taken_as_empty():
+    unread = b.sheet((), n=1, witness_statement=None)
+    report = _run([unread], {}, {}, electors=5)
+    assert "SHEET_NOT_READ" in {f.code for f in report.findings}
+    assert report.verdict is Verdict.UNDETERMINED
+
+
+# -- reviewers' decisions --------------------------------------------------------------------
+
+
+def _decision(line_id, action, minutes=0, **kw):
+    return ReviewDecision(line_id, action, "clerk@village", T0 + dt.timedelta(minutes=minutes), **kw)
+
+
+def test_accept_and_reject_override_and_are_kept():
+    lines = (b.line(1), b.line(2, name="Bo Dent", signature="Bo Dent"))
+    matches = {
+        lines[0].line_id: b.match(lines[0].line_id, None, MatchDecision.REVIEW),
+        lines[1].line_id: b.match(lines[1].line_id, "NY2"),
+    }
+    register = {"NY2": b.entry("NY2", first_name="BO", last_name="DENT")}
+    decisions = latest_decisions([
+        _decision(lines[0].line_id, ReviewAction.REJECT, 0, reason="first look"),
+        _decision(lines[0].line_id, ReviewAction.ACCEPT, 5),  # the later decision wins
+        _decision(lines[1].line_id, ReviewAction.REJECT, 1, reason="signature not genuine"),
+    ])
+    report = _run([b.sheet(lines, witness_statement=b.witness(count="2"))], matches, register,
+                  decisions=decisions)
+    first, second = report.lines
+    assert first.status is LineStatus.VALID and first.decision.action is ReviewAction.ACCEPT
+    assert second.status is LineStatus.INVALID
+    assert "REVIEWER_REJECTED" in {f.code for f in second.findings}
+    assert "signature not genuine" in second.findings[-1].message
+
+
+def test_correction_replaces_the_field_and_the_line_is_judged_again():
+    ln = b.line(1, date="")
+    sh = b.sheet((ln,))
+    fixed = apply_corrections([sh], {ln.line_id: _decision(
+        ln.line_id, ReviewAction.CORRECT, corrections={"date": "10/02/2026"})})
+    new = fixed[0].lines[0]
+    assert new.line_id == ln.line_id
+    assert new.text("date") == "10/02/2026" and new.get("date").source is Source.REVIEWER
+    before = _run([sh], {ln.line_id: b.match(ln.line_id, "NY1")}, {"NY1": b.entry()})
+    after = _run(list(fixed), {ln.line_id: b.match(ln.line_id, "NY1")}, {"NY1": b.entry()})
+    assert before.lines[0].status is LineStatus.INVALID
+    assert after.lines[0].status is LineStatus.VALID
+
+
+def test_reviewer_choosing_a_voter_replaces_the_match():
+    ln = b.line(1)
+    decisions = {ln.line_id: _decision(ln.line_id, ReviewAction.CORRECT, voter_id="NY9")}
+    report = _run([b.sheet((ln,))], {ln.line_id: b.match(ln.line_id, None, MatchDecision.REVIEW)},
+                  {"NY9": b.entry("NY9")}, decisions=decisions)
+    j = report.lines[0]
+    assert j.voter_id == "NY9" and j.match.method == "reviewer"
+    assert j.status is LineStatus.VALID
