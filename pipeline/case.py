@@ -167,7 +167,9 @@ def parse_case(data: dict[str, Any], case_dir: Path, label: str = "<case>") -> C
     if denominator.register_file is not None:
         other = denominator.register_file
         denominator = denominator.model_copy(
-            update={"register_file": other.model_copy(update={"path": _resolve(case_dir, other.path)})}
+            update={
+                "register_file": other.model_copy(update={"path": _resolve(case_dir, other.path)})
+            }
         )
     sheets = tuple(_resolve(case_dir, p) for p in case.sheets)
     for i, p in enumerate(sheets):

@@ -78,7 +78,9 @@ def order_sheets(sheets: Sequence[Sheet]) -> tuple[Sheet, ...]:
     """Sheets by their printed number; unnumbered sheets after, in the order they were filed.
     This order decides which of two signatures of one voter is 'first'."""
     indexed = list(enumerate(sheets))
-    indexed.sort(key=lambda p: (p[1].sheet_number_value is None, p[1].sheet_number_value or 0, p[0]))
+    indexed.sort(
+        key=lambda p: (p[1].sheet_number_value is None, p[1].sheet_number_value or 0, p[0])
+    )
     return tuple(s for _, s in indexed)
 
 
@@ -142,8 +144,9 @@ def judge(
         sheet_level += own
         for line in sheet.lines:
             if line.blank:
-                judged.append(JudgedLine(line, LineStatus.BLANK, (), None, None,
-                                         sheet.sheet_number_value))
+                judged.append(
+                    JudgedLine(line, LineStatus.BLANK, (), None, None, sheet.sheet_number_value)
+                )
                 continue
             decision = decisions.get(line.line_id)
             match = matches.get(line.line_id)
@@ -176,8 +179,9 @@ def judge(
                 )
                 status = LineStatus.INVALID
             judged.append(
-                JudgedLine(line, status, tuple(found), match, voter_id, sheet.sheet_number_value,
-                           decision)
+                JudgedLine(
+                    line, status, tuple(found), match, voter_id, sheet.sheet_number_value, decision
+                )
             )
 
     judged = _count_each_voter_once(judged)

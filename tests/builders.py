@@ -124,8 +124,9 @@ def sheet(
         page=page(page_n),
         header=SheetHeader(),
         lines=lines,
-        sheet_number=None if n is None else Field("sheet_number", f"Sheet No. {n}", 1.0,
-                                                   Source.TEXT_LAYER),
+        sheet_number=None
+        if n is None
+        else Field("sheet_number", f"Sheet No. {n}", 1.0, Source.TEXT_LAYER),
         witness=witness_statement,  # type: ignore[arg-type]
         columns=("date", "signature", "name", "residence", "ward", "election_district"),
     )
@@ -151,5 +152,11 @@ def entry(voter_id: str = "NY1", **over: Any) -> RegisterEntry:
 
 def match(line_id: str, voter_id: str | None, decision: MatchDecision = MatchDecision.MATCH):
     candidates = (Candidate(voter_id, 100.0, ()),) if voter_id else ()
-    return Match(line_id, decision, voter_id if decision is MatchDecision.MATCH else None,
-                 candidates, "test", "test match")
+    return Match(
+        line_id,
+        decision,
+        voter_id if decision is MatchDecision.MATCH else None,
+        candidates,
+        "test",
+        "test match",
+    )

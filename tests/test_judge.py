@@ -23,15 +23,19 @@ T0 = dt.datetime(2026, 10, 12, 9, 0, tzinfo=dt.UTC)
 
 
 def _run(sheets, matches, register, electors=5, decisions=None, **kw):
-    return judge(b.case(), RULES, sheets, matches, register, electors,
-                 decisions=decisions or {}, **kw)
+    return judge(
+        b.case(), RULES, sheets, matches, register, electors, decisions=decisions or {}, **kw
+    )
 
 
 def test_a_voter_counts_once_first_line_in_sheet_order():
     """The same voter on sheet 2 line 1 and sheet 1 line 2: sheet 1's line counts."""
     s2 = b.sheet((b.line(1, page_n=2),), n=2, page_n=2)
-    s1 = b.sheet((b.line(1, page_n=1, name="Bo Dent", signature="Bo Dent"),
-                  b.line(2, page_n=1)), n=1, page_n=1)
+    s1 = b.sheet(
+        (b.line(1, page_n=1, name="Bo Dent", signature="Bo Dent"), b.line(2, page_n=1)),
+        n=1,
+        page_n=1,
+    )
     matches = {
         s2.lines[0].line_id: b.match(s2.lines[0].line_id, "NY1"),
         s1.lines[0].line_id: b.match(s1.lines[0].line_id, "NY2"),
@@ -80,8 +84,9 @@ def test_verdict(valid_lines, review_lines, electors, verdict):
 
 def test_lines_in_equal_lines_judged_blank_lines_included():
     lines = (b.line(1), b.line(2, blank=True), b.line(3, blank=True))
-    report = _run([b.sheet(lines)], {lines[0].line_id: b.match(lines[0].line_id, "NY1")},
-                  {"NY1": b.entry()})
+    report = _run(
+        [b.sheet(lines)], {lines[0].line_id: b.match(lines[0].line_id, "NY1")}, {"NY1": b.entry()}
+    )
     t = report.totals
     assert t.lines_read == 3 == len(report.lines)
     assert (t.valid, t.blank, t.signed) == (1, 2, 1)
@@ -99,7 +104,9 @@ def test_a_sheet_with_no_table_read_is_never_taken_as_empty():
 
 
 def _decision(line_id, action, minutes=0, **kw):
-    return ReviewDecision(line_id, action, "clerk@village", T0 + dt.timedelta(minutes=minutes), **kw)
+    return ReviewDecision(
+        line_id, action, "clerk@village", T0 + dt.timedelta(minutes=minutes), **kw
+    )
 
 
 def test_accept_and_reject_override_and_are_kept():
@@ -109,13 +116,19 @@ def test_accept_and_reject_override_and_are_kept():
         lines[1].line_id: b.match(lines[1].line_id, "NY2"),
     }
     register = {"NY2": b.entry("NY2", first_name="BO", last_name="DENT")}
-    decisions = latest_decisions([
-        _decision(lines[0].line_id, ReviewAction.REJECT, 0, reason="first look"),
-        _decision(lines[0].line_id, ReviewAction.ACCEPT, 5),  # the later decision wins
-        _decision(lines[1].line_id, ReviewAction.REJECT, 1, reason="signature not genuine"),
-    ])
-    report = _run([b.sheet(lines, witness_statement=b.witness(count="2"))], matches, register,
-                  decisions=decisions)
+    decisions = latest_decisions(
+        [
+            _decision(lines[0].line_id, ReviewAction.REJECT, 0, reason="first look"),
+            _decision(lines[0].line_id, ReviewAction.ACCEPT, 5),  # the later decision wins
+            _decision(lines[1].line_id, ReviewAction.REJECT, 1, reason="signature not genuine"),
+        ]
+    )
+    report = _run(
+        [b.sheet(lines, witness_statement=b.witness(count="2"))],
+        matches,
+        register,
+        decisions=decisions,
+    )
     first, second = report.lines
     assert first.status is LineStatus.VALID and first.decision.action is ReviewAction.ACCEPT
     assert second.status is LineStatus.INVALID
@@ -126,8 +139,14 @@ def test_accept_and_reject_override_and_are_kept():
 def test_correction_replaces_the_field_and_the_line_is_judged_again():
     ln = b.line(1, date="")
     sh = b.sheet((ln,))
-    fixed = apply_corrections([sh], {ln.line_id: _decision(
-        ln.line_id, ReviewAction.CORRECT, corrections={"date": "10/02/2026"})})
+    fixed = apply_corrections(
+        [sh],
+        {
+            ln.line_id: _decision(
+                ln.line_id, ReviewAction.CORRECT, corrections={"date": "10/02/2026"}
+            )
+        },
+    )
     new = fixed[0].lines[0]
     assert new.line_id == ln.line_id
     assert new.text("date") == "10/02/2026" and new.get("date").source is Source.REVIEWER
@@ -140,8 +159,12 @@ def test_correction_replaces_the_field_and_the_line_is_judged_again():
 def test_reviewer_choosing_a_voter_replaces_the_match():
     ln = b.line(1)
     decisions = {ln.line_id: _decision(ln.line_id, ReviewAction.CORRECT, voter_id="NY9")}
-    report = _run([b.sheet((ln,))], {ln.line_id: b.match(ln.line_id, None, MatchDecision.REVIEW)},
-                  {"NY9": b.entry("NY9")}, decisions=decisions)
+    report = _run(
+        [b.sheet((ln,))],
+        {ln.line_id: b.match(ln.line_id, None, MatchDecision.REVIEW)},
+        {"NY9": b.entry("NY9")},
+        decisions=decisions,
+    )
     j = report.lines[0]
     assert j.voter_id == "NY9" and j.match.method == "reviewer"
     assert j.status is LineStatus.VALID

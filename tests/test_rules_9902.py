@@ -14,8 +14,7 @@ from tests import builders as b
 RULES = r9902.RULES
 
 
-def judge_one(line_kw=None, entry_kw=None, decision=MatchDecision.MATCH, case=None,
-              sheet_kw=None):
+def judge_one(line_kw=None, entry_kw=None, decision=MatchDecision.MATCH, case=None, sheet_kw=None):
     ln = b.line(1, **(line_kw or {}))
     sh = b.sheet((ln,), **(sheet_kw or {}))
     e = b.entry("NY1", **(entry_kw or {}))
@@ -26,45 +25,159 @@ def judge_one(line_kw=None, entry_kw=None, decision=MatchDecision.MATCH, case=No
 
 # (what, clause, line overrides, register entry overrides, match decision, codes, status)
 LINE_CASES = [
-    ("a complete line by an active elector", "9-902(1),(8)", {}, {}, MatchDecision.MATCH,
-     set(), LineStatus.VALID),
-    ("an inactive voter is still registered", "9-902(1)", {}, {"status": "I"},
-     MatchDecision.MATCH, {"SIGNER_INACTIVE"}, LineStatus.VALID),
-    ("no elector matches the signer", "9-902(1) 'signed ... by electors of the village'", {}, {},
-     MatchDecision.NO_MATCH, {"SIGNER_NOT_REGISTERED"}, LineStatus.INVALID),
-    ("the match is doubtful: a person decides", "9-902(1)", {}, {}, MatchDecision.REVIEW,
-     {"MATCH_UNCERTAIN"}, LineStatus.NEEDS_REVIEW),
-    ("purged before signing", "9-902(1)", {},
-     {"status": "P", "purge_date": dt.date(2026, 5, 1), "reason_code": "MOVED"},
-     MatchDecision.MATCH, {"SIGNER_PURGED"}, LineStatus.INVALID),
-    ("purged after signing: was an elector when signing", "9-902(1)", {},
-     {"status": "P", "purge_date": dt.date(2026, 10, 5)}, MatchDecision.MATCH, set(),
-     LineStatus.VALID),
-    ("purged with no purge date: a person decides", "9-902(1)", {}, {"status": "P"},
-     MatchDecision.MATCH, {"SIGNER_PURGED"}, LineStatus.NEEDS_REVIEW),
-    ("a pre-registered 17-year-old is not an elector", "9-902(1)", {}, {"status": "17"},
-     MatchDecision.MATCH, {"SIGNER_NOT_ELECTOR"}, LineStatus.INVALID),
-    ("registered in another town", "9-902(1) 'electors of the village'", {},
-     {"town_city": "OTHERTOWN"}, MatchDecision.MATCH, {"SIGNER_OUTSIDE_VILLAGE"},
-     LineStatus.INVALID),
-    ("registered after signing: a person decides", "9-902(1)", {},
-     {"registration_date": dt.date(2026, 10, 2)}, MatchDecision.MATCH,
-     {"SIGNER_REGISTERED_AFTER_SIGNING"}, LineStatus.NEEDS_REVIEW),
-    ("signature cell empty", "9-902(8) 'containing the signatures'", {"signature": ""}, {},
-     MatchDecision.MATCH, {"NO_SIGNATURE"}, LineStatus.INVALID),
-    ("undated", "9-902(8) 'the correct date of signing'", {"date": ""}, {}, MatchDecision.MATCH,
-     {"LINE_UNDATED"}, LineStatus.INVALID),
-    ("unreadable date: a person decides", "9-902(8)", {"date": "10/4?"}, {},
-     MatchDecision.MATCH, {"DATE_UNREADABLE"}, LineStatus.NEEDS_REVIEW),
-    ("dated after the filing", "9-902(8)", {"date": "10/10/2026"}, {}, MatchDecision.MATCH,
-     {"DATE_AFTER_FILING", "DATE_AFTER_WITNESS_DATE"}, LineStatus.INVALID),
-    ("dated before the act was adopted: a person decides", "9-902(8)", {"date": "9/13/26"}, {},
-     MatchDecision.MATCH, {"DATE_BEFORE_ADOPTION"}, LineStatus.NEEDS_REVIEW),
-    ("dated after the witness signed: a person decides", "9-902(8) Statement of Witness",
-     {"date": "10/07/2026"}, {}, MatchDecision.MATCH, {"DATE_AFTER_WITNESS_DATE"},
-     LineStatus.NEEDS_REVIEW),
-    ("no residence", "9-902(8) 'his present residence'", {"residence": ""}, {},
-     MatchDecision.MATCH, {"RESIDENCE_MISSING"}, LineStatus.INVALID),
+    (
+        "a complete line by an active elector",
+        "9-902(1),(8)",
+        {},
+        {},
+        MatchDecision.MATCH,
+        set(),
+        LineStatus.VALID,
+    ),
+    (
+        "an inactive voter is still registered",
+        "9-902(1)",
+        {},
+        {"status": "I"},
+        MatchDecision.MATCH,
+        {"SIGNER_INACTIVE"},
+        LineStatus.VALID,
+    ),
+    (
+        "no elector matches the signer",
+        "9-902(1) 'signed ... by electors of the village'",
+        {},
+        {},
+        MatchDecision.NO_MATCH,
+        {"SIGNER_NOT_REGISTERED"},
+        LineStatus.INVALID,
+    ),
+    (
+        "the match is doubtful: a person decides",
+        "9-902(1)",
+        {},
+        {},
+        MatchDecision.REVIEW,
+        {"MATCH_UNCERTAIN"},
+        LineStatus.NEEDS_REVIEW,
+    ),
+    (
+        "purged before signing",
+        "9-902(1)",
+        {},
+        {"status": "P", "purge_date": dt.date(2026, 5, 1), "reason_code": "MOVED"},
+        MatchDecision.MATCH,
+        {"SIGNER_PURGED"},
+        LineStatus.INVALID,
+    ),
+    (
+        "purged after signing: was an elector when signing",
+        "9-902(1)",
+        {},
+        {"status": "P", "purge_date": dt.date(2026, 10, 5)},
+        MatchDecision.MATCH,
+        set(),
+        LineStatus.VALID,
+    ),
+    (
+        "purged with no purge date: a person decides",
+        "9-902(1)",
+        {},
+        {"status": "P"},
+        MatchDecision.MATCH,
+        {"SIGNER_PURGED"},
+        LineStatus.NEEDS_REVIEW,
+    ),
+    (
+        "a pre-registered 17-year-old is not an elector",
+        "9-902(1)",
+        {},
+        {"status": "17"},
+        MatchDecision.MATCH,
+        {"SIGNER_NOT_ELECTOR"},
+        LineStatus.INVALID,
+    ),
+    (
+        "registered in another town",
+        "9-902(1) 'electors of the village'",
+        {},
+        {"town_city": "OTHERTOWN"},
+        MatchDecision.MATCH,
+        {"SIGNER_OUTSIDE_VILLAGE"},
+        LineStatus.INVALID,
+    ),
+    (
+        "registered after signing: a person decides",
+        "9-902(1)",
+        {},
+        {"registration_date": dt.date(2026, 10, 2)},
+        MatchDecision.MATCH,
+        {"SIGNER_REGISTERED_AFTER_SIGNING"},
+        LineStatus.NEEDS_REVIEW,
+    ),
+    (
+        "signature cell empty",
+        "9-902(8) 'containing the signatures'",
+        {"signature": ""},
+        {},
+        MatchDecision.MATCH,
+        {"NO_SIGNATURE"},
+        LineStatus.INVALID,
+    ),
+    (
+        "undated",
+        "9-902(8) 'the correct date of signing'",
+        {"date": ""},
+        {},
+        MatchDecision.MATCH,
+        {"LINE_UNDATED"},
+        LineStatus.INVALID,
+    ),
+    (
+        "unreadable date: a person decides",
+        "9-902(8)",
+        {"date": "10/4?"},
+        {},
+        MatchDecision.MATCH,
+        {"DATE_UNREADABLE"},
+        LineStatus.NEEDS_REVIEW,
+    ),
+    (
+        "dated after the filing",
+        "9-902(8)",
+        {"date": "10/10/2026"},
+        {},
+        MatchDecision.MATCH,
+        {"DATE_AFTER_FILING", "DATE_AFTER_WITNESS_DATE"},
+        LineStatus.INVALID,
+    ),
+    (
+        "dated before the act was adopted: a person decides",
+        "9-902(8)",
+        {"date": "9/13/26"},
+        {},
+        MatchDecision.MATCH,
+        {"DATE_BEFORE_ADOPTION"},
+        LineStatus.NEEDS_REVIEW,
+    ),
+    (
+        "dated after the witness signed: a person decides",
+        "9-902(8) Statement of Witness",
+        {"date": "10/07/2026"},
+        {},
+        MatchDecision.MATCH,
+        {"DATE_AFTER_WITNESS_DATE"},
+        LineStatus.NEEDS_REVIEW,
+    ),
+    (
+        "no residence",
+        "9-902(8) 'his present residence'",
+        {"residence": ""},
+        {},
+        MatchDecision.MATCH,
+        {"RESIDENCE_MISSING"},
+        LineStatus.INVALID,
+    ),
 ]
 
 
@@ -161,8 +274,9 @@ def test_sheets_numbered_consecutively(numbers, codes):
 def test_unnumbered_sheet_sends_its_lines_to_review():
     ln = b.line(1)
     sh = b.sheet((ln,), n=None, page_n=1)
-    report = judge(b.case(), RULES, [sh], {ln.line_id: b.match(ln.line_id, "NY1")},
-                   {"NY1": b.entry()}, 5)
+    report = judge(
+        b.case(), RULES, [sh], {ln.line_id: b.match(ln.line_id, "NY1")}, {"NY1": b.entry()}, 5
+    )
     assert report.lines[0].status is LineStatus.NEEDS_REVIEW
     assert "SHEET_NUMBER_MISSING" in {f.code for f in report.lines[0].findings}
 
@@ -172,13 +286,20 @@ def test_unnumbered_sheet_sends_its_lines_to_review():
 WITNESS_CASES = [
     ("complete, count right", b.witness(count="2"), set(), LineStatus.VALID),
     ("missing", None, {"WITNESS_STATEMENT_MISSING"}, LineStatus.INVALID),
-    ("not signed", b.witness(count="2", signature=""), {"WITNESS_NOT_SIGNED"},
-     LineStatus.INVALID),
+    ("not signed", b.witness(count="2", signature=""), {"WITNESS_NOT_SIGNED"}, LineStatus.INVALID),
     ("count differs", b.witness(count="3"), {"WITNESS_COUNT_MISMATCH"}, LineStatus.NEEDS_REVIEW),
-    ("count blank", b.witness(count=".........."), {"WITNESS_COUNT_MISSING"},
-     LineStatus.NEEDS_REVIEW),
-    ("no residence", b.witness(count="2", residence=""), {"WITNESS_RESIDENCE_MISSING"},
-     LineStatus.NEEDS_REVIEW),
+    (
+        "count blank",
+        b.witness(count=".........."),
+        {"WITNESS_COUNT_MISSING"},
+        LineStatus.NEEDS_REVIEW,
+    ),
+    (
+        "no residence",
+        b.witness(count="2", residence=""),
+        {"WITNESS_RESIDENCE_MISSING"},
+        LineStatus.NEEDS_REVIEW,
+    ),
     ("no name", b.witness(count="2", name=""), {"WITNESS_NAME_MISSING"}, LineStatus.NEEDS_REVIEW),
     ("undated", b.witness(count="2", date=""), {"WITNESS_DATE_MISSING"}, LineStatus.NEEDS_REVIEW),
 ]

@@ -298,13 +298,19 @@ def witness_statement(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
     w = sheet.witness
     if w is None:
         yield finding(
-            "WITNESS_STATEMENT_MISSING", FATAL, SUBD_8, "the sheet has no statement of witness",
+            "WITNESS_STATEMENT_MISSING",
+            FATAL,
+            SUBD_8,
+            "the sheet has no statement of witness",
             page_id=page_id,
         )
         return
     if w.signature is None or w.signature.empty:
         yield finding(
-            "WITNESS_NOT_SIGNED", FATAL, SUBD_8, "the statement of witness is not signed",
+            "WITNESS_NOT_SIGNED",
+            FATAL,
+            SUBD_8,
+            "the statement of witness is not signed",
             page_id=page_id,
         )
     for code, value, what in (
@@ -313,8 +319,9 @@ def witness_statement(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
         ("WITNESS_DATE_MISSING", w.date, "the date of the statement"),
     ):
         if value is None or value.empty:
-            yield finding(code, REVIEW, SUBD_8, f"the statement of witness lacks {what}",
-                          page_id=page_id)
+            yield finding(
+                code, REVIEW, SUBD_8, f"the statement of witness lacks {what}", page_id=page_id
+            )
     stated = w.stated_count_value
     filled = len(sheet.filled_lines)
     if stated is None:
