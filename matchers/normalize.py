@@ -1,0 +1,207 @@
+"""Text normalization for matching names and addresses.
+
+Both sides of a comparison (a petition line and a register entry) go through the same function,
+so an abbreviation only has to be consistent, not "right": "123 North Court Street" and
+"123 N Ct St" both become "123 N CT ST".
+
+Every rule is a table below. The functions are idempotent (normalizing twice changes nothing),
+never raise, and return upper-case text with single spaces and no leading or trailing space;
+tests/test_normalize.py checks these properties with hypothesis.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Mapping
+
+__all__ = [
+    "ADDRESS_WORDS",
+    "NAME_DROP_WORDS",
+    "name_suffix",
+    "normalize_address",
+    "normalize_name",
+]
+
+# Letters that Unicode decomposition does not reduce to ASCII ("Ø" has no combining stroke).
+_TRANSLITERATE: Mapping[str, str] = {
+    "ß": "SS",
+    "ẞ": "SS",
+    "Æ": "AE",
+    "æ": "AE",
+    "Œ": "OE",
+    "œ": "OE",
+    "Ø": "O",
+    "ø": "O",
+    "Ł": "L",
+    "ł": "L",
+    "Đ": "D",
+    "đ": "D",
+    "Ð": "D",
+    "ð": "D",
+    "Þ": "TH",
+    "þ": "TH",
+    "ı": "I",
+    # Vulgar fractions stand apart from the house number: "12½" is "12 1/2", not "121/2".
+    "½": " 1/2",
+    "⅓": " 1/3",
+    "⅔": " 2/3",
+    "¼": " 1/4",
+    "¾": " 3/4",
+    "⁄": "/",  # FRACTION SLASH, what NFKD makes of the fractions not listed above
+}
+
+# Deleted without leaving a space: "O'Brien" -> "OBRIEN", not "O BRIEN".
+_APOSTROPHES = frozenset("'’‘`´ʼ")
+
+# Name tokens dropped wherever they stand: generational suffixes and honorifics. A signer rarely
+# writes the suffix the register has, so the name comparison ignores it on both sides (a Jr/Sr
+# pair at one address then scores the same and goes to review, which is intended).
+NAME_DROP_WORDS: frozenset[str] = frozenset(
+    {"JR", "SR", "II", "III", "IV", "MR", "MRS", "MS", "DR"}
+)
+
+# Address tokens and their abbreviation: USPS street suffixes (Publication 28, appendix C1),
+# directionals, and unit designators (all units become APT so "#3", "Unit 3" and "Apt. 3" agree).
+ADDRESS_WORDS: Mapping[str, str] = {
+    # street suffixes
+    "STREET": "ST",
+    "STR": "ST",
+    "AVENUE": "AVE",
+    "AV": "AVE",
+    "AVEN": "AVE",
+    "ROAD": "RD",
+    "DRIVE": "DR",
+    "LANE": "LN",
+    "COURT": "CT",
+    "PLACE": "PL",
+    "BOULEVARD": "BLVD",
+    "TERRACE": "TER",
+    "CIRCLE": "CIR",
+    "PARKWAY": "PKWY",
+    "HIGHWAY": "HWY",
+    # directionals
+    "NORTH": "N",
+    "SOUTH": "S",
+    "EAST": "E",
+    "WEST": "W",
+    "NORTHEAST": "NE",
+    "NORTHWEST": "NW",
+    "SOUTHEAST": "SE",
+    "SOUTHWEST": "SW",
+    # unit designators ("#" is turned into the word APT before this table is applied)
+    "APARTMENT": "APT",
+    "APT": "APT",
+    "UNIT": "APT",
+    "SUITE": "APT",
+    "STE": "APT",
+}
+
+_UNIT = "APT"
+_MAX_PASSES = 4
+
+
+def _fold(s: str) -> str:
+    """Upper case, accents stripped, compatibility forms folded ("ﬁ" -> "FI", "²" -> "2")."""
+    s = "".join(_TRANSLITERATE.get(ch, ch) for ch in s)
+    s = unicodedata.normalize("NFKD", s.upper())
+    s = "".join(ch for ch in s if not unicodedata.combining(ch))
+    # Upper-casing after decomposition catches letters that decompose to lower case ("ª").
+    return "".join(_TRANSLITERATE.get(ch, ch) for ch in s.upper())
+
+
+def _is_digit(ch: str) -> bool:
+    return "0" <= ch <= "9"
+
+
+def _name_pass(s: str) -> str:
+    s = "".join(ch for ch in _fold(s) if ch not in _APOSTROPHES)
+    # Hyphens (inside a word or not) and all other punctuation separate words.
+    s = "".join(ch if ch.isalnum() else " " for ch in s)
+    return " ".join(t for t in s.split() if t not in NAME_DROP_WORDS)
+
+
+def _address_pass(s: str) -> str:
+    s = "".join(ch for ch in _fold(s) if ch not in _APOSTROPHES)
+    out: list[str] = []
+    for i, ch in enumerate(s):
+        if ch.isalnum():
+            out.append(ch)
+        elif ch == "#":
+            out.append(f" {_UNIT} ")
+        elif ch in "-/" and 0 < i < len(s) - 1 and _is_digit(s[i - 1]) and _is_digit(s[i + 1]):
+            out.append(ch)  # "37-12" (a Queens house number), "1/2" (a fractional address)
+        else:
+            out.append(" ")
+    tokens: list[str] = []
+    for t in "".join(out).split():
+        t = ADDRESS_WORDS.get(t, t)
+        if t == _UNIT and tokens and tokens[-1] == _UNIT:
+            continue  # "APT #3" -> "APT APT 3" -> "APT 3"
+        tokens.append(t)
+    return " ".join(tokens)
+
+
+def _to_fixed_point(step: Callable[[str], str], s: str) -> str:
+    # A handful of exotic characters need a second pass to settle (a decomposition that yields
+    # a character the first pass would have changed). Repeating until nothing changes makes
+    # the function idempotent by construction.
+    for _ in range(_MAX_PASSES):
+        nxt = step(s)
+        if nxt == s:
+            return nxt
+        s = nxt
+    return s
+
+
+def normalize_name(s: str | None) -> str:
+    """A person's name for comparison: "Dr. José O'Brien-Smith, Jr." -> "JOSE OBRIEN SMITH".
+
+    Upper case, accents stripped, apostrophes deleted, hyphens and other punctuation turned into
+    spaces, the words in NAME_DROP_WORDS (suffixes, honorifics) dropped, spaces collapsed.
+    """
+    if not s:
+        return ""
+    return _to_fixed_point(_name_pass, str(s))
+
+
+# Generational suffixes and the one spelling they compare as.
+SUFFIXES: Mapping[str, str] = {
+    "JR": "JR",
+    "JUNIOR": "JR",
+    "SR": "SR",
+    "SENIOR": "SR",
+    "II": "II",
+    "2ND": "II",
+    "III": "III",
+    "3RD": "III",
+    "IV": "IV",
+    "4TH": "IV",
+}
+
+
+def name_suffix(s: str | None) -> str:
+    """The generational suffix a name carries ("Lark Ingleby, Jr." -> "JR"), or "".
+
+    `normalize_name` drops suffixes so that a signer who leaves one off still matches; the
+    matcher uses this to tell a Jr from a Sr when the signer did write one."""
+    if not s:
+        return ""
+    text = unicodedata.normalize("NFKD", str(s)).upper()
+    tokens = "".join(ch if ch.isalnum() else " " for ch in text).split()
+    for token in reversed(tokens[1:]):  # the first word is a given name, never a suffix
+        if token in SUFFIXES:
+            return SUFFIXES[token]
+    return ""
+
+
+def normalize_address(s: str | None) -> str:
+    """A street address for comparison.
+
+    "12½ North Main Street, Apt. #3" -> "12 1/2 N MAIN ST APT 3".
+
+    Upper case, accents stripped, punctuation removed except a hyphen or slash between digits,
+    "#" read as a unit, and each word looked up in ADDRESS_WORDS.
+    """
+    if not s:
+        return ""
+    return _to_fixed_point(_address_pass, str(s))

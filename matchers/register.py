@@ -1,0 +1,432 @@
+"""Reading the register of voters: the NYS Board of Elections export, or any CSV with a header.
+
+`read_register` streams the file with the csv module (a county export has hundreds of thousands
+of rows), turns every good row into a `RegisterEntry` and every bad one into a `BadRow` with its
+row number and what is wrong with it. Nothing is dropped silently: `rows_read` equals
+`len(entries) + len(bad_rows)`.
+
+Row numbers are 1-based CSV records of the file, counting a header row if there is one, so they
+are the row numbers a spreadsheet shows (for files without line breaks inside quoted values).
+
+The NYS export comes in two layouts, told apart by the number of fields in its rows:
+
+- 45 fields: the layout in the BOE document (shared/reference/voter-file-layouts/).
+- 47 fields: the newer export; see `NYSBOE_47_FIELDS` for where its order comes from.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import hashlib
+import logging
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import IO
+
+from pipeline.case import RegisterConfig, RegisterFormat
+from pipeline.errors import CaseFileError, InputMissingError, UnreadableInputError
+from pipeline.records import RegisterEntry
+
+__all__ = [
+    "BadRow",
+    "NYSBOE_45_FIELDS",
+    "NYSBOE_47_FIELDS",
+    "RegisterRead",
+    "read_register",
+]
+
+log = logging.getLogger(__name__)
+
+# The official 45-field layout ("Data File Layout for voter list exports from NYSVoter",
+# shared/reference/voter-file-layouts/nysboe-voter-file-layout.txt), in field order.
+NYSBOE_45_FIELDS: tuple[str, ...] = (
+    "LASTNAME", "FIRSTNAME", "MIDDLENAME", "NAMESUFFIX",
+    "RADDNUMBER", "RHALFCODE", "RAPARTMENT", "RPREDIRECTION", "RSTREETNAME", "RPOSTDIRECTION",
+    "RCITY", "RZIP5", "RZIP4",
+    "MAILADD1", "MAILADD2", "MAILADD3", "MAILADD4",
+    "DOB", "GENDER", "ENROLLMENT", "OTHERPARTY",
+    "COUNTYCODE", "ED", "LD", "TOWNCITY", "WARD", "CD", "SD", "AD",
+    "LASTVOTEDDATE", "PREVYEARVOTED", "PREVCOUNTY", "PREVADDRESS", "PREVNAME",
+    "COUNTYVRNUMBER", "REGDATE", "VRSOURCE", "IDREQUIRED", "IDMET",
+    "STATUS", "REASONCODE", "INACT_DATE", "PURGE_DATE", "SBOEID", "VoterHistory",
+)  # fmt: skip
+
+# The 47-field layout. THIS IS OUR READING, NOT AN OFFICIAL DOCUMENT: we do not have the BOE's
+# 47-field layout. What we know (shared/README.md): the newer export adds RAPARTMENTTYPE and
+# RADDRNONSTD and renames LASTVOTEDDATE to LASTVOTERDATE. The order below is the one the New York
+# State Senate's SAGE geocoder uses to parse the statewide voter file (github.com/nysenate/GeoApi,
+# src/main/java/gov/nysenate/sage/scripts/streetfinder/scripts/utils/VoterFileField.java):
+# RAPARTMENTTYPE and RAPARTMENT come after RPOSTDIRECTION, then RADDRNONSTD, and LASTVOTERDATE
+# stands where LASTVOTEDDATE stood. If an official document says otherwise, fix this one table.
+NYSBOE_47_FIELDS: tuple[str, ...] = (
+    "LASTNAME", "FIRSTNAME", "MIDDLENAME", "NAMESUFFIX",
+    "RADDNUMBER", "RHALFCODE", "RPREDIRECTION", "RSTREETNAME", "RPOSTDIRECTION",
+    "RAPARTMENTTYPE", "RAPARTMENT", "RADDRNONSTD",
+    "RCITY", "RZIP5", "RZIP4",
+    "MAILADD1", "MAILADD2", "MAILADD3", "MAILADD4",
+    "DOB", "GENDER", "ENROLLMENT", "OTHERPARTY",
+    "COUNTYCODE", "ED", "LD", "TOWNCITY", "WARD", "CD", "SD", "AD",
+    "LASTVOTERDATE", "PREVYEARVOTED", "PREVCOUNTY", "PREVADDRESS", "PREVNAME",
+    "COUNTYVRNUMBER", "REGDATE", "VRSOURCE", "IDREQUIRED", "IDMET",
+    "STATUS", "REASONCODE", "INACT_DATE", "PURGE_DATE", "SBOEID", "VoterHistory",
+)  # fmt: skip
+
+_NYSBOE_LAYOUTS: Mapping[int, tuple[str, tuple[str, ...]]] = {
+    len(NYSBOE_45_FIELDS): ("nysboe-45", NYSBOE_45_FIELDS),
+    len(NYSBOE_47_FIELDS): ("nysboe-47", NYSBOE_47_FIELDS),
+}
+
+# RegisterEntry field <- NYS BOE field (both layouts).
+_NYSBOE_TEXT: Mapping[str, str] = {
+    "voter_id": "SBOEID",
+    "last_name": "LASTNAME",
+    "first_name": "FIRSTNAME",
+    "middle_name": "MIDDLENAME",
+    "suffix": "NAMESUFFIX",
+    "house_number": "RADDNUMBER",
+    "half_code": "RHALFCODE",
+    "apartment": "RAPARTMENT",
+    "pre_direction": "RPREDIRECTION",
+    "street_name": "RSTREETNAME",
+    "post_direction": "RPOSTDIRECTION",
+    "city": "RCITY",
+    "zip5": "RZIP5",
+    "town_city": "TOWNCITY",
+    "ward": "WARD",
+    "election_district": "ED",
+    "county_code": "COUNTYCODE",
+    "status": "STATUS",
+    "reason_code": "REASONCODE",
+}
+_NYSBOE_DATES: Mapping[str, str] = {
+    "registration_date": "REGDATE",
+    "inactive_date": "INACT_DATE",
+    "purge_date": "PURGE_DATE",
+}
+
+_DATE_FIELDS = frozenset({"registration_date", "inactive_date", "purge_date"})
+_ENTRY_FIELDS = tuple(f.name for f in fields(RegisterEntry) if f.name != "source_row")
+_REQUIRED = ("voter_id", "last_name")  # a row without these is a bad row
+_GENERIC_DATE_FORMATS = ("%Y-%m-%d", "%m/%d/%Y", "%Y%m%d")
+_SNIFF_BYTES = 8192
+_MAX_PROBLEMS_SHOWN = 5
+
+
+@dataclass(frozen=True, slots=True)
+class BadRow:
+    """A row of the register file that could not become an entry, and why."""
+
+    row: int  # 1-based record number in the file (a header row counts)
+    problem: str
+
+
+@dataclass(frozen=True, slots=True)
+class RegisterRead:
+    """What reading one register file produced."""
+
+    path: str
+    layout: str  # "nysboe-45" | "nysboe-47" | "csv"
+    sha256: str  # of the file's bytes
+    entries: tuple[RegisterEntry, ...]
+    bad_rows: tuple[BadRow, ...]
+    rows_read: int  # data rows (a header row is not one): len(entries) + len(bad_rows)
+
+
+class _BadRowError(Exception):
+    """Internal: this row cannot become an entry."""
+
+
+# --------------------------------------------------------------------------------------------
+# The file: existence, hash, text or not, encoding
+# --------------------------------------------------------------------------------------------
+
+
+def _check_file(path: Path) -> str:
+    """The file's sha256; raises if it is missing or is not text."""
+    if not path.exists():
+        raise InputMissingError(
+            f"{path}: the register file does not exist. Check [register] path in the case file "
+            "(a relative path is read from the case file's folder), or put the register export "
+            "there."
+        )
+    if not path.is_file():
+        raise InputMissingError(
+            f"{path}: the register path is not a file. Point [register] path in the case file "
+            "at the register export itself."
+        )
+    digest = hashlib.sha256()
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(_SNIFF_BYTES)
+            digest.update(head)
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(chunk)
+    except OSError as err:
+        raise UnreadableInputError(f"{path}: the register file cannot be opened: {err}") from None
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise UnreadableInputError(
+            f"{path}: the register file is UTF-16 text (Excel's 'Unicode Text'); save it as "
+            "'CSV UTF-8' and point [register] path at that file."
+        )
+    if b"\x00" in head:
+        what = "a PDF" if head.startswith(b"%PDF") else "a binary file"
+        raise UnreadableInputError(
+            f"{path}: the register file is {what}, not a CSV text file. Give the voter file as "
+            "the CSV export (NYS BOE layout, or a CSV with a header row and format = 'csv')."
+        )
+    if head.startswith(b"%PDF"):
+        raise UnreadableInputError(
+            f"{path}: the register file is a PDF, not a CSV text file. Give the voter file as "
+            "the CSV export (NYS BOE layout, or a CSV with a header row and format = 'csv')."
+        )
+    return digest.hexdigest()
+
+
+def _with_encoding_fallback(path: Path, read: Callable[[IO[str]], RegisterRead]) -> RegisterRead:
+    """Run `read` on the file as UTF-8; if a byte is not UTF-8, run it again as Latin-1 (state
+    exports are sometimes Latin-1). Latin-1 decodes any byte, so the second run never fails on
+    encoding."""
+    try:
+        with path.open(encoding="utf-8-sig", newline="") as fh:
+            return read(fh)
+    except UnicodeDecodeError as err:
+        log.info("%s: not UTF-8 (byte %d); reading it as Latin-1", path, err.start)
+    with path.open(encoding="latin-1", newline="") as fh:
+        return read(fh)
+
+
+def _records(path: Path, fh: IO[str]) -> Iterator[tuple[int, list[str]]]:
+    """(1-based record number, stripped values) for every CSV record in the file."""
+    reader = csv.reader(fh, strict=False)
+    n = 0
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as err:
+            raise UnreadableInputError(
+                f"{path}: the register file is not readable as CSV at row {n + 1}: {err}"
+            ) from None
+        n += 1
+        yield n, [v.strip() for v in row]
+
+
+# --------------------------------------------------------------------------------------------
+# Values
+# --------------------------------------------------------------------------------------------
+
+
+def _parse_date(value: str, formats: Sequence[str], column: str) -> dt.date | None:
+    if not value:
+        return None
+    for fmt in formats:
+        if fmt == "%Y%m%d" and not (len(value) == 8 and value.isdigit()):
+            continue  # strptime alone would take "2019111" (7 digits) as 2019-11-01
+        try:
+            return dt.datetime.strptime(value, fmt).date()
+        except ValueError:
+            continue
+    expected = " or ".join(
+        f.replace("%Y", "YYYY").replace("%m", "MM").replace("%d", "DD") for f in formats
+    )
+    raise _BadRowError(f"{column} {value!r} is not a date ({expected})")
+
+
+def _nysboe_date(value: str, column: str) -> dt.date | None:
+    return _parse_date(value, ("%Y%m%d",), column)
+
+
+def _make_entry(
+    values: Mapping[str, str],
+    dates: Mapping[str, dt.date | None],
+    row: int,
+    columns: Mapping[str, str],
+) -> RegisterEntry:
+    missing = [columns[k] for k in _REQUIRED if not values.get(k)]
+    if missing:
+        raise _BadRowError("no " + " and no ".join(missing))
+    # The keys are RegisterEntry fields (checked against its dataclass fields).
+    return RegisterEntry(**values, **dates, source_row=row)  # type: ignore[arg-type]
+
+
+def _finish(
+    path: Path, layout: str, sha256: str, entries: list[RegisterEntry], bad: list[BadRow]
+) -> RegisterRead:
+    if not entries:
+        if not bad:
+            raise UnreadableInputError(
+                f"{path}: the register file has no rows. Check that it is the right file and "
+                "that the export finished."
+            )
+        shown = "; ".join(f"row {b.row}: {b.problem}" for b in bad[:_MAX_PROBLEMS_SHOWN])
+        raise UnreadableInputError(
+            f"{path}: no row of the register file could be read ({len(bad)} bad rows; {shown}). "
+            "Check the register format in the case file ('nysboe' or 'csv' with "
+            "[register.columns])."
+        )
+    log.info(
+        "%s: register read as %s: %d entries, %d bad rows", path, layout, len(entries), len(bad)
+    )
+    return RegisterRead(
+        path=str(path),
+        layout=layout,
+        sha256=sha256,
+        entries=tuple(entries),
+        bad_rows=tuple(bad),
+        rows_read=len(entries) + len(bad),
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# NYS BOE export
+# --------------------------------------------------------------------------------------------
+
+
+def _nysboe_entry(row_values: Sequence[str], names: Sequence[str], row: int) -> RegisterEntry:
+    by_name = dict(zip(names, row_values, strict=True))
+    values = {k: by_name[v] for k, v in _NYSBOE_TEXT.items()}
+    if not values["apartment"] and by_name.get("RAPARTMENTTYPE"):
+        values["apartment"] = by_name["RAPARTMENTTYPE"]  # a unit without a number: "REAR", "BSMT"
+    if not values["street_name"] and not values["house_number"] and by_name.get("RADDRNONSTD"):
+        values["street_name"] = by_name["RADDRNONSTD"]  # a non-standard address, as one text
+    dates = {k: _nysboe_date(by_name[v], v) for k, v in _NYSBOE_DATES.items()}
+    return _make_entry(values, dates, row, _NYSBOE_TEXT)
+
+
+def _is_nysboe_header(values: Sequence[str], names: Sequence[str]) -> bool:
+    return [v.upper() for v in values] == [n.upper() for n in names]
+
+
+def _read_nysboe(path: Path, sha256: str, fh: IO[str]) -> RegisterRead:
+    layout: tuple[str, tuple[str, ...]] | None = None
+    detected_at = 0
+    entries: list[RegisterEntry] = []
+    bad: list[BadRow] = []
+    for row, values in _records(path, fh):
+        if not any(values):
+            bad.append(BadRow(row, "empty row"))
+            continue
+        if layout is None and len(values) in _NYSBOE_LAYOUTS:
+            layout = _NYSBOE_LAYOUTS[len(values)]
+            detected_at = row
+            log.debug("%s: layout %s (detected at row %d)", path, layout[0], row)
+        if layout is None or len(values) != len(layout[1]):
+            expected = (
+                f"{len(layout[1])} (layout {layout[0]}, from row {detected_at})"
+                if layout
+                else " or ".join(str(n) for n in _NYSBOE_LAYOUTS)
+            )
+            bad.append(BadRow(row, f"{len(values)} fields; expected {expected}"))
+            continue
+        if row == detected_at and _is_nysboe_header(values, layout[1]):
+            log.info("%s: row %d is a header row, not a voter; skipped", path, row)
+            continue
+        try:
+            entries.append(_nysboe_entry(values, layout[1], row))
+        except _BadRowError as err:
+            bad.append(BadRow(row, str(err)))
+    name = layout[0] if layout else "nysboe-45"
+    return _finish(path, name, sha256, entries, bad)
+
+
+# --------------------------------------------------------------------------------------------
+# Generic CSV with a header row
+# --------------------------------------------------------------------------------------------
+
+
+def _check_mapping(columns: Mapping[str, str]) -> None:
+    problems = [
+        f"unknown register field {k!r} (known: {', '.join(_ENTRY_FIELDS)})"
+        for k in columns
+        if k not in _ENTRY_FIELDS
+    ]
+    problems += [
+        f"{k}: a register field needs a column name" for k, v in columns.items() if not v.strip()
+    ]
+    if problems:
+        raise CaseFileError("[register.columns]", problems)
+
+
+def _find_columns(path: Path, header: Sequence[str], columns: Mapping[str, str]) -> dict[str, int]:
+    """RegisterEntry field -> index in the header. Exact header names first, then
+    case-insensitive; a mapped column the header does not have is an error."""
+    exact = {h: i for i, h in reversed(list(enumerate(header)))}
+    folded = {h.casefold(): i for i, h in reversed(list(enumerate(header)))}
+    found: dict[str, int] = {}
+    missing: list[str] = []
+    for entry_field, column in columns.items():
+        col = column.strip()
+        index = exact.get(col, folded.get(col.casefold()))
+        if index is None:
+            missing.append(f"{col!r} (for {entry_field})")
+        else:
+            found[entry_field] = index
+    if missing:
+        raise UnreadableInputError(
+            f"{path}: the register file has no column {', '.join(missing)}. Its header row has: "
+            f"{', '.join(repr(h) for h in header)}. Fix [register.columns] in the case file."
+        )
+    return found
+
+
+def _generic_entry(
+    values: Sequence[str], index: Mapping[str, int], row: int, columns: Mapping[str, str]
+) -> RegisterEntry:
+    text = {k: values[i] for k, i in index.items() if k not in _DATE_FIELDS}
+    dates = {
+        k: _parse_date(values[i], _GENERIC_DATE_FORMATS, columns[k])
+        for k, i in index.items()
+        if k in _DATE_FIELDS
+    }
+    return _make_entry(text, dates, row, columns)
+
+
+def _read_generic(path: Path, sha256: str, columns: Mapping[str, str], fh: IO[str]) -> RegisterRead:
+    records = _records(path, fh)
+    header: list[str] | None = None
+    for _row, values in records:
+        if any(values):
+            header = values
+            break
+    if header is None:
+        raise UnreadableInputError(
+            f"{path}: the register file is empty; format = 'csv' needs a header row and rows."
+        )
+    index = _find_columns(path, header, columns)
+    entries: list[RegisterEntry] = []
+    bad: list[BadRow] = []
+    for row, values in records:
+        if not any(values):
+            bad.append(BadRow(row, "empty row"))
+            continue
+        if len(values) < len(header) or any(values[len(header) :]):
+            bad.append(BadRow(row, f"{len(values)} fields; the header has {len(header)}"))
+            continue
+        try:
+            entries.append(_generic_entry(values, index, row, columns))
+        except _BadRowError as err:
+            bad.append(BadRow(row, str(err)))
+    return _finish(path, "csv", sha256, entries, bad)
+
+
+# --------------------------------------------------------------------------------------------
+
+
+def read_register(cfg: RegisterConfig) -> RegisterRead:
+    """Read the register file named by `cfg`.
+
+    Raises InputMissingError if the file does not exist; UnreadableInputError if it is not a
+    CSV text file, a mapped column is missing (format "csv"), or no row can be read;
+    CaseFileError if [register.columns] names a field RegisterEntry does not have.
+    """
+    path = Path(cfg.path)
+    if cfg.format is RegisterFormat.CSV:
+        _check_mapping(cfg.columns)
+    sha256 = _check_file(path)
+    if cfg.format is RegisterFormat.CSV:
+        columns = dict(cfg.columns)
+        return _with_encoding_fallback(path, lambda fh: _read_generic(path, sha256, columns, fh))
+    return _with_encoding_fallback(path, lambda fh: _read_nysboe(path, sha256, fh))

@@ -1,0 +1,125 @@
+"""normalize_name and normalize_address: examples, and properties checked with hypothesis."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from matchers.normalize import ADDRESS_WORDS, NAME_DROP_WORDS, normalize_address, normalize_name
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("John Smith", "JOHN SMITH"),
+        ("  john   smith  ", "JOHN SMITH"),
+        ("José Núñez", "JOSE NUNEZ"),
+        ("Zoë Ångström", "ZOE ANGSTROM"),
+        ("Søren Łukasz Straße", "SOREN LUKASZ STRASSE"),
+        ("O'Brien", "OBRIEN"),
+        ("O’Brien", "OBRIEN"),
+        ("Mary-Kate Olsen-Smith", "MARY KATE OLSEN SMITH"),
+        ("-Smith-", "SMITH"),
+        ("Smith, John A.", "SMITH JOHN A"),
+        ("John Smith Jr.", "JOHN SMITH"),
+        ("John Smith, Sr", "JOHN SMITH"),
+        ("John Smith III", "JOHN SMITH"),
+        ("Henry Ford II", "HENRY FORD"),
+        ("Louis IV", "LOUIS"),
+        ("Dr. Jane Doe", "JANE DOE"),
+        ("Mr. and Mrs. John Doe", "AND JOHN DOE"),
+        ("Ms Jane Doe", "JANE DOE"),
+        ("J.R. Ewing", "J R EWING"),
+        ("", ""),
+        ("   ", ""),
+        ("...", ""),
+        ("Jr.", ""),
+    ],
+)
+def test_normalize_name_examples(raw, expected):
+    assert normalize_name(raw) == expected
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("12 Main Street", "12 MAIN ST"),
+        ("12 Main St.", "12 MAIN ST"),
+        ("707 E. 37th St.", "707 E 37TH ST"),
+        ("123 North Court Street", "123 N CT ST"),
+        ("4 Oak Avenue, Apt. 3", "4 OAK AVE APT 3"),
+        ("4 Oak Ave #3", "4 OAK AVE APT 3"),
+        ("4 Oak Ave Apt #3", "4 OAK AVE APT 3"),
+        ("4 Oak Ave Apartment 3", "4 OAK AVE APT 3"),
+        ("4 Oak Ave Unit 3", "4 OAK AVE APT 3"),
+        ("4 Oak Ave Suite 300", "4 OAK AVE APT 300"),
+        ("12 1/2 Elm Road", "12 1/2 ELM RD"),
+        ("12½ Elm Road", "12 1/2 ELM RD"),
+        ("37-12 80th Street", "37-12 80TH ST"),
+        ("9 Hill-Top Drive", "9 HILL TOP DR"),
+        ("1 Lake Shore Boulevard", "1 LAKE SHORE BLVD"),
+        ("2 Ridge Terrace", "2 RIDGE TER"),
+        ("3 Oval Circle", "3 OVAL CIR"),
+        ("5 Taconic Parkway", "5 TACONIC PKWY"),
+        ("6 State Highway 9", "6 STATE HWY 9"),
+        ("7 Mill Lane", "7 MILL LN"),
+        ("8 Bank Place", "8 BANK PL"),
+        ("10 Pecan Blvd Southwest", "10 PECAN BLVD SW"),
+        ("11 West Road", "11 W RD"),
+        ("12 Saint Mary's Place", "12 SAINT MARYS PL"),
+        ("", ""),
+        (" , . ", ""),
+    ],
+)
+def test_normalize_address_examples(raw, expected):
+    assert normalize_address(raw) == expected
+
+
+def test_tables_map_to_fixed_points():
+    # Every abbreviation is itself left alone, which keeps the function idempotent.
+    for short in ADDRESS_WORDS.values():
+        assert ADDRESS_WORDS.get(short, short) == short
+    assert all(w == w.upper() for w in NAME_DROP_WORDS)
+
+
+def test_none_is_empty():
+    assert normalize_name(None) == ""
+    assert normalize_address(None) == ""
+
+
+# Text weighted towards what normalization cares about, plus any Unicode at all.
+_interesting = st.lists(
+    st.sampled_from(list("abcxyzABC019 -/#.,'’½éÉøßﬁǰ\t\n") + ["Jr", "APT", "St"]),
+    max_size=30,
+).map("".join)
+_any_text = st.one_of(st.text(max_size=60), _interesting)
+_words = st.lists(
+    st.sampled_from(sorted(NAME_DROP_WORDS | set(ADDRESS_WORDS) | {"12", "1/2", "#", "MAIN"})),
+    max_size=8,
+).map(" ".join)
+
+
+def _well_spaced(s: str) -> bool:
+    return s == s.strip() and "  " not in s and not any(c in s for c in "\t\n\r")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(_any_text, _words))
+@pytest.mark.parametrize("normalize", [normalize_name, normalize_address])
+def test_idempotent_and_well_spaced(normalize, s):
+    once = normalize(s)  # never raises
+    assert normalize(once) == once
+    assert _well_spaced(once)
+    assert once == once.upper()
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.sampled_from(sorted(NAME_DROP_WORDS)), max_size=4),
+    st.from_regex(r"[A-Z]{2,8}( [A-Z]{2,8}){0,2}", fullmatch=True),
+)
+def test_name_without_drop_words_is_unchanged(drops, name):
+    if set(name.split()) & NAME_DROP_WORDS:
+        return
+    assert normalize_name(" ".join([name, *drops])) == name
