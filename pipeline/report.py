@@ -1,0 +1,657 @@
+"""The sufficiency report: one `SufficiencyReport` written as JSON, CSV and printable HTML.
+
+    report_to_dict(report)        -> the JSON document (schema: pipeline/schema/report.schema.json,
+                                     documented for people in docs/report-schema.md)
+    validate_report_dict(doc)     -> checks a document against that schema (needs jsonschema)
+    render_html(report)           -> the printable report a village clerk files
+    write_report(report, out_dir) -> report.json, lines.csv, report.html
+
+Every file is built from the same dict, so the three always agree. Before anything is written the
+report is checked for "lines in == lines judged": every row read from every sheet is judged exactly
+once and the totals add up. A report that fails that check is a bug upstream, never something to
+print for a clerk, so it raises `ReportInvariantError` instead of writing.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import datetime as dt
+import decimal
+import enum
+import json
+import logging
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from importlib import metadata, resources
+from pathlib import Path, PurePath
+from typing import Any
+
+from .errors import ExitCode, PetitionError
+from .records import (
+    FIELD_NAMES,
+    Box,
+    Field,
+    Finding,
+    JudgedLine,
+    LineStatus,
+    Match,
+    ReviewDecision,
+    Sheet,
+    SufficiencyReport,
+    Totals,
+    WitnessStatement,
+)
+
+__all__ = [
+    "CSV_COLUMNS",
+    "SCHEMA_VERSION",
+    "ReportInvariantError",
+    "ReportSchemaError",
+    "check_report_invariants",
+    "jsonable",
+    "load_schema",
+    "render_html",
+    "render_html_dict",
+    "report_to_dict",
+    "validate_report_dict",
+    "write_report",
+]
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = "1.0"
+"""Version of the JSON document. A minor bump adds optional keys; a major bump changes meaning."""
+
+TOOL_NAME = "petitions"
+
+CSV_COLUMNS = (
+    "sheet_number",
+    "line_no",
+    "line_id",
+    "status",
+    "finding_codes",
+    "voter_id",
+    "date",
+    "signature",
+    "name",
+    "residence",
+    "ward",
+    "election_district",
+    "min_confidence",
+    "source",
+    "match_decision",
+    "match_score",
+    "reason",
+)
+
+_SCHEMA_RESOURCE = ("schema", "report.schema.json")
+
+
+class ReportInvariantError(PetitionError):
+    """The report's totals disagree with its lines (a line was dropped, counted twice or
+    miscounted upstream). Nothing is written: a wrong count must never reach a clerk."""
+
+    exit_code = ExitCode.INTERNAL
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        lines = "\n".join(f"  - {p}" for p in problems)
+        super().__init__(
+            f"the sufficiency report is inconsistent ({len(problems)} problem(s)):\n{lines}\n"
+            "This is a bug in the pipeline, not in the petition: no report was written. "
+            "Please report it with the case file and the command line."
+        )
+
+
+class ReportSchemaError(PetitionError):
+    """The JSON document does not match pipeline/schema/report.schema.json."""
+
+    exit_code = ExitCode.INTERNAL
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        lines = "\n".join(f"  - {p}" for p in problems)
+        super().__init__(
+            f"the report document does not match schema {SCHEMA_VERSION} "
+            f"({len(problems)} problem(s)):\n{lines}\n"
+            "This is a bug in the pipeline; docs/report-schema.md describes the expected document."
+        )
+
+
+# --------------------------------------------------------------------------------------------
+# Invariants
+# --------------------------------------------------------------------------------------------
+
+
+def check_report_invariants(report: SufficiencyReport) -> None:
+    """Raise `ReportInvariantError` listing every count that disagrees.
+
+    Lines in == lines judged: `totals.lines_read`, the judged lines and the sheets' rows are the
+    same number and the same line ids, each once; the statuses add up to `lines_read` and each
+    status total is the number of lines with that status.
+    """
+    t = report.totals
+    problems: list[str] = []
+    n_judged = len(report.lines)
+    n_rows = sum(len(s.lines) for s in report.sheets)
+    if not (t.lines_read == n_judged == n_rows):
+        problems.append(
+            f"lines read disagree: totals.lines_read = {t.lines_read}, judged lines = {n_judged}, "
+            f"rows on the sheets = {n_rows}"
+        )
+    status_sum = t.valid + t.invalid + t.needs_review + t.blank
+    if status_sum != t.lines_read:
+        problems.append(
+            f"statuses do not add up: valid {t.valid} + invalid {t.invalid} + needs_review "
+            f"{t.needs_review} + blank {t.blank} = {status_sum}, but lines_read = {t.lines_read}"
+        )
+    if t.signed != t.lines_read - t.blank:
+        problems.append(
+            f"totals.signed = {t.signed}, but lines_read - blank = {t.lines_read - t.blank}"
+        )
+    counted = Counter(jl.status for jl in report.lines)
+    for status, total in (
+        (LineStatus.VALID, t.valid),
+        (LineStatus.INVALID, t.invalid),
+        (LineStatus.NEEDS_REVIEW, t.needs_review),
+        (LineStatus.BLANK, t.blank),
+    ):
+        if counted[status] != total:
+            problems.append(
+                f"totals.{status.value} = {total}, but {counted[status]} judged line(s) "
+                f"have status {status.value}"
+            )
+    judged_ids = Counter(jl.line.line_id for jl in report.lines)
+    row_ids = Counter(line.line_id for s in report.sheets for line in s.lines)
+    twice = sorted(i for i, n in judged_ids.items() if n > 1)
+    if twice:
+        problems.append(f"line(s) judged more than once: {', '.join(twice)}")
+    not_judged = sorted(set(row_ids) - set(judged_ids))
+    if not_judged:
+        problems.append(f"row(s) read but not judged: {', '.join(not_judged)}")
+    not_read = sorted(set(judged_ids) - set(row_ids))
+    if not_read:
+        problems.append(f"line(s) judged but on no sheet: {', '.join(not_read)}")
+    if problems:
+        raise ReportInvariantError(problems)
+
+
+# --------------------------------------------------------------------------------------------
+# The JSON document
+# --------------------------------------------------------------------------------------------
+
+
+def _tool_version() -> str:
+    try:
+        return metadata.version(TOOL_NAME)
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+def jsonable(value: Any) -> Any:
+    """Convert finding evidence (any mapping a rule put together) to plain JSON values:
+    dates to ISO strings, enums to their values, sets to sorted lists, dataclasses to dicts,
+    non-finite floats to null. Anything else unknown becomes its `str`."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if isinstance(value, enum.Enum):
+        return jsonable(value.value)
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dt.date | dt.time):  # datetime is a date
+        return value.isoformat()
+    if isinstance(value, dt.timedelta):
+        return value.total_seconds()
+    if isinstance(value, decimal.Decimal):
+        return str(value)
+    if isinstance(value, PurePath):
+        return str(value)
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, set | frozenset):
+        items = [jsonable(v) for v in value]
+        return sorted(items, key=lambda v: (type(v).__name__, json.dumps(v, sort_keys=True)))
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return str(value)
+
+
+def _box(box: Box | None) -> list[float] | None:
+    if box is None:
+        return None
+    return [float(box.x0), float(box.top), float(box.x1), float(box.bottom)]
+
+
+def _text(f: Field | None) -> str | None:
+    return None if f is None else f.text
+
+
+def _field(f: Field) -> dict[str, Any]:
+    return {
+        "text": f.text,
+        "confidence": float(f.confidence),
+        "source": f.source.value,
+        "box": _box(f.box),
+    }
+
+
+def _ordered_fields(fields: Iterable[Field]) -> list[Field]:
+    """Canonical field names first, in FIELD_NAMES order, then any others by name."""
+    rank = {name: i for i, name in enumerate(FIELD_NAMES)}
+    return sorted(fields, key=lambda f: (rank.get(f.name, len(rank)), f.name))
+
+
+def _finding(f: Finding, *, full: bool) -> dict[str, Any]:
+    doc: dict[str, Any] = {
+        "code": f.code,
+        "severity": f.severity.value,
+        "citation": f.citation,
+        "message": f.message,
+    }
+    if full:
+        doc["page_id"] = f.page_id
+        doc["line_no"] = f.line_no
+    doc["evidence"] = jsonable(dict(f.evidence))
+    return doc
+
+
+def _witness(w: WitnessStatement | None) -> dict[str, Any] | None:
+    if w is None:
+        return None
+    return {
+        "form": w.form,
+        "witness_name": _text(w.witness_name),
+        "residence": _text(w.residence),
+        "village": _text(w.village),
+        "county": _text(w.county),
+        "stated_count": w.stated_count_value,
+        "date": _text(w.date),
+        "signature": _text(w.signature),
+    }
+
+
+def _sheet(s: Sheet) -> dict[str, Any]:
+    return {
+        "page_id": s.page.page_id,
+        "file": s.page.path,
+        "page_index": s.page.page_index,
+        "content_hash": s.page.content_hash,
+        "kind": s.page.kind.value,
+        "sheet_number": s.sheet_number_value,
+        "sheet_number_text": _text(s.sheet_number),
+        "header": {
+            "village": _text(s.header.village),
+            "county": _text(s.header.county),
+            "proposition": _text(s.header.proposition),
+        },
+        "columns": list(s.columns),
+        "witness": _witness(s.witness),
+        "line_count": len(s.lines),
+        "filled_count": len(s.filled_lines),
+    }
+
+
+def _match(m: Match | None) -> dict[str, Any] | None:
+    if m is None:
+        return None
+    return {
+        "decision": m.decision.value,
+        "voter_id": m.voter_id,
+        "method": m.method,
+        "reason": m.reason,
+        "candidates": [
+            {
+                "voter_id": c.voter_id,
+                "score": float(c.score),
+                "display": c.display,
+                "evidence": [
+                    {
+                        "field": e.field,
+                        "level": e.level.value,
+                        "score": float(e.score),
+                        "line_value": e.line_value,
+                        "register_value": e.register_value,
+                    }
+                    for e in c.evidence
+                ],
+            }
+            for c in m.candidates
+        ],
+    }
+
+
+def _decision(d: ReviewDecision | None) -> dict[str, Any] | None:
+    if d is None:
+        return None
+    return {
+        "action": d.action.value,
+        "reviewer": d.reviewer,
+        "decided_at": d.decided_at.isoformat(),
+        "corrections": {str(k): str(v) for k, v in d.corrections.items()},
+        "voter_id": d.voter_id,
+        "reason": d.reason,
+    }
+
+
+def _line(jl: JudgedLine) -> dict[str, Any]:
+    line = jl.line
+    return {
+        "line_id": line.line_id,
+        "page_id": line.page_id,
+        "sheet_number": jl.sheet_number,
+        "line_no": line.line_no,
+        "status": jl.status.value,
+        "blank": line.blank,
+        "fields": {f.name: _field(f) for f in _ordered_fields(line.fields)},
+        "finding_codes": [f.code for f in jl.findings],
+        "findings": [_finding(f, full=False) for f in jl.findings],
+        "voter_id": jl.voter_id,
+        "match": _match(jl.match),
+        "decision": _decision(jl.decision),
+        "crop_path": line.crop_path,
+    }
+
+
+def _ordered_lines(report: SufficiencyReport) -> list[JudgedLine]:
+    """Sheet order (as in `report.sheets`), then line number. Lines of a page that is on no
+    sheet (an upstream bug the invariant check reports) sort last."""
+    sheet_rank = {s.page.page_id: i for i, s in enumerate(report.sheets)}
+    last = len(sheet_rank)
+    return sorted(
+        report.lines,
+        key=lambda jl: (sheet_rank.get(jl.line.page_id, last), jl.line.page_id, jl.line.line_no),
+    )
+
+
+def _totals(t: Totals) -> dict[str, Any]:
+    return {f.name: getattr(t, f.name) for f in dataclasses.fields(t)}
+
+
+def report_to_dict(report: SufficiencyReport) -> dict[str, Any]:
+    """The report as the JSON document described by report.schema.json, in a stable order."""
+    lines = _ordered_lines(report)
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "generated_at": report.generated_at.isoformat(),
+        "tool": {"name": TOOL_NAME, "version": _tool_version()},
+        "case": {"name": report.case_name, "petition_kind": report.petition_kind},
+        "verdict": {"value": report.verdict.value, "reason": report.verdict_reason},
+        "totals": _totals(report.totals),
+        "inputs": {path: report.inputs[path] for path in sorted(report.inputs)},
+        "file_errors": [
+            {"path": e.path, "page_index": e.page_index, "problem": e.problem}
+            for e in report.file_errors
+        ],
+        "findings": [_finding(f, full=True) for f in report.findings],
+        "sheets": [_sheet(s) for s in report.sheets],
+        "lines": [_line(jl) for jl in lines],
+        "review_queue": [jl.line.line_id for jl in lines if jl.status is LineStatus.NEEDS_REVIEW],
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Schema validation
+# --------------------------------------------------------------------------------------------
+
+
+def load_schema() -> dict[str, Any]:
+    """The bundled JSON Schema (draft 2020-12) for the report document."""
+    resource = resources.files("pipeline").joinpath(*_SCHEMA_RESOURCE)
+    schema: dict[str, Any] = json.loads(resource.read_text(encoding="utf-8"))
+    return schema
+
+
+def validate_report_dict(doc: Mapping[str, Any]) -> None:
+    """Check `doc` against the bundled schema; raise `ReportSchemaError` listing every problem.
+
+    jsonschema is a test dependency: when it is not installed this does nothing (the
+    document is built by `report_to_dict`, which the tests hold to the schema)."""
+    try:
+        import jsonschema
+    except ImportError:
+        log.debug("jsonschema is not installed: report schema validation skipped")
+        return
+    schema = load_schema()
+    validator_cls = jsonschema.validators.validator_for(schema)
+    validator = validator_cls(schema)
+    errors = [leaf for e in validator.iter_errors(doc) for leaf in _leaf_errors(e)]
+    errors.sort(key=lambda e: [str(p) for p in e.absolute_path])
+    if errors:
+        problems = []
+        for e in errors[:50]:
+            where = "/".join(str(p) for p in e.absolute_path) or "(document)"
+            message = e.message if len(e.message) <= 200 else e.message[:197] + "..."
+            problems.append(f"{where}: {message}")
+        if len(errors) > 50:
+            problems.append(f"... and {len(errors) - 50} more")
+        raise ReportSchemaError(problems)
+
+
+def _leaf_errors(error: Any) -> Iterable[Any]:
+    """An error under "anyOf: [an object, null]" only says the value matched neither; the
+    errors inside the object alternative say what is wrong, so report those."""
+    if not error.context:
+        yield error
+        return
+    inner = [
+        c for c in error.context if not (c.validator == "type" and c.validator_value == "null")
+    ]
+    for c in inner or error.context:
+        yield from _leaf_errors(c)
+
+
+# --------------------------------------------------------------------------------------------
+# HTML
+# --------------------------------------------------------------------------------------------
+
+_STATUS_LABEL = {
+    "valid": ("\u2713", "Valid"),
+    "invalid": ("\u2717", "Invalid"),
+    "needs_review": ("?", "Needs review"),
+    "blank": ("\u2013", "Blank"),
+}
+
+
+def _invalid_by_reason(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Invalid lines grouped by the reason that invalidates them (their fatal findings; a line
+    rejected by a reviewer without a fatal finding is grouped under the reviewer's rejection).
+    A line with several fatal findings is counted under each of them."""
+    groups: dict[str, dict[str, Any]] = {}
+    for line in doc["lines"]:
+        if line["status"] != LineStatus.INVALID.value:
+            continue
+        reasons = [f for f in line["findings"] if f["severity"] == "fatal"]
+        if not reasons:
+            decision = line["decision"]
+            if decision and decision["action"] == "reject":
+                reasons = [
+                    {
+                        "code": "REVIEWER_REJECTED",
+                        "citation": "",
+                        "message": decision["reason"] or "rejected by a reviewer",
+                    }
+                ]
+            else:
+                reasons = line["findings"][:1] or [
+                    {"code": "UNSPECIFIED", "citation": "", "message": "no finding recorded"}
+                ]
+        seen: set[str] = set()
+        for f in reasons:
+            if f["code"] in seen:
+                continue
+            seen.add(f["code"])
+            g = groups.setdefault(
+                f["code"],
+                {
+                    "code": f["code"],
+                    "citation": f["citation"],
+                    "message": f["message"],
+                    "count": 0,
+                    "line_ids": [],
+                },
+            )
+            g["count"] += 1
+            g["line_ids"].append(line["line_id"])
+    return sorted(groups.values(), key=lambda g: (-g["count"], g["code"]))
+
+
+def _html_context(doc: Mapping[str, Any]) -> dict[str, Any]:
+    totals = doc["totals"]
+    lines_by_page: dict[str, list[dict[str, Any]]] = {}
+    for line in doc["lines"]:
+        lines_by_page.setdefault(line["page_id"], []).append(line)
+    findings_by_page: dict[str | None, list[dict[str, Any]]] = {}
+    for f in doc["findings"]:
+        findings_by_page.setdefault(f["page_id"], []).append(f)
+    lines_by_id = {line["line_id"]: line for line in doc["lines"]}
+    sheet_by_page = {s["page_id"]: s for s in doc["sheets"]}
+    invalid_groups = _invalid_by_reason(doc)
+    return {
+        "doc": doc,
+        "totals": totals,
+        "margin": totals["valid"] - totals["required"],
+        "best_case": totals["valid"] + totals["needs_review"],
+        "lines_by_page": lines_by_page,
+        "petition_findings": findings_by_page.get(None, []),
+        "findings_by_page": findings_by_page,
+        "sheet_by_page": sheet_by_page,
+        "review_lines": [lines_by_id[i] for i in doc["review_queue"]],
+        "invalid_groups": invalid_groups,
+        "invalid_multi": sum(g["count"] for g in invalid_groups) > totals["invalid"],
+        "status_label": _STATUS_LABEL,
+        "field_names": FIELD_NAMES,
+    }
+
+
+def _environment() -> Any:
+    from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
+    env = Environment(
+        loader=PackageLoader("pipeline", "templates"),
+        autoescape=select_autoescape(enabled_extensions=("html", "j2", "html.j2")),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["num"] = _fmt_num
+    return env
+
+
+def _fmt_num(value: Any, places: int = 2) -> str:
+    if value is None:
+        return "\u2014"
+    if isinstance(value, float):
+        return f"{value:.{places}f}"
+    return str(value)
+
+
+def render_html_dict(doc: Mapping[str, Any]) -> str:
+    """Render an already built report document to HTML."""
+    template = _environment().get_template("report.html.j2")
+    return template.render(**_html_context(doc))
+
+
+def render_html(report: SufficiencyReport) -> str:
+    """The printable sufficiency report (no scripts, no external assets)."""
+    return render_html_dict(report_to_dict(report))
+
+
+# --------------------------------------------------------------------------------------------
+# CSV
+# --------------------------------------------------------------------------------------------
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _csv_safe(text: str | None) -> str:
+    """Text read from a sheet goes to a spreadsheet: a cell starting like a formula
+    ("=HYPERLINK(...)") is prefixed with an apostrophe so it shows as text."""
+    if not text:
+        return ""
+    if text.startswith(_FORMULA_START) and not _is_number(text):
+        return "'" + text
+    return text
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _csv_row(line: Mapping[str, Any]) -> dict[str, Any]:
+    fields = line["fields"]
+    filled = [f for f in fields.values() if f["text"].strip()]
+    confidences = [f["confidence"] for f in filled]
+    sources = sorted({f["source"] for f in filled})
+    match = line["match"]
+    score: float | None = None
+    if match and match["candidates"]:
+        chosen = line["voter_id"] or match["voter_id"]
+        pick = next((c for c in match["candidates"] if c["voter_id"] == chosen), None)
+        score = (pick or match["candidates"][0])["score"]
+    findings = line["findings"]
+    row: dict[str, Any] = {
+        "sheet_number": "" if line["sheet_number"] is None else line["sheet_number"],
+        "line_no": line["line_no"],
+        "line_id": line["line_id"],
+        "status": line["status"],
+        "finding_codes": ";".join(line["finding_codes"]),
+        "voter_id": line["voter_id"] or "",
+        "min_confidence": f"{min(confidences):.2f}" if confidences else "",
+        "source": ";".join(sources),
+        "match_decision": match["decision"] if match else "",
+        "match_score": "" if score is None else f"{score:.1f}",
+        "reason": _csv_safe(findings[0]["message"]) if findings else "",
+    }
+    for name in ("date", "signature", "name", "residence", "ward", "election_district"):
+        f = fields.get(name)
+        row[name] = _csv_safe(f["text"] if f else "")
+    return row
+
+
+def _write_csv(doc: Mapping[str, Any], path: Path) -> None:
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=CSV_COLUMNS)
+        writer.writeheader()
+        for line in doc["lines"]:
+            writer.writerow(_csv_row(line))
+
+
+# --------------------------------------------------------------------------------------------
+# Writing
+# --------------------------------------------------------------------------------------------
+
+
+def write_report(report: SufficiencyReport, out_dir: Path) -> dict[str, Path]:
+    """Check the report, then write report.json, lines.csv and report.html into `out_dir`
+    (created if missing). Returns {"json": ..., "csv": ..., "html": ...}."""
+    check_report_invariants(report)
+    doc = report_to_dict(report)
+    validate_report_dict(doc)
+    html = render_html_dict(doc)
+
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = {
+        "json": out_dir / "report.json",
+        "csv": out_dir / "lines.csv",
+        "html": out_dir / "report.html",
+    }
+    text = json.dumps(doc, indent=2, ensure_ascii=False, sort_keys=False, allow_nan=False)
+    paths["json"].write_text(text + "\n", encoding="utf-8")
+    _write_csv(doc, paths["csv"])
+    paths["html"].write_text(html, encoding="utf-8")
+    log.info(
+        "report written to %s: %d lines, verdict %s",
+        out_dir,
+        report.totals.lines_read,
+        report.verdict.value,
+    )
+    return paths
