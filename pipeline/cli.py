@@ -1,0 +1,164 @@
+"""`petitions`: the command line.
+
+    petitions check CASE.toml --out DIR [--decisions decisions.jsonl] [--engine prefect|local]
+    petitions demo [--out DIR]
+    petitions generate --out DIR [--seed N]
+
+Exit codes (README.md, "Exit codes"): 0 report written; 2 bad case file; 3 an input file is
+missing; 4 an input file cannot be read; 5 report written but some sheet files could not be read;
+6 a dependency is missing; 7 demo disagrees with the ground truth; 64 bad command line;
+70 internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+
+from .errors import ExitCode, PetitionError
+
+__all__ = ["main"]
+
+log = logging.getLogger(__name__)
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+DEMO_CASE = REPO_ROOT / "fixtures" / "demo" / "case.toml"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(ExitCode.USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _quiet_offline_prefect(verbose: bool) -> None:
+    """Prefect runs offline here: no telemetry, no analytics heartbeat (it can lock the
+    temporary server's database), and only warnings on the console unless -v."""
+    os.environ.setdefault("DO_NOT_TRACK", "1")
+    os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
+    os.environ.setdefault("PREFECT_LOGGING_LEVEL", "INFO" if verbose else "WARNING")
+    os.environ.setdefault("PREFECT_SERVER_LOGGING_LEVEL", "WARNING")
+
+
+def _run(case_path: Path, out_dir: Path, decisions: Path | None, engine: str):
+    """Validate first (fast, clear errors), then run the flow or the plain pipeline."""
+    from .case import load_case
+    from .decisions import load_decisions
+    from .errors import InputMissingError
+
+    case = load_case(case_path)
+    if not Path(case.register_file.path).is_file():
+        raise InputMissingError(
+            f"{case.register_file.path}: the register file does not exist. Check [register] "
+            f"path in {case_path} (relative paths are from the case file's folder)."
+        )
+    if decisions is not None and not decisions.is_file():
+        raise InputMissingError(f"{decisions}: the decisions file does not exist")
+    if engine == "prefect":
+        from flows.check import check_petition
+
+        return check_petition(str(case_path), str(out_dir), str(decisions) if decisions else None)
+    from .report import write_report
+    from .run import check_case
+
+    report = check_case(case, load_decisions(decisions) if decisions else [])
+    write_report(report, out_dir)
+    return report
+
+
+def _summary(report, out_dir: Path, seconds: float) -> None:
+    t = report.totals
+    print(f"{report.case_name}")
+    print(f"  verdict: {report.verdict.value.upper()}  ({report.verdict_reason})")
+    print(
+        f"  lines read {t.lines_read}: valid {t.valid}, invalid {t.invalid}, "
+        f"in review {t.needs_review}, blank {t.blank}; required {t.required}"
+    )
+    for err in report.file_errors:
+        print(f"  could not read: {err.path}: {err.problem}", file=sys.stderr)
+    print(f"  report: {out_dir / 'report.html'}  ({seconds:.1f} s)")
+
+
+def _check(args: argparse.Namespace) -> int:
+    _quiet_offline_prefect(args.verbose)
+    started = time.perf_counter()
+    report = _run(args.case, args.out, args.decisions, args.engine)
+    _summary(report, args.out, time.perf_counter() - started)
+    return ExitCode.PARTIAL if report.file_errors else ExitCode.OK
+
+
+def _demo(args: argparse.Namespace) -> int:
+    _quiet_offline_prefect(args.verbose)
+    case_path = DEMO_CASE
+    if not case_path.is_file():  # installed without the repository's fixtures: make them
+        from .synth import generate_case
+
+        case_path = generate_case(args.out / "fixtures", seed=902)
+    started = time.perf_counter()
+    report = _run(case_path, args.out, None, args.engine)
+    _summary(report, args.out, time.perf_counter() - started)
+    truth = json.loads((case_path.parent / "truth.json").read_text(encoding="utf-8"))["expected"]
+    got = {"verdict": report.verdict.value, "valid": report.totals.valid}
+    want = {"verdict": truth["verdict"], "valid": truth["valid"]}
+    if got != want:
+        print(f"  ground truth DISAGREES: expected {want}, got {got}", file=sys.stderr)
+        return ExitCode.TRUTH_MISMATCH
+    print(f"  ground truth agrees: verdict {want['verdict']}, {want['valid']} valid signatures")
+    return ExitCode.OK
+
+
+def _generate(args: argparse.Namespace) -> int:
+    from .synth import generate_case
+
+    path = generate_case(args.out, seed=args.seed)
+    print(f"wrote {path}")
+    return ExitCode.OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="petitions", description=__doc__.split("\n\n")[0])
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    check = sub.add_parser("check", help="check one petition and write its report")
+    check.add_argument("case", type=Path, help="the case file (TOML)")
+    check.add_argument("--out", type=Path, required=True, help="folder for the report")
+    check.add_argument("--decisions", type=Path, help="reviewers' decisions (JSON Lines)")
+    check.add_argument(
+        "--engine",
+        choices=("prefect", "local"),
+        default="prefect",
+        help="run as a Prefect flow (default) or as plain functions in this process",
+    )
+    check.set_defaults(func=_check)
+
+    demo = sub.add_parser("demo", help="check the bundled synthetic petition")
+    demo.add_argument("--out", type=Path, default=Path("out/demo"))
+    demo.add_argument("--engine", choices=("prefect", "local"), default="prefect")
+    demo.set_defaults(func=_demo)
+
+    gen = sub.add_parser("generate", help="write a synthetic petition case (fixtures)")
+    gen.add_argument("--out", type=Path, required=True)
+    gen.add_argument("--seed", type=int, default=902)
+    gen.set_defaults(func=_generate)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.verbose:
+        logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        return int(args.func(args))
+    except PetitionError as err:
+        print(f"petitions: {err.message}", file=sys.stderr)
+        return err.exit_code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,215 @@
+"""The stages in order: one case from its file to its report.
+
+Each stage is a plain function of records; this module holds the few that join the others
+(`collect_pages`, `read_sheets`, `load_register`, `match_lines`) and `check_case`, the whole run
+without Prefect. `flows/check.py` runs the same stages as Prefect tasks, pages in parallel.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from matchers import BaselineMatcher, RegisterRead, read_register
+
+from .case import CaseConfig, PetitionKind
+from .errors import PetitionError
+from .ingest import discover, ingest_file, read_page, sha256_file
+from .judge import apply_corrections, judge, latest_decisions
+from .records import (
+    FileError,
+    Finding,
+    Match,
+    PageRef,
+    RegisterEntry,
+    ReviewDecision,
+    Severity,
+    Sheet,
+    SufficiencyReport,
+)
+from .rules import village_9902
+from .rules.base import RuleSet
+from .rules.electors import count_electors_on
+
+__all__ = [
+    "RegisterData",
+    "check_case",
+    "collect_pages",
+    "ingest_one",
+    "load_register",
+    "match_lines",
+    "read_one",
+    "rules_for",
+    "split_results",
+]
+
+log = logging.getLogger(__name__)
+
+Mapper = Callable[[Callable, Iterable], Iterable]
+
+
+def rules_for(case: CaseConfig) -> RuleSet:
+    rule_sets = {PetitionKind.PERMISSIVE_REFERENDUM: village_9902.RULES}
+    return rule_sets[case.kind]
+
+
+def ingest_one(path: Path) -> list[PageRef] | FileError:
+    """The pages of one file, or the reason it could not be read."""
+    try:
+        return ingest_file(path)
+    except PetitionError as err:
+        log.warning("%s", err.message)
+        return FileError(str(path), err.message)
+
+
+def read_one(ref: PageRef) -> Sheet | FileError:
+    try:
+        return read_page(ref)
+    except PetitionError as err:
+        log.warning("%s", err.message)
+        return FileError(ref.path, err.message, ref.page_index)
+
+
+def collect_pages(
+    results: Iterable[tuple[Path, list[PageRef] | FileError]],
+) -> tuple[list[PageRef], list[FileError]]:
+    """Pages from every file in filing order. The same page content twice (a sheet uploaded
+    twice) is read once and the copy is reported, so no line is counted twice."""
+    pages: list[PageRef] = []
+    errors: list[FileError] = []
+    seen: dict[str, PageRef] = {}
+    for _, result in results:
+        if isinstance(result, FileError):
+            errors.append(result)
+            continue
+        for ref in result:
+            first = seen.get(ref.content_hash)
+            if first is not None:
+                errors.append(
+                    FileError(
+                        ref.path,
+                        f"page {ref.page_index + 1} is identical to page {first.page_index + 1} "
+                        f"of {first.path}; read once",
+                        ref.page_index,
+                    )
+                )
+                continue
+            seen[ref.content_hash] = ref
+            pages.append(ref)
+    return pages, errors
+
+
+def split_results(results: Iterable[Sheet | FileError]) -> tuple[list[Sheet], list[FileError]]:
+    sheets: list[Sheet] = []
+    errors: list[FileError] = []
+    for result in results:
+        if isinstance(result, FileError):
+            errors.append(result)
+        else:
+            sheets.append(result)
+    return sheets, errors
+
+
+@dataclass(frozen=True, slots=True)
+class RegisterData:
+    entries: Mapping[str, RegisterEntry]
+    electors: int  # the threshold's denominator
+    electors_source: str
+    reads: tuple[RegisterRead, ...]
+    findings: tuple[Finding, ...]  # about the register itself (bad rows)
+
+
+def load_register(case: CaseConfig) -> RegisterData:
+    """The register to match against, and the count of electors the threshold is a share of."""
+    read = read_register(case.register_file)
+    reads = [read]
+    entries = {e.voter_id: e for e in read.entries}
+    if case.denominator.electors is not None:
+        electors = case.denominator.electors
+        source = "given in the case file (denominator.electors)"
+    else:
+        denom_cfg = case.denominator_register
+        if denom_cfg.path == case.register_file.path:
+            denom_entries: Sequence[RegisterEntry] = read.entries
+        else:
+            other = read_register(denom_cfg)
+            reads.append(other)
+            denom_entries = other.entries
+        day = case.denominator_as_of
+        electors = count_electors_on(denom_entries, case.municipality, day)
+        source = f"counted from {Path(denom_cfg.path).name} as it stood on {day.isoformat()}"
+    findings = tuple(
+        Finding(
+            code="REGISTER_BAD_ROWS",
+            severity=Severity.NOTE,
+            citation="",
+            message=(
+                f"{len(r.bad_rows)} of {r.rows_read} rows of {Path(r.path).name} could not be "
+                "read; a signer on one of them would not be found"
+            ),
+            evidence={"rows": [b.row for b in r.bad_rows[:20]], "first": r.bad_rows[0].problem},
+        )
+        for r in reads
+        if r.bad_rows
+    )
+    return RegisterData(entries, electors, source, tuple(reads), findings)
+
+
+def match_lines(
+    sheets: Sequence[Sheet], register: RegisterData, case: CaseConfig
+) -> dict[str, Match]:
+    matcher = BaselineMatcher(list(register.entries.values()), case.matching)
+    lines = [line for sheet in sheets for line in sheet.lines if not line.blank]
+    return {m.line_id: m for m in matcher.match_all(lines)}
+
+
+def input_hashes(case: CaseConfig, files: Sequence[Path]) -> dict[str, str]:
+    paths = [case.register_file.path, case.denominator_register.path, *files]
+    return {str(p): sha256_file(Path(p)) for p in dict.fromkeys(paths) if Path(p).is_file()}
+
+
+def finish(
+    case: CaseConfig,
+    sheets: Sequence[Sheet],
+    errors: Sequence[FileError],
+    register: RegisterData,
+    decisions: Sequence[ReviewDecision],
+    inputs: Mapping[str, str],
+) -> SufficiencyReport:
+    """Corrections, matching and judging: everything after the pages are read."""
+    in_force = latest_decisions(decisions)
+    sheets = apply_corrections(sheets, in_force)
+    matches = match_lines(sheets, register, case)
+    report = judge(
+        case,
+        rules_for(case),
+        sheets,
+        matches,
+        register.entries,
+        register.electors,
+        decisions=in_force,
+        file_errors=errors,
+        inputs=inputs,
+    )
+    if register.findings:
+        report = replace(report, findings=register.findings + report.findings)
+    return report
+
+
+def check_case(
+    case: CaseConfig,
+    decisions: Sequence[ReviewDecision] = (),
+    mapper: Mapper = map,
+) -> SufficiencyReport:
+    """The whole run without Prefect. `mapper` runs per-file and per-page work (the builtin
+    `map`, or a process pool's)."""
+    files, errors = discover(case.sheets)
+    register = load_register(case)  # before reading: a missing register stops the run early
+    pages, page_errors = collect_pages(zip(files, mapper(ingest_one, files), strict=True))
+    errors += page_errors
+    sheets, read_errors = split_results(mapper(read_one, pages))
+    return finish(
+        case, sheets, errors + read_errors, register, decisions, input_hashes(case, files)
+    )

@@ -1,0 +1,125 @@
+"""End to end through the CLI (plain-function engine; the Prefect flow has its own test)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pipeline.cli import main
+from pipeline.errors import ExitCode
+
+
+def truth(case_path: Path) -> dict:
+    return json.loads((case_path.parent / "truth.json").read_text())["expected"]
+
+
+def report(out: Path) -> dict:
+    return json.loads((out / "report.json").read_text())
+
+
+def test_bundled_case_matches_its_ground_truth(demo_case, tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(["check", str(demo_case), "--out", str(out), "--engine", "local"]) == 0
+    doc, want = report(out), truth(demo_case)
+    assert doc["verdict"]["value"] == want["verdict"]
+    for key in ("lines_read", "blank", "valid", "invalid", "needs_review", "required"):
+        assert doc["totals"][key] == want[key], key
+    assert (out / "lines.csv").is_file() and (out / "report.html").is_file()
+    assert "verdict: " in capsys.readouterr().out
+
+
+def test_demo_command(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["demo", "--engine", "local", "--out", str(tmp_path / "d")]) == 0
+
+
+def test_a_file_that_is_not_a_pdf_is_reported_and_the_batch_goes_on(demo_case, tmp_path, capsys):
+    sheets = demo_case.parent / "sheets"
+    (sheets / "sheet-00-scanner-log.pdf").write_text("this is not a PDF\n")
+    out = tmp_path / "out"
+    code = main(["check", str(demo_case), "--out", str(out), "--engine", "local"])
+    assert code == ExitCode.PARTIAL
+    err = capsys.readouterr().err
+    assert "sheet-00-scanner-log.pdf" in err and "not a readable PDF" in err
+    doc = report(out)
+    assert [e["path"].endswith("sheet-00-scanner-log.pdf") for e in doc["file_errors"]] == [True]
+    assert doc["totals"]["lines_read"] == truth(demo_case)["lines_read"]
+
+
+def test_missing_register(demo_case, tmp_path, capsys):
+    (demo_case.parent / "register.csv").unlink()
+    code = main(["check", str(demo_case), "--out", str(tmp_path / "o"), "--engine", "local"])
+    assert code == ExitCode.INPUT_MISSING
+    assert "register.csv: the register file does not exist" in capsys.readouterr().err
+
+
+def test_register_that_is_not_a_register(demo_case, tmp_path, capsys):
+    (demo_case.parent / "register.csv").write_bytes(b"%PDF-1.4\x00\xff\xfe binary")
+    code = main(["check", str(demo_case), "--out", str(tmp_path / "o"), "--engine", "local"])
+    assert code == ExitCode.UNREADABLE_INPUT
+    assert "register.csv" in capsys.readouterr().err
+
+
+def test_bad_case_file(tmp_path, capsys):
+    bad = tmp_path / "case.toml"
+    bad.write_text('name = "x"\nkind = "recall"\n')
+    assert main(["check", str(bad), "--out", str(tmp_path / "o")]) == ExitCode.CASE_FILE
+    err = capsys.readouterr().err
+    assert "kind" in err and "municipality" in err and "problem(s)" in err
+
+
+def test_bad_command_line(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["check"])
+    assert info.value.code == ExitCode.USAGE
+
+
+def test_decisions_are_applied(demo_case, tmp_path):
+    out = tmp_path / "first"
+    main(["check", str(demo_case), "--out", str(out), "--engine", "local"])
+    doc = report(out)
+    target = next(line for line in doc["lines"] if line["status"] == "invalid")
+    log = tmp_path / "decisions.jsonl"
+    log.write_text(
+        json.dumps(
+            {
+                "line_id": target["line_id"],
+                "action": "accept",
+                "reviewer": "test",
+                "decided_at": "2026-10-12T14:03:00+00:00",
+            }
+        )
+        + "\n"
+    )
+    out2 = tmp_path / "second"
+    main(
+        ["check", str(demo_case), "--out", str(out2), "--engine", "local", "--decisions", str(log)]
+    )
+    doc2 = report(out2)
+    line2 = next(line for line in doc2["lines"] if line["line_id"] == target["line_id"])
+    assert line2["status"] == "valid" and line2["decision"]["reviewer"] == "test"
+    assert doc2["totals"]["valid"] >= doc["totals"]["valid"]
+
+
+def test_malformed_decisions_stop_the_run(demo_case, tmp_path, capsys):
+    log = tmp_path / "decisions.jsonl"
+    log.write_text(
+        '{"line_id": "x", "action": "maybe", "reviewer": "t", '
+        '"decided_at": "2026-10-12T14:03:00+00:00"}\n'
+    )
+    code = main(
+        [
+            "check",
+            str(demo_case),
+            "--out",
+            str(tmp_path / "o"),
+            "--engine",
+            "local",
+            "--decisions",
+            str(log),
+        ]
+    )
+    assert code == ExitCode.UNREADABLE_INPUT
+    assert "decisions.jsonl line 1" in capsys.readouterr().err

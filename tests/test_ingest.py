@@ -1,0 +1,64 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from pipeline.errors import UnreadableInputError
+from pipeline.ingest import discover, ingest_file, read_page
+from pipeline.records import PageKind
+from pipeline.run import collect_pages, ingest_one
+
+
+def test_discover_reports_files_it_cannot_read(tmp_path):
+    (tmp_path / "b.pdf").write_bytes(b"")
+    (tmp_path / "a.png").write_bytes(b"")
+    (tmp_path / "notes.docx").write_bytes(b"")
+    (tmp_path / "README.md").write_text("synthetic")
+    (tmp_path / ".DS_Store").write_bytes(b"")
+    files, errors = discover([tmp_path, tmp_path / "gone.pdf"])
+    assert [f.name for f in files] == ["a.png", "b.pdf"]
+    assert sorted(Path(e.path).name for e in errors) == ["gone.pdf", "notes.docx"]
+
+
+def test_not_a_pdf(tmp_path):
+    bad = tmp_path / "x.pdf"
+    bad.write_text("hello")
+    with pytest.raises(UnreadableInputError, match="x.pdf: not a readable PDF"):
+        ingest_file(bad)
+    assert "not a readable PDF" in ingest_one(bad).problem
+
+
+def test_images_and_multipage_tiff(tmp_path):
+    rng = np.random.default_rng(0)
+    frames = [Image.fromarray(rng.integers(0, 255, (110, 85), dtype=np.uint8)) for _ in range(3)]
+    frames[0].save(tmp_path / "scan.tif", save_all=True, append_images=frames[1:], dpi=(10, 10))
+    refs = ingest_file(tmp_path / "scan.tif")
+    assert [r.page_index for r in refs] == [0, 1, 2]
+    assert all(r.kind is PageKind.IMAGE and r.dpi == 10 for r in refs)
+    assert refs[0].width == pytest.approx(85 / 10 * 72)
+    assert len({r.content_hash for r in refs}) == 3
+    sheet = read_page(refs[0])
+    assert sheet.lines == ()  # not read yet: the judge sends it to a person
+
+
+def test_same_page_twice_is_read_once_and_reported(tmp_path):
+    img = Image.fromarray(np.full((50, 40), 200, dtype=np.uint8))
+    img.save(tmp_path / "a.png")
+    img.save(tmp_path / "b.png")
+    files = [tmp_path / "a.png", tmp_path / "b.png"]
+    pages, errors = collect_pages((f, ingest_one(f)) for f in files)
+    assert len(pages) == 1
+    assert "identical to page 1 of" in errors[0].problem
+
+
+def test_demo_pdf_pages_have_text_layers():
+    from tests.conftest import DEMO
+
+    pdfs = sorted((DEMO / "sheets").glob("*.pdf"))
+    assert pdfs
+    refs = [r for p in pdfs for r in ingest_file(p)]
+    assert all(r.kind is PageKind.PDF_TEXT for r in refs)
+    assert len({r.content_hash for r in refs}) == len(refs)
