@@ -166,8 +166,18 @@ def match_lines(
 
 
 def input_hashes(case: CaseConfig, files: Sequence[Path]) -> dict[str, str]:
-    paths = [case.register_file.path, case.denominator_register.path, *files]
-    return {str(p): sha256_file(Path(p)) for p in dict.fromkeys(paths) if Path(p).is_file()}
+    """sha256 of every input, keyed by its path relative to the case file's folder."""
+    paths = [Path(p) for p in (case.register_file.path, case.denominator_register.path, *files)]
+    return {
+        _relative(p, case.case_dir): sha256_file(p) for p in dict.fromkeys(paths) if p.is_file()
+    }
+
+
+def _relative(path: Path, base: Path) -> str:
+    try:
+        return path.resolve().relative_to(base.resolve()).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def finish(
