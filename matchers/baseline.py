@@ -177,7 +177,8 @@ class BaselineMatcher:
         self._longest_place = max((len(p.split()) for p in self._places), default=0)
         self._has_address = np.fromiter((bool(a) for a in self._address), dtype=bool, count=n)
         self._display = [_display(e) for e in self._entries]
-        self._suffix = np.array([name_suffix(f"X {e.suffix}") for e in self._entries])
+        # The same extraction on both sides, so a surname like "II" is no suffix conflict.
+        self._suffix = np.array([name_suffix(e.full_name) for e in self._entries])
         self._surname_words = sorted(
             {w for e in self._entries for w in normalize_name(e.last_name).split()}
         )

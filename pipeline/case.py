@@ -58,6 +58,9 @@ class DatesConfig(_Strict):
     adopted: dt.date  # the act or resolution was adopted (9-902(1))
     filed: dt.date  # the petition was filed with the village clerk
     previous_general_election: dt.date  # whose register is the 20% denominator (9-902(1))
+    # The next general village election after the filing (9-902(5)-(6)). Default: the third
+    # Tuesday of March, or the 18th when that is the 17th (Village Law § 15-104(1)).
+    next_general_election: dt.date | None = None
 
 
 class RegisterConfig(_Strict):

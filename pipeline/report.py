@@ -4,7 +4,7 @@
                                      documented for people in docs/report-schema.md)
     validate_report_dict(doc)     -> checks a document against that schema (needs jsonschema)
     render_html(report)           -> the printable report a village clerk files
-    write_report(report, out_dir) -> report.json, lines.csv, report.html
+    write_report(report, out_dir) -> report.json, lines.csv, report.html, objections.csv
 
 Every file is built from the same dict, so the three always agree. Before anything is written the
 report is checked for "lines in == lines judged": every row read from every sheet is judged exactly
@@ -61,7 +61,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = "1.0"
+SCHEMA_VERSION = "1.1"
 """Version of the JSON document. A minor bump adds optional keys; a major bump changes meaning."""
 
 TOOL_NAME = "petitions"
@@ -374,7 +374,7 @@ def _totals(t: Totals) -> dict[str, Any]:
 def report_to_dict(report: SufficiencyReport) -> dict[str, Any]:
     """The report as the JSON document described by report.schema.json, in a stable order."""
     lines = _ordered_lines(report)
-    return {
+    doc: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "generated_at": report.generated_at.isoformat(),
         "tool": {"name": TOOL_NAME, "version": _tool_version()},
@@ -391,6 +391,8 @@ def report_to_dict(report: SufficiencyReport) -> dict[str, Any]:
         "lines": [_line(jl) for jl in lines],
         "review_queue": [jl.line.line_id for jl in lines if jl.status is LineStatus.NEEDS_REVIEW],
     }
+    doc["objections"] = _objections(doc["lines"], doc["sheets"])
+    return doc
 
 
 # --------------------------------------------------------------------------------------------
@@ -456,46 +458,63 @@ _STATUS_LABEL = {
 }
 
 
-def _invalid_by_reason(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """Invalid lines grouped by the reason that invalidates them (their fatal findings; a line
-    rejected by a reviewer without a fatal finding is grouped under the reviewer's rejection).
-    A line with several fatal findings is counted under each of them."""
-    groups: dict[str, dict[str, Any]] = {}
-    for line in doc["lines"]:
+def _grounds(line: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Why an invalid line is invalid: its fatal findings (one per code); a line rejected by a
+    reviewer without a fatal finding has the reviewer's rejection as its ground."""
+    reasons = [f for f in line["findings"] if f["severity"] == "fatal"]
+    if not reasons:
+        decision = line["decision"]
+        if decision and decision["action"] == "reject":
+            reasons = [
+                {
+                    "code": "REVIEWER_REJECTED",
+                    "citation": "",
+                    "message": decision["reason"] or "rejected by a reviewer",
+                }
+            ]
+        else:
+            reasons = line["findings"][:1] or [
+                {"code": "UNSPECIFIED", "citation": "", "message": "no finding recorded"}
+            ]
+    unique: dict[str, dict[str, Any]] = {}
+    for f in reasons:
+        unique.setdefault(
+            f["code"], {"code": f["code"], "citation": f["citation"], "message": f["message"]}
+        )
+    return list(unique.values())
+
+
+def _objections(lines: list[dict[str, Any]], sheets: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every invalid line with its grounds, in sheet and line order: what an objector files as
+    specifications (9-902(9) gives five days after the filing)."""
+    where = {s["page_id"]: s for s in sheets}
+    out = []
+    for line in lines:
         if line["status"] != LineStatus.INVALID.value:
             continue
-        reasons = [f for f in line["findings"] if f["severity"] == "fatal"]
-        if not reasons:
-            decision = line["decision"]
-            if decision and decision["action"] == "reject":
-                reasons = [
-                    {
-                        "code": "REVIEWER_REJECTED",
-                        "citation": "",
-                        "message": decision["reason"] or "rejected by a reviewer",
-                    }
-                ]
-            else:
-                reasons = line["findings"][:1] or [
-                    {"code": "UNSPECIFIED", "citation": "", "message": "no finding recorded"}
-                ]
-        seen: set[str] = set()
-        for f in reasons:
-            if f["code"] in seen:
-                continue
-            seen.add(f["code"])
-            g = groups.setdefault(
-                f["code"],
-                {
-                    "code": f["code"],
-                    "citation": f["citation"],
-                    "message": f["message"],
-                    "count": 0,
-                    "line_ids": [],
-                },
-            )
+        sheet = where.get(line["page_id"], {})
+        out.append(
+            {
+                "line_id": line["line_id"],
+                "sheet_number": line["sheet_number"],
+                "line_no": line["line_no"],
+                "file": sheet.get("file", ""),
+                "page_index": sheet.get("page_index", 0),
+                "grounds": _grounds(line),
+            }
+        )
+    return out
+
+
+def _invalid_by_reason(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Invalid lines grouped by the reason that invalidates them. A line with several grounds
+    is counted under each of them."""
+    groups: dict[str, dict[str, Any]] = {}
+    for objection in doc["objections"]:
+        for f in objection["grounds"]:
+            g = groups.setdefault(f["code"], {**f, "count": 0, "line_ids": []})
             g["count"] += 1
-            g["line_ids"].append(line["line_id"])
+            g["line_ids"].append(objection["line_id"])
     return sorted(groups.values(), key=lambda g: (-g["count"], g["code"]))
 
 
@@ -629,9 +648,32 @@ def _write_csv(doc: Mapping[str, Any], path: Path) -> None:
 # --------------------------------------------------------------------------------------------
 
 
+OBJECTION_COLUMNS = ("sheet_number", "line_no", "line_id", "code", "ground", "citation", "file")
+
+
+def _write_objections(doc: Mapping[str, Any], path: Path) -> None:
+    """One row per ground of each invalid line, in sheet and line order."""
+    with path.open("w", encoding="utf-8", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(OBJECTION_COLUMNS)
+        for o in doc["objections"]:
+            for g in o["grounds"]:
+                writer.writerow(
+                    [
+                        "" if o["sheet_number"] is None else o["sheet_number"],
+                        o["line_no"],
+                        o["line_id"],
+                        g["code"],
+                        _csv_safe(g["message"]),
+                        g["citation"],
+                        _csv_safe(o["file"]),
+                    ]
+                )
+
+
 def write_report(report: SufficiencyReport, out_dir: Path) -> dict[str, Path]:
-    """Check the report, then write report.json, lines.csv and report.html into `out_dir`
-    (created if missing). Returns {"json": ..., "csv": ..., "html": ...}."""
+    """Check the report, then write report.json, lines.csv, report.html and objections.csv into
+    `out_dir` (created if missing). Returns {"json": ..., "csv": ..., "html": ..., "objections": ...}."""
     check_report_invariants(report)
     doc = report_to_dict(report)
     validate_report_dict(doc)
@@ -643,10 +685,12 @@ def write_report(report: SufficiencyReport, out_dir: Path) -> dict[str, Path]:
         "json": out_dir / "report.json",
         "csv": out_dir / "lines.csv",
         "html": out_dir / "report.html",
+        "objections": out_dir / "objections.csv",
     }
     text = json.dumps(doc, indent=2, ensure_ascii=False, sort_keys=False, allow_nan=False)
     paths["json"].write_text(text + "\n", encoding="utf-8")
     _write_csv(doc, paths["csv"])
+    _write_objections(doc, paths["objections"])
     paths["html"].write_text(html, encoding="utf-8")
     log.info(
         "report written to %s: %d lines, verdict %s",

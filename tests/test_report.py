@@ -65,7 +65,7 @@ def written(report, tmp_path_factory):
 
 def test_sample_document_is_valid(doc):
     validate_report_dict(doc)
-    assert doc["schema_version"] == SCHEMA_VERSION == "1.0"
+    assert doc["schema_version"] == SCHEMA_VERSION == "1.1"
     assert doc["case"] == {"name": CASE_NAME, "petition_kind": "permissive_referendum"}
     assert doc["verdict"]["value"] == "undetermined"
     assert doc["tool"]["name"] == "petitions" and doc["tool"]["version"]
@@ -117,7 +117,7 @@ def test_schema_enums_follow_the_records():
     assert set(top["properties"]["verdict"]["properties"]["value"]["enum"]) == {
         v.value for v in Verdict
     }
-    assert top["$id"] == "https://petitions.invalid/schema/report-1.0.json"
+    assert top["$id"] == "https://petitions.invalid/schema/report-1.1.json"
 
 
 def test_review_queue_and_lines_in_sheet_order(report, doc):
@@ -178,8 +178,20 @@ def test_jsonable_converts_awkward_values():
 # ---- writing ------------------------------------------------------------------------------
 
 
-def test_write_report_writes_three_files(written):
-    assert set(written) == {"json", "csv", "html"}
+def test_objections_list_every_invalid_line_with_its_grounds(doc, written):
+    invalid = [line["line_id"] for line in doc["lines"] if line["status"] == "invalid"]
+    assert [o["line_id"] for o in doc["objections"]] == invalid
+    for o in doc["objections"]:
+        assert o["grounds"] and all(g["code"] for g in o["grounds"])
+    rows = list(csv.DictReader(written["objections"].open(encoding="utf-8")))
+    assert len(rows) == sum(len(o["grounds"]) for o in doc["objections"])
+    assert {r["line_id"] for r in rows} == set(invalid)
+    html = written["html"].read_text(encoding="utf-8")
+    assert "Objections" in html
+
+
+def test_write_report_writes_four_files(written):
+    assert set(written) == {"json", "csv", "html", "objections"}
     for path in written.values():
         assert path.is_file() and path.stat().st_size > 0
     assert written["json"].name == "report.json"

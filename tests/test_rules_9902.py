@@ -331,3 +331,34 @@ def test_every_finding_has_a_statute_citation_and_a_known_severity():
     assert all_findings
     for f in all_findings:
         assert "9-902" in f.citation and f.severity in Severity
+
+
+# -- 9-902(5), (6) and (9): what happens after the filing ---------------------------------------
+
+
+def test_objection_window_and_where_the_proposition_goes_are_reported():
+    """9-902(9): objections within five days; 9-902(5): filed in October, a special election
+    10 to 60 days after the filing (the next general village election, 2027-03-16, is later)."""
+    _, report = judge_one()
+    notes = {f.code: f for f in report.findings if f.severity is Severity.NOTE}
+    assert notes["OBJECTION_WINDOW"].evidence["last_day"] == "2026-10-14"
+    assert notes["OBJECTION_WINDOW"].citation == "Village Law § 9-902(9)"
+    goes = notes["PROPOSITION_ELECTION"]
+    assert goes.citation == "Village Law § 9-902(5)" and goes.evidence["kind"] == "special"
+    assert goes.evidence["next_general_election"] == "2027-03-16"
+    assert report.verdict is Verdict.SUFFICIENT  # notes change nothing
+
+
+def test_filed_in_january_goes_to_the_general_village_election():
+    """9-902(6): filed on or after the first day of the month two months before the election's
+    month: submitted at the general village election (2027: the third Tuesday, 16 March)."""
+    c = b.case(
+        dates={
+            "adopted": dt.date(2026, 12, 20),
+            "filed": dt.date(2027, 1, 8),
+            "previous_general_election": dt.date(2026, 3, 18),
+        }
+    )
+    findings = {f.code: f for f in r9902.what_happens_next([], c)}
+    assert findings["PROPOSITION_ELECTION"].evidence["kind"] == "general"
+    assert findings["PROPOSITION_ELECTION"].evidence["earliest"] == "2027-03-16"

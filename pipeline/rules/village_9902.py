@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 
 from ..case import CaseConfig
 from ..dates import parse_written_date
+from ..election_calendar import general_village_election, objection_deadline, proposition_election
 from ..records import Finding, MatchDecision, Severity, Sheet
 from .base import LineContext, RuleSet, Threshold, finding
 from .electors import PREREGISTERED, PURGED, in_village
@@ -64,6 +65,43 @@ def filed_within_thirty_days(sheets: Sequence[Sheet], case: CaseConfig) -> Itera
             filed=case.dates.filed.isoformat(),
             days=days,
         )
+
+
+def next_general_election(case: CaseConfig) -> dt.date:
+    """The next general village election on or after the filing (Village Law § 15-104(1))."""
+    if case.dates.next_general_election is not None:
+        return case.dates.next_general_election
+    filed = case.dates.filed
+    election = general_village_election(filed.year)
+    return election if election >= filed else general_village_election(filed.year + 1)
+
+
+def what_happens_next(sheets: Sequence[Sheet], case: CaseConfig) -> Iterable[Finding]:
+    """For the clerk's calendar, not a defect: 9-902(9), written objections "within five days
+    after the filing"; 9-902(5)-(6), where the proposition is submitted."""
+    filed = case.dates.filed
+    deadline = objection_deadline(filed)
+    yield finding(
+        "OBJECTION_WINDOW",
+        NOTE,
+        f"{STATUTE}(9)",
+        f"written objections may be filed with the village clerk until {deadline.isoformat()} "
+        "(within five days after the filing)",
+        filed=filed.isoformat(),
+        last_day=deadline.isoformat(),
+    )
+    election = next_general_election(case)
+    goes = proposition_election(filed, election)
+    yield finding(
+        "PROPOSITION_ELECTION",
+        NOTE,
+        goes.citation,
+        f"if the petition is sufficient, the proposition is {goes.explanation}",
+        kind=goes.kind,
+        earliest=goes.earliest.isoformat(),
+        latest=goes.latest.isoformat(),
+        next_general_election=election.isoformat(),
+    )
 
 
 def signer_is_elector_of_village(ctx: LineContext) -> Iterable[Finding]:
@@ -364,7 +402,7 @@ def table_was_read(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
 RULES = RuleSet(
     kind="permissive_referendum",
     statute=STATUTE,
-    petition_rules=(filed_within_thirty_days, sheets_numbered_consecutively),
+    petition_rules=(filed_within_thirty_days, sheets_numbered_consecutively, what_happens_next),
     sheet_rules=(table_was_read, witness_statement),
     line_rules=(
         line_is_signed,
