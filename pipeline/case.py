@@ -23,6 +23,7 @@ __all__ = [
     "DenominatorConfig",
     "MatchingConfig",
     "MunicipalityConfig",
+    "NominationConfig",
     "PetitionKind",
     "RegisterConfig",
     "RegisterFormat",
@@ -32,6 +33,7 @@ __all__ = [
 
 class PetitionKind(StrEnum):
     PERMISSIVE_REFERENDUM = "permissive_referendum"  # Village Law § 9-902
+    INDEPENDENT_NOMINATION = "independent_nomination"  # village independent nominating petition
 
 
 class RegisterFormat(StrEnum):
@@ -55,9 +57,10 @@ class MunicipalityConfig(_Strict):
 
 
 class DatesConfig(_Strict):
-    adopted: dt.date  # the act or resolution was adopted (9-902(1))
     filed: dt.date  # the petition was filed with the village clerk
-    previous_general_election: dt.date  # whose register is the 20% denominator (9-902(1))
+    # 9-902 (required for a permissive referendum; see CaseConfig._per_kind):
+    adopted: dt.date | None = None  # the act or resolution was adopted (9-902(1))
+    previous_general_election: dt.date | None = None  # its register: the 20% denominator
     # The next general village election after the filing (9-902(5)-(6)). Default: the third
     # Tuesday of March, or the 18th when that is the 17th (Village Law § 15-104(1)).
     next_general_election: dt.date | None = None
@@ -108,6 +111,59 @@ class MatchingConfig(_Strict):
         return self
 
 
+class PersonConfig(_Strict):
+    name: str = Field(min_length=1)
+    address: str = ""
+
+
+class NominatedCandidate(_Strict):
+    name: str = Field(min_length=1)
+    office: str = Field(min_length=1)
+    term: str = ""
+    residence: str = ""
+
+
+class PartyConfig(_Strict):
+    name: str = Field(min_length=1)
+    abbreviations: tuple[str, ...] = ()
+
+
+# Parties with a line on the New York ballot, as the NYS BOE voter-file layout lists them
+# (ENROLLMENT codes), for the independent body name rule. A case lists the parties "then
+# existing" when it files; this default is only a starting point.
+DEFAULT_PARTIES = (
+    PartyConfig(name="Democratic", abbreviations=("DEM",)),
+    PartyConfig(name="Republican", abbreviations=("REP", "GOP")),
+    PartyConfig(name="Conservative", abbreviations=("CON",)),
+    PartyConfig(name="Working Families", abbreviations=("WOR", "WFP")),
+    PartyConfig(name="Green", abbreviations=("GRE",)),
+    PartyConfig(name="Libertarian", abbreviations=("LBT",)),
+)
+
+
+class NominationConfig(_Strict):
+    """A village independent nominating petition (the nominating-petition statute in
+    ../shared/statutes/, both versions)."""
+
+    election: dt.date  # the election the nomination is for ("to be held on the ... day of")
+    population: int = Field(ge=0)  # last federal decennial census (subdivision 4)
+    voters_at_last_election: int | None = Field(default=None, ge=0)  # needed under 1,000
+    body_name: str = ""  # the independent body's name (subdivision 3)
+    emblem: str = ""
+    candidates: tuple[NominatedCandidate, ...] = ()
+    committee: tuple[PersonConfig, ...] = ()  # committee to fill vacancies
+    existing_parties: tuple[PartyConfig, ...] = DEFAULT_PARTIES
+
+    @model_validator(mode="after")
+    def _small_village_needs_turnout(self) -> NominationConfig:
+        if self.population < 1000 and self.voters_at_last_election is None:
+            raise ValueError(
+                "a village under 1,000 people needs voters_at_last_election: the threshold is "
+                "5% of the voters at the last regular village election"
+            )
+        return self
+
+
 class CaseConfig(_Strict):
     name: str = Field(min_length=1)
     kind: PetitionKind
@@ -118,11 +174,22 @@ class CaseConfig(_Strict):
     proposition: str = ""  # 9-902: title, abstract or number of the act or resolution
     sheets: tuple[Path, ...] = Field(min_length=1)  # files or folders, in filing order
     matching: MatchingConfig = MatchingConfig()
+    nomination: NominationConfig | None = None  # kind = "independent_nomination"
     case_dir: Path = Path(".")  # set by load_case: the case file's folder
 
     @model_validator(mode="after")
-    def _dates_in_order(self) -> CaseConfig:
-        if self.dates.filed < self.dates.adopted:
+    def _per_kind(self) -> CaseConfig:
+        """What each kind needs beyond the common keys; every gap named at once."""
+        missing = []
+        if self.kind is PetitionKind.PERMISSIVE_REFERENDUM:
+            for key in ("adopted", "previous_general_election"):
+                if getattr(self.dates, key) is None:
+                    missing.append(f"dates.{key}")
+        if self.kind is PetitionKind.INDEPENDENT_NOMINATION and self.nomination is None:
+            missing.append("[nomination]")
+        if missing:
+            raise ValueError(f"kind = '{self.kind}' needs " + ", ".join(missing))
+        if self.dates.adopted is not None and self.dates.filed < self.dates.adopted:
             raise ValueError(
                 f"dates.filed ({self.dates.filed}) is before dates.adopted ({self.dates.adopted})"
             )
@@ -134,7 +201,9 @@ class CaseConfig(_Strict):
 
     @property
     def denominator_as_of(self) -> dt.date:
-        return self.denominator.as_of or self.dates.previous_general_election
+        """The day the denominator's register is counted as of (9-902: the previous general
+        village election; otherwise the filing)."""
+        return self.denominator.as_of or self.dates.previous_general_election or self.dates.filed
 
 
 def _resolve(base: Path, p: Path) -> Path:

@@ -12,11 +12,18 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 
 from ..case import CaseConfig
-from ..dates import parse_written_date
 from ..election_calendar import general_village_election, objection_deadline, proposition_election
-from ..records import Finding, MatchDecision, Severity, Sheet
+from ..records import Finding, Severity, Sheet
 from .base import LineContext, RuleSet, Threshold, finding
-from .electors import PREREGISTERED, PURGED, in_village
+from .common import (
+    check_dated,
+    check_has_residence,
+    check_sheet_numbers,
+    check_signed,
+    check_signer_registered,
+    check_table_read,
+    check_witness_statement,
+)
 
 __all__ = ["RULES", "STATUTE"]
 
@@ -25,6 +32,13 @@ SUBD_1 = f"{STATUTE}(1)"
 SUBD_8 = f"{STATUTE}(8)"
 
 FATAL, REVIEW, NOTE = Severity.FATAL, Severity.REVIEW, Severity.NOTE
+
+
+def _adopted(case: CaseConfig) -> dt.date:
+    """dates.adopted; the case file's validation requires it for this kind."""
+    if case.dates.adopted is None:
+        raise ValueError("a 9-902 case needs dates.adopted")
+    return case.dates.adopted
 
 
 # -- subdivision 1 -----------------------------------------------------------------------------
@@ -42,7 +56,7 @@ def threshold(case: CaseConfig, electors: int | None) -> Threshold:
         denominator=electors,
         rule=(
             f"at least 20% of the {electors} electors on the register for the general village "
-            f"election of {case.dates.previous_general_election.isoformat()}: "
+            f"election of {case.denominator_as_of.isoformat()}: "
             f"ceil({electors} x 0.20) = {required} ({SUBD_1})"
         ),
     )
@@ -53,15 +67,16 @@ def filed_within_thirty_days(sheets: Sequence[Sheet], case: CaseConfig) -> Itera
     ... if within thirty days after its adoption there be filed with the village clerk a
     petition". The day of adoption is not counted (General Construction Law § 20): a petition
     filed on the 30th day after adoption is in time, on the 31st it is not."""
-    days = (case.dates.filed - case.dates.adopted).days
+    adopted = _adopted(case)
+    days = (case.dates.filed - adopted).days
     if days > 30:
         yield finding(
             "PETITION_FILED_LATE",
             FATAL,
             SUBD_1,
             f"filed {days} days after the act or resolution was adopted "
-            f"({case.dates.adopted.isoformat()}); the statute allows thirty",
-            adopted=case.dates.adopted.isoformat(),
+            f"({adopted.isoformat()}); the statute allows thirty",
+            adopted=adopted.isoformat(),
             filed=case.dates.filed.isoformat(),
             days=days,
         )
@@ -106,94 +121,9 @@ def what_happens_next(sheets: Sequence[Sheet], case: CaseConfig) -> Iterable[Fin
 
 def signer_is_elector_of_village(ctx: LineContext) -> Iterable[Finding]:
     """9-902(1) and (8): the petition is "signed and acknowledged by electors of the village",
-    "containing the signatures of qualified electors of the village"."""
-    match = ctx.match
-    if match is None or match.decision is MatchDecision.REVIEW:
-        reason = match.reason if match is not None else "the line was not matched"
-        yield ctx.finding(
-            "MATCH_UNCERTAIN",
-            REVIEW,
-            SUBD_1,
-            f"cannot tell for sure who signed: {reason}",
-            candidates=[c.voter_id for c in match.candidates] if match else [],
-        )
-        return
-    if match.decision is MatchDecision.NO_MATCH:
-        yield ctx.finding(
-            "SIGNER_NOT_REGISTERED",
-            FATAL,
-            SUBD_1,
-            "no elector on the register matches this signer",
-            best=match.best.voter_id if match.best else None,
-            best_score=round(match.best.score, 1) if match.best else None,
-        )
-        return
-    entry = ctx.entry
-    if entry is None:  # a match to an id the register does not have: a bug or a stale decision
-        yield ctx.finding(
-            "MATCH_UNCERTAIN",
-            REVIEW,
-            SUBD_1,
-            f"matched voter {match.voter_id} is not on the register read for this case",
-        )
-        return
-    status = entry.status.strip().upper()
-    if status == PREREGISTERED:
-        yield ctx.finding(
-            "SIGNER_NOT_ELECTOR",
-            FATAL,
-            SUBD_1,
-            "the signer is a pre-registered 17-year-old, not yet an elector",
-            voter_id=entry.voter_id,
-        )
-    if status == PURGED:
-        if entry.purge_date is None:
-            yield ctx.finding(
-                "SIGNER_PURGED",
-                REVIEW,
-                SUBD_1,
-                "the signer's registration is purged (no purge date on the register)",
-                voter_id=entry.voter_id,
-            )
-        elif ctx.signed_on is None or entry.purge_date <= ctx.signed_on:
-            yield ctx.finding(
-                "SIGNER_PURGED",
-                FATAL,
-                SUBD_1,
-                f"the signer's registration was purged on {entry.purge_date.isoformat()}"
-                + (f" ({entry.reason_code})" if entry.reason_code else ""),
-                voter_id=entry.voter_id,
-                purge_date=entry.purge_date.isoformat(),
-            )
-    if not in_village(entry, ctx.case.municipality):
-        yield ctx.finding(
-            "SIGNER_OUTSIDE_VILLAGE",
-            FATAL,
-            SUBD_1,
-            f"the register places the signer outside the village (town {entry.town_city or '?'},"
-            f" ward {entry.ward or '-'}, election district {entry.election_district or '-'})",
-            voter_id=entry.voter_id,
-        )
-    if (
-        ctx.signed_on is not None
-        and entry.registration_date is not None
-        and entry.registration_date > ctx.signed_on
-    ):
-        yield ctx.finding(
-            "SIGNER_REGISTERED_AFTER_SIGNING",
-            REVIEW,
-            SUBD_1,
-            f"registered on {entry.registration_date.isoformat()}, after signing",
-            voter_id=entry.voter_id,
-        )
-    if status == "I":
-        yield ctx.finding(
-            "SIGNER_INACTIVE",
-            NOTE,
-            SUBD_1,
-            "the signer's registration is inactive; inactive voters remain registered",
-            voter_id=entry.voter_id,
-        )
+    "containing the signatures of qualified electors of the village". The statute does not say
+    "at the time of signing", so a registration dated after the signature goes to a person."""
+    yield from check_signer_registered(ctx, SUBD_1, registered_after_signing=REVIEW)
 
 
 # -- subdivision 8: the sheets and the lines -----------------------------------------------------
@@ -202,59 +132,25 @@ def signer_is_elector_of_village(ctx: LineContext) -> Iterable[Finding]:
 def line_is_signed(ctx: LineContext) -> Iterable[Finding]:
     """9-902(8): "Petition shall be made upon white paper containing the signatures of qualified
     electors"; "Each sheet ... shall be signed in ink"."""
-    if not ctx.line.text("signature"):
-        yield ctx.finding("NO_SIGNATURE", FATAL, SUBD_8, "the signature cell is empty")
+    yield from check_signed(ctx, SUBD_8)
 
 
 def line_is_dated(ctx: LineContext) -> Iterable[Finding]:
     """9-902(8): "Such petition must set forth in every instance the correct date of signing".
-    A date after the filing cannot be a correct date of signing; a date before the act was
-    adopted is doubtful (a protest of an act not yet adopted) and goes to a person."""
-    text = ctx.line.text("date")
-    if not text:
-        yield ctx.finding("LINE_UNDATED", FATAL, SUBD_8, "the line has no date of signing")
-        return
-    if ctx.signed_on is None:
-        yield ctx.finding(
-            "DATE_UNREADABLE", REVIEW, SUBD_8, f"cannot read the date {text!r}", written=text
-        )
-        return
-    dates = ctx.case.dates
-    if ctx.signed_on > dates.filed:
-        yield ctx.finding(
-            "DATE_AFTER_FILING",
-            FATAL,
-            SUBD_8,
-            f"dated {ctx.signed_on.isoformat()}, after the petition was filed on "
-            f"{dates.filed.isoformat()}",
-            signed_on=ctx.signed_on.isoformat(),
-        )
-    elif ctx.signed_on < dates.adopted:
-        yield ctx.finding(
-            "DATE_BEFORE_ADOPTION",
-            REVIEW,
-            SUBD_8,
-            f"dated {ctx.signed_on.isoformat()}, before the act or resolution was adopted on "
-            f"{dates.adopted.isoformat()}",
-            signed_on=ctx.signed_on.isoformat(),
-        )
-    witness_date = _witness_date(ctx.sheet, ctx.case)
-    if witness_date is not None and ctx.signed_on > witness_date:
-        yield ctx.finding(
-            "DATE_AFTER_WITNESS_DATE",
-            REVIEW,
-            SUBD_8,
-            f"dated {ctx.signed_on.isoformat()}, after the witness dated the statement "
-            f"({witness_date.isoformat()}); the witness cannot have seen it signed",
-            signed_on=ctx.signed_on.isoformat(),
-            witness_date=witness_date.isoformat(),
-        )
+    A date after the filing cannot be a correct date of signing, nor one after the witness
+    dated the statement; a date before the act was adopted is doubtful (a protest of an act not
+    yet adopted) and goes to a person."""
+    yield from check_dated(
+        ctx,
+        SUBD_8,
+        not_before=_adopted(ctx.case),
+        not_before_reason="before the act or resolution was adopted on",
+    )
 
 
 def line_has_residence(ctx: LineContext) -> Iterable[Finding]:
     """9-902(8): the petition must set forth "his present residence"."""
-    if not ctx.line.text("residence"):
-        yield ctx.finding("RESIDENCE_MISSING", FATAL, SUBD_8, "the line gives no residence")
+    yield from check_has_residence(ctx, SUBD_8)
 
 
 def line_has_ward_and_district(ctx: LineContext) -> Iterable[Finding]:
@@ -277,52 +173,8 @@ def line_has_ward_and_district(ctx: LineContext) -> Iterable[Finding]:
 
 def sheets_numbered_consecutively(sheets: Sequence[Sheet], case: CaseConfig) -> Iterable[Finding]:
     """9-902(8): "The sheets of such a petition shall be numbered consecutively beginning with
-    number one at the foot of each sheet." A sheet without a number, or with a number another
-    sheet also has, goes to a person; a gap (a missing sheet) is reported for the petition."""
-    numbers: dict[int, list[Sheet]] = {}
-    for sheet in sheets:
-        n = sheet.sheet_number_value
-        if n is None:
-            yield finding(
-                "SHEET_NUMBER_MISSING",
-                REVIEW,
-                SUBD_8,
-                "no sheet number at the foot of the sheet",
-                page_id=sheet.page.page_id,
-                file=sheet.page.path,
-                page_index=sheet.page.page_index,
-            )
-        else:
-            numbers.setdefault(n, []).append(sheet)
-    for n, same in sorted(numbers.items()):
-        if len(same) > 1:
-            for sheet in same:
-                yield finding(
-                    "SHEET_NUMBER_DUPLICATE",
-                    REVIEW,
-                    SUBD_8,
-                    f"{len(same)} sheets are numbered {n}",
-                    page_id=sheet.page.page_id,
-                    number=n,
-                )
-    if numbers:
-        present = sorted(numbers)
-        missing = sorted(set(range(1, present[-1] + 1)) - set(present))
-        if missing:
-            yield finding(
-                "SHEET_NUMBERING_GAP",
-                NOTE,
-                SUBD_8,
-                "sheets are not numbered consecutively from one: missing "
-                + ", ".join(str(m) for m in missing),
-                missing=missing,
-            )
-
-
-def _witness_date(sheet: Sheet, case: CaseConfig) -> dt.date | None:
-    if sheet.witness is None or sheet.witness.date is None:
-        return None
-    return parse_written_date(sheet.witness.date.text, reference=case.dates.filed)
+    number one at the foot of each sheet." """
+    yield from check_sheet_numbers(sheets, SUBD_8, consecutive_from_one=True)
 
 
 def witness_statement(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
@@ -332,71 +184,11 @@ def witness_statement(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
     Signature of Witness". Without a statement, or unsigned, nothing on the sheet is witnessed:
     every line falls. A blank or wrong count, a missing name, residence or date: a person decides.
     """
-    page_id = sheet.page.page_id
-    w = sheet.witness
-    if w is None:
-        yield finding(
-            "WITNESS_STATEMENT_MISSING",
-            FATAL,
-            SUBD_8,
-            "the sheet has no statement of witness",
-            page_id=page_id,
-        )
-        return
-    if w.signature is None or w.signature.empty:
-        yield finding(
-            "WITNESS_NOT_SIGNED",
-            FATAL,
-            SUBD_8,
-            "the statement of witness is not signed",
-            page_id=page_id,
-        )
-    for code, value, what in (
-        ("WITNESS_NAME_MISSING", w.witness_name, "the witness's name"),
-        ("WITNESS_RESIDENCE_MISSING", w.residence, "the witness's residence"),
-        ("WITNESS_DATE_MISSING", w.date, "the date of the statement"),
-    ):
-        if value is None or value.empty:
-            yield finding(
-                code, REVIEW, SUBD_8, f"the statement of witness lacks {what}", page_id=page_id
-            )
-    stated = w.stated_count_value
-    filled = len(sheet.filled_lines)
-    if stated is None:
-        yield finding(
-            "WITNESS_COUNT_MISSING",
-            REVIEW,
-            SUBD_8,
-            "the statement of witness does not state the number of signatures",
-            page_id=page_id,
-            lines_on_sheet=filled,
-        )
-    elif stated != filled:
-        yield finding(
-            "WITNESS_COUNT_MISMATCH",
-            REVIEW,
-            SUBD_8,
-            f"the witness states {stated} signatures; the sheet has {filled} signed lines",
-            page_id=page_id,
-            stated=stated,
-            lines_on_sheet=filled,
-        )
+    yield from check_witness_statement(sheet, SUBD_8)
 
 
 def table_was_read(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
-    """Not a clause of the statute: a sheet on which no signature table could be read is
-    checked by a person, never taken as empty."""
-    if not sheet.lines:
-        yield finding(
-            "SHEET_NOT_READ",
-            REVIEW,
-            SUBD_8,
-            "no signature table could be read on this page; check the sheet by hand",
-            page_id=sheet.page.page_id,
-            file=sheet.page.path,
-            page_index=sheet.page.page_index,
-            kind=str(sheet.page.kind),
-        )
+    yield from check_table_read(sheet, SUBD_8)
 
 
 RULES = RuleSet(
