@@ -256,10 +256,17 @@ def _verdict(
     file_errors: Sequence[FileError],
     unread: Sequence[Finding],
 ) -> tuple[Verdict, str]:
-    fatal = [f for f in petition_findings if f.severity is Severity.FATAL]
+    whole = [f for f in petition_findings if f.page_id is None]
+    fatal = [f for f in whole if f.severity is Severity.FATAL]
     if fatal:
         return Verdict.INSUFFICIENT, "; ".join(f"{f.message} ({f.citation})" for f in fatal)
+    doubts = [f for f in whole if f.severity is Severity.REVIEW]
     valid, review, required = totals.valid, totals.needs_review, totals.required
+    if doubts and valid + review >= required:
+        return Verdict.UNDETERMINED, (
+            f"{valid} valid signatures, {required} required, but a person must decide about "
+            "the petition itself: " + "; ".join(f"{f.message} ({f.citation})" for f in doubts)
+        )
     if valid >= required:
         return Verdict.SUFFICIENT, (
             f"{valid} valid signatures, {required} required: {valid - required} above the "

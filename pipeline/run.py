@@ -29,7 +29,7 @@ from .records import (
     Sheet,
     SufficiencyReport,
 )
-from .rules import village_9902
+from .rules import village_9902, village_nomination
 from .rules.base import RuleSet
 from .rules.electors import count_electors_on
 
@@ -51,7 +51,10 @@ Mapper = Callable[[Callable, Iterable], Iterable]
 
 
 def rules_for(case: CaseConfig) -> RuleSet:
-    rule_sets = {PetitionKind.PERMISSIVE_REFERENDUM: village_9902.RULES}
+    rule_sets = {
+        PetitionKind.PERMISSIVE_REFERENDUM: village_9902.RULES,
+        PetitionKind.INDEPENDENT_NOMINATION: village_nomination.RULES,
+    }
     return rule_sets[case.kind]
 
 

@@ -1,0 +1,245 @@
+"""The village independent nominating petition (../shared/statutes/
+village-independent-nominating-petition.txt): two versions of subdivision 1's form, the one
+"effective until November 22, 2017" and the one "effective November 22, 2017", and the notary's
+statement of subdivision 2 accepted in lieu of the witness's.
+
+Subdivisions as the seed text numbers them: 1 (the signers, the sheets and the form), 2 (the
+notary alternative), 3 (the independent body's name), 4 (how many signatures).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable, Sequence
+
+from ..case import CaseConfig, NominationConfig
+from ..records import Finding, Severity, Sheet
+from .base import LineContext, RuleSet, Threshold, finding
+from .common import (
+    check_dated,
+    check_has_residence,
+    check_sheet_numbers,
+    check_signed,
+    check_signer_registered,
+    check_table_read,
+    check_witness_statement,
+    witness_date,
+)
+
+__all__ = ["FORM_CHANGED", "RULES", "STATUTE", "required_signatures", "witness_form_in_force"]
+
+STATUTE = "Village independent nominating petition"
+SUBD_1 = f"{STATUTE}, subd. 1"
+SUBD_2 = f"{STATUTE}, subd. 2"
+SUBD_3 = f"{STATUTE}, subd. 3"
+SUBD_4 = f"{STATUTE}, subd. 4"
+
+# The statement of witness changed on this day: before it the witness stated residence "in the
+# Village of ... in the County of ..."; from it, "a duly qualified voter of the State of New
+# York. I now reside at ... (residence address)".
+FORM_CHANGED = dt.date(2017, 11, 22)
+
+FATAL, REVIEW, NOTE = Severity.FATAL, Severity.REVIEW, Severity.NOTE
+
+
+def _nomination(case: CaseConfig) -> NominationConfig:
+    if case.nomination is None:
+        raise ValueError("an independent nomination case needs [nomination]")
+    return case.nomination
+
+
+# -- subdivision 4: how many -------------------------------------------------------------------
+
+
+def required_signatures(population: int, voters_at_last_election: int | None) -> int:
+    """Subd. 4: "at least one hundred voters in villages containing a population of five
+    thousand or more; ... seventy-five ... three thousand and less than five thousand; ...
+    fifty ... one thousand and less than three thousand; and in villages containing a
+    population of less than one thousand by voters numbering at least five per centum of the
+    number of voters at the last regular village election"."""
+    if population >= 5000:
+        return 100
+    if population >= 3000:
+        return 75
+    if population >= 1000:
+        return 50
+    if voters_at_last_election is None:
+        raise ValueError("under 1,000 people the threshold needs the voters at the last election")
+    return (voters_at_last_election * 5 + 99) // 100  # at least 5%, in integers
+
+
+def threshold(case: CaseConfig, electors: int | None) -> Threshold:
+    n = _nomination(case)
+    required = required_signatures(n.population, n.voters_at_last_election)
+    if n.population >= 1000:
+        rule = (
+            f"a village of {n.population:,} people (last federal census) needs at least "
+            f"{required} signatures ({SUBD_4})"
+        )
+        denominator = None
+    else:
+        rule = (
+            f"a village of {n.population:,} people needs at least 5% of the "
+            f"{n.voters_at_last_election} voters at the last regular village election: "
+            f"{required} ({SUBD_4})"
+        )
+        denominator = n.voters_at_last_election
+    return Threshold(required=required, denominator=denominator, rule=rule)
+
+
+# -- subdivision 1: the signers and the lines ---------------------------------------------------
+
+
+def signer_registered_when_signing(ctx: LineContext) -> Iterable[Finding]:
+    """Subd. 1: "signatures in ink of residents of the village who are registered with the
+    appropriate county board of elections at the time of signing"."""
+    yield from check_signer_registered(
+        ctx, SUBD_1, registered_after_signing=FATAL, who="registered voter"
+    )
+
+
+def line_is_signed(ctx: LineContext) -> Iterable[Finding]:
+    """Subd. 1: "containing the signatures in ink"."""
+    yield from check_signed(ctx, SUBD_1)
+
+
+def line_is_dated(ctx: LineContext) -> Iterable[Finding]:
+    """Subd. 1's form: "I have signed this petition on the day and year stated before my
+    signature" ("A signer need not himself or herself fill in the date", but it must be
+    there)."""
+    yield from check_dated(ctx, SUBD_1)
+
+
+def line_has_residence(ctx: LineContext) -> Iterable[Finding]:
+    """Subd. 1's form: "my present place of residence is truly stated opposite my signature"."""
+    yield from check_has_residence(ctx, SUBD_1)
+
+
+def sheets_numbered(sheets: Sequence[Sheet], case: CaseConfig) -> Iterable[Finding]:
+    """Subd. 1: "The sheets of such a petition shall be numbered." (Not "consecutively from
+    one", as 9-902 says: a gap is not reported.)"""
+    yield from check_sheet_numbers(sheets, SUBD_1, consecutive_from_one=False)
+
+
+def witness_form_in_force(sheet: Sheet, case: CaseConfig) -> str:
+    """ "before-2017-11-22" or "from-2017-11-22": the statement the sheet must carry, by the day
+    it was witnessed (the statement's date, else the filing)."""
+    day = witness_date(sheet, case.dates.filed) or case.dates.filed
+    return "from-2017-11-22" if day >= FORM_CHANGED else "before-2017-11-22"
+
+
+def statement_at_the_foot(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
+    """Subd. 1, STATEMENT OF WITNESS, and subd. 2, the notary's statement "in lieu of the signed
+    statement of a witness". A witness's statement needs the witness's name, residence and date
+    (and, in the form effective until 2017-11-22, the village and county of residence); the
+    notary's needs the date and the officer's signature and title. Both state the number of
+    signatures on the sheet."""
+    w = sheet.witness
+    if w is not None and w.form == "notary":
+        yield from check_witness_statement(
+            sheet,
+            SUBD_2,
+            needs=(("date", "WITNESS_DATE_MISSING", "the date of the notary's statement"),),
+            forms=("notary",),
+        )
+        return
+    needs = [
+        ("witness_name", "WITNESS_NAME_MISSING", "the witness's name"),
+        ("residence", "WITNESS_RESIDENCE_MISSING", "the witness's residence address"),
+        ("date", "WITNESS_DATE_MISSING", "the date of the statement"),
+    ]
+    if witness_form_in_force(sheet, case) == "before-2017-11-22":
+        needs += [
+            ("village", "WITNESS_VILLAGE_MISSING", "the village the witness resides in"),
+            ("county", "WITNESS_COUNTY_MISSING", "the county the witness resides in"),
+        ]
+    yield from check_witness_statement(sheet, SUBD_1, needs=needs, forms=("witness",))
+
+
+def table_was_read(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
+    yield from check_table_read(sheet, SUBD_1)
+
+
+# -- the petition's own contents ----------------------------------------------------------------
+
+
+def committee_to_fill_vacancies(sheets: Sequence[Sheet], case: CaseConfig) -> Iterable[Finding]:
+    """Subd. 1's form: "I do hereby appoint (insert names and addresses of at least three
+    persons, all of whom shall be registered voters within such village) as a committee to fill
+    vacancies". Fewer than three, or one without an address: a person decides (the statute
+    does not say the petition falls). Whether each is a registered voter of the village is
+    listed for the clerk to check against the register."""
+    committee = _nomination(case).committee
+    if len(committee) < 3:
+        yield finding(
+            "COMMITTEE_TOO_SMALL",
+            REVIEW,
+            SUBD_1,
+            f"the committee to fill vacancies names {len(committee)} person(s); the form asks "
+            "for at least three",
+            named=[p.name for p in committee],
+        )
+    for person in committee:
+        if not person.address.strip():
+            yield finding(
+                "COMMITTEE_ADDRESS_MISSING",
+                REVIEW,
+                SUBD_1,
+                f"no address given for committee member {person.name}",
+                member=person.name,
+            )
+
+
+_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+def _words(text: str) -> list[str]:
+    return [w.upper() for w in _WORD.findall(text)]
+
+
+def independent_body_name(sheets: Sequence[Sheet], case: CaseConfig) -> Iterable[Finding]:
+    """Subd. 3: the name "shall not include the name or part of the name, or an abbreviation of
+    the name or of part of the name, of a then existing party". A word of the body's name that
+    is a word of a party's name, or one of its abbreviations, goes to a person: the statute
+    does not say the petition falls (the board of elections may select a name)."""
+    nomination = _nomination(case)
+    body = _words(nomination.body_name)
+    if not body:
+        yield finding(
+            "BODY_NAME_MISSING",
+            NOTE,
+            SUBD_3,
+            "the petition selects no name for the independent body; the board of elections "
+            "shall select one",
+        )
+        return
+    for party in nomination.existing_parties:
+        shared = sorted(
+            set(body) & (set(_words(party.name)) | {a.upper() for a in party.abbreviations})
+        )
+        if shared:
+            yield finding(
+                "BODY_NAME_USES_PARTY_NAME",
+                REVIEW,
+                SUBD_3,
+                f"the independent body's name {nomination.body_name!r} includes "
+                f"{', '.join(shared)} from the {party.name} party's name or abbreviation",
+                party=party.name,
+                words=shared,
+            )
+
+
+RULES = RuleSet(
+    kind="independent_nomination",
+    statute=STATUTE,
+    petition_rules=(sheets_numbered, committee_to_fill_vacancies, independent_body_name),
+    sheet_rules=(table_was_read, statement_at_the_foot),
+    line_rules=(
+        line_is_signed,
+        line_is_dated,
+        line_has_residence,
+        signer_registered_when_signing,
+    ),
+    threshold=threshold,
+)
