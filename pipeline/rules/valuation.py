@@ -1,0 +1,177 @@
+"""Thresholds counted in assessed valuation, not in signatures: Village Law § 2-202(1)(a)(2)
+(incorporation by owners, the seed text) and Town Law § 191 (improvement districts).
+
+Exact arithmetic (fractions), because the statutes draw the line at exactly half: 2-202 asks for
+"more than fifty percent", 191 for "at least one-half". A signer is credited with what they own
+of each parcel: the parcel's value in the territory (all of it, or the part the assessor
+apportions to it) divided among its co-owners.
+
+These are plain functions over `Holding`s; the assessment roll reader and the owner matcher
+produce the holdings and which owners signed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+__all__ = [
+    "Holding",
+    "PartResult",
+    "ValuationResult",
+    "credited_value",
+    "district_owners_191",
+    "incorporation_owners_2202",
+]
+
+CITE_2202 = "Village Law § 2-202(1)(a)(2)"
+CITE_191 = "Town Law § 191"
+
+
+@dataclass(frozen=True, slots=True)
+class Holding:
+    """One parcel of the latest completed assessment roll."""
+
+    parcel_id: str
+    town: str
+    assessed_value: Fraction
+    owners: tuple[str, ...]  # every owner of record (co-owners: tenants in common, joint ...)
+    taxable: bool = True
+    # The part of the parcel in the territory or district (2-202: "the town assessor ... shall
+    # ... make an apportionment of the assessed value of such part"; 191: "the town board may
+    # determine the relative value of the part"), as a share of its assessed value.
+    share_inside: Fraction = Fraction(1)
+    resident_owners: frozenset[str] = frozenset()  # 191: owners who reside in the district
+
+    @property
+    def value_inside(self) -> Fraction:
+        return Fraction(self.assessed_value) * self.share_inside
+
+
+def credited_value(holding: Holding, owner: str) -> Fraction:
+    """2-202(1)(a)(2): each co-owner "shall ... be considered as the owner of an interest in
+    such real property equal to the result reached by dividing the assessed valuation by the
+    number of owners thereof"."""
+    if owner not in holding.owners:
+        return Fraction(0)
+    return holding.value_inside / len(holding.owners)
+
+
+@dataclass(frozen=True, slots=True)
+class PartResult:
+    """One part of the computation: a town's part of the territory, or one of 191's two tests."""
+
+    label: str
+    total: Fraction  # the valuation the share is of
+    signed: Fraction  # credited to the signers
+    rule: str  # "more than 1/2" or "at least 1/2"
+    met: bool
+
+    @property
+    def share(self) -> Fraction:
+        return self.signed / self.total if self.total else Fraction(0)
+
+
+@dataclass(frozen=True, slots=True)
+class ValuationResult:
+    parts: tuple[PartResult, ...]
+    citation: str
+    explanation: str
+
+    @property
+    def met(self) -> bool:
+        return bool(self.parts) and all(p.met for p in self.parts)
+
+
+def _sum_credited(holdings: Sequence[Holding], signers: Collection[str]) -> Fraction:
+    return sum(
+        (credited_value(h, owner) for h in holdings for owner in set(h.owners) & set(signers)),
+        Fraction(0),
+    )
+
+
+def incorporation_owners_2202(
+    holdings: Sequence[Holding],
+    signers: Collection[str],
+    equalization_rates: Mapping[str, Fraction] | None = None,
+) -> ValuationResult:
+    """2-202(1)(a)(2): "The owners of more than fifty percent in assessed valuation of the real
+    property in such territory". In more than one town, "more than fifty percent in full
+    valuation of the real property in each part of each town in such territory and computed
+    separately for each such part", full valuation being the assessed valuation divided by the
+    town's equalization rate. Real property of every kind counts (the section does not limit it
+    to taxable property, as Town Law § 191 does)."""
+    towns = sorted({h.town for h in holdings})
+    rates = dict(equalization_rates or {})
+    parts = []
+    for town in towns:
+        in_town = [h for h in holdings if h.town == town]
+        if len(towns) > 1:
+            rate = rates.get(town)
+            if rate is None or rate <= 0:
+                raise ValueError(f"territory in several towns: no equalization rate for {town}")
+        else:
+            rate = Fraction(1)
+        total = sum((h.value_inside for h in in_town), Fraction(0)) / rate
+        signed = _sum_credited(in_town, signers) / rate
+        parts.append(
+            PartResult(
+                label=f"{town}: {'full' if len(towns) > 1 else 'assessed'} valuation",
+                total=total,
+                signed=signed,
+                rule="more than 1/2",
+                met=total > 0 and signed * 2 > total,
+            )
+        )
+    explanation = (
+        "owners of more than half the assessed valuation of the territory"
+        if len(towns) <= 1
+        else "owners of more than half the full valuation in each town's part of the territory"
+    )
+    return ValuationResult(tuple(parts), CITE_2202, explanation)
+
+
+def district_owners_191(holdings: Sequence[Holding], signers: Collection[str]) -> ValuationResult:
+    """Town Law § 191: "signed by the owners of taxable real property situate in the proposed
+    district ..., owning in the aggregate at least one-half of the assessed valuation of all the
+    taxable real property of the proposed district ...; provided, however, that if there be any
+    resident owners, the petition shall include the signatures of resident owners owning taxable
+    real property aggregating at least one-half of the assessed valuation of all the taxable real
+    property of the proposed district ... owned by resident owners". Exempt parcels count in
+    neither. Co-owners are credited as 2-202 credits them (191 is silent; our reading)."""
+    taxable = [h for h in holdings if h.taxable]
+    total = sum((h.value_inside for h in taxable), Fraction(0))
+    signed = _sum_credited(taxable, signers)
+    parts = [
+        PartResult(
+            "all taxable property", total, signed, "at least 1/2", total > 0 and signed * 2 >= total
+        )
+    ]
+    resident_total = sum(
+        (credited_value(h, o) for h in taxable for o in h.resident_owners), Fraction(0)
+    )
+    if resident_total:
+        resident_signed = sum(
+            (credited_value(h, o) for h in taxable for o in h.resident_owners & set(signers)),
+            Fraction(0),
+        )
+        parts.append(
+            PartResult(
+                "taxable property owned by resident owners",
+                resident_total,
+                resident_signed,
+                "at least 1/2",
+                resident_signed * 2 >= resident_total,
+            )
+        )
+    return ValuationResult(
+        tuple(parts),
+        CITE_191,
+        "owners of at least half the taxable assessed valuation"
+        + (
+            ", and resident owners of at least half the resident-owned valuation"
+            if resident_total
+            else ""
+        ),
+    )
