@@ -11,7 +11,7 @@ import datetime as dt
 import tomllib
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -21,6 +21,9 @@ __all__ = [
     "CaseConfig",
     "DatesConfig",
     "DenominatorConfig",
+    "DistrictConfig",
+    "IncorporationConfig",
+    "RollConfig",
     "MatchingConfig",
     "MunicipalityConfig",
     "NominationConfig",
@@ -34,6 +37,8 @@ __all__ = [
 class PetitionKind(StrEnum):
     PERMISSIVE_REFERENDUM = "permissive_referendum"  # Village Law § 9-902
     INDEPENDENT_NOMINATION = "independent_nomination"  # village independent nominating petition
+    INCORPORATION = "incorporation"  # Village Law § 2-202 (the seed text's version)
+    IMPROVEMENT_DISTRICT = "improvement_district"  # Town Law § 191
 
 
 class RegisterFormat(StrEnum):
@@ -164,6 +169,48 @@ class NominationConfig(_Strict):
         return self
 
 
+class RollConfig(_Strict):
+    """The latest completed assessment roll (a CSV; README documents its columns)."""
+
+    path: Path
+    columns: dict[str, str] = Field(default_factory=dict)  # our column name -> the CSV's
+
+
+class TownPartConfig(_Strict):
+    name: str = Field(min_length=1)
+    # The state equalization rate as a fraction (0.85 for 85%): full value = assessed / rate.
+    equalization_rate: float = Field(default=1.0, gt=0, le=10)
+
+
+class DesigneeConfig(_Strict):
+    name: str = Field(min_length=1)
+    address: str = ""
+    resides_in_territory: bool | None = None  # None: not known; the clerk checks
+
+
+class IncorporationConfig(_Strict):
+    """Village Law § 2-202 as the seed text gives it (before its later amendment)."""
+
+    basis: Literal["residents", "owners"]  # (a): which group petitions; "both" not yet
+    village_name: str = ""  # (b)(2)
+    population_alleged: int | None = Field(default=None, ge=0)  # (b)(3): at least 500
+    designees: tuple[DesigneeConfig, ...] = ()  # (b)(5): one to three, a majority resident
+    towns: tuple[TownPartConfig, ...] = ()  # the towns the territory lies in
+    territory_described: bool = False  # (c)(1): the description is attached
+    inhabitants_listed: bool = False  # (c)(2): the list of regular inhabitants is attached
+    roll: RollConfig | None = None  # basis "owners"
+
+
+class DistrictConfig(_Strict):
+    """Town Law § 191: a petition for an improvement district or its extension."""
+
+    name: str = Field(min_length=1)
+    roll: RollConfig
+    boundaries_described: bool = False  # "describe the boundaries ... as in a deed"
+    requests_improvement: bool = True  # construction or acquisition of an improvement
+    maximum_amount: float | None = Field(default=None, ge=0)  # to be expended (required then)
+
+
 class CaseConfig(_Strict):
     name: str = Field(min_length=1)
     kind: PetitionKind
@@ -175,6 +222,8 @@ class CaseConfig(_Strict):
     sheets: tuple[Path, ...] = Field(min_length=1)  # files or folders, in filing order
     matching: MatchingConfig = MatchingConfig()
     nomination: NominationConfig | None = None  # kind = "independent_nomination"
+    incorporation: IncorporationConfig | None = None  # kind = "incorporation"
+    district: DistrictConfig | None = None  # kind = "improvement_district"
     case_dir: Path = Path(".")  # set by load_case: the case file's folder
 
     @model_validator(mode="after")
@@ -185,8 +234,14 @@ class CaseConfig(_Strict):
             for key in ("adopted", "previous_general_election"):
                 if getattr(self.dates, key) is None:
                     missing.append(f"dates.{key}")
-        if self.kind is PetitionKind.INDEPENDENT_NOMINATION and self.nomination is None:
-            missing.append("[nomination]")
+        sections = {
+            PetitionKind.INDEPENDENT_NOMINATION: "nomination",
+            PetitionKind.INCORPORATION: "incorporation",
+            PetitionKind.IMPROVEMENT_DISTRICT: "district",
+        }
+        section = sections.get(self.kind)
+        if section is not None and getattr(self, section) is None:
+            missing.append(f"[{section}]")
         if missing:
             raise ValueError(f"kind = '{self.kind}' needs " + ", ".join(missing))
         if self.dates.adopted is not None and self.dates.filed < self.dates.adopted:

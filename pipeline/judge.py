@@ -22,6 +22,7 @@ from .records import (
     Field,
     FileError,
     Finding,
+    Holding,
     JudgedLine,
     LineStatus,
     Match,
@@ -34,6 +35,7 @@ from .records import (
     Source,
     SufficiencyReport,
     Totals,
+    ValuationResult,
     Verdict,
 )
 from .rules.base import LineContext, RuleSet, finding
@@ -126,6 +128,7 @@ def judge(
     file_errors: Sequence[FileError] = (),
     inputs: Mapping[str, str] | None = None,
     now: dt.datetime | None = None,
+    holdings: Sequence[Holding] = (),
 ) -> SufficiencyReport:
     decisions = decisions or {}
     sheets = order_sheets(sheets)
@@ -204,7 +207,16 @@ def judge(
         threshold_rule=threshold.rule,
     )
     unread = [f for f in sheet_level if f.code == "SHEET_NOT_READ"]
-    verdict, reason = _verdict(totals, petition_findings, file_errors, unread)
+    valuation = valuation_best = None
+    if rules.valuation is None:
+        verdict, reason = _verdict(totals, petition_findings, file_errors, unread)
+    else:
+        valid_ids, possible_ids = _signers(judged)
+        valuation = rules.valuation(holdings, valid_ids)
+        valuation_best = rules.valuation(holdings, possible_ids)
+        verdict, reason = _valuation_verdict(
+            valuation, valuation_best, petition_findings, file_errors, unread
+        )
     log.info("judged %d lines: %s", lines_read, verdict)
     return SufficiencyReport(
         case_name=case.name,
@@ -218,6 +230,51 @@ def judge(
         verdict_reason=reason,
         generated_at=now or dt.datetime.now(dt.UTC),
         inputs=dict(inputs or {}),
+        valuation=valuation,
+        valuation_best=valuation_best,
+    )
+
+
+def _signers(judged: Sequence[JudgedLine]) -> tuple[set[str], set[str]]:
+    """The register (roll) ids of the valid lines, and of every line that could still count:
+    the valid ones, the ones in review with a matched id, and each candidate of a line in
+    review whose signer is not yet known (the best the review could give)."""
+    valid = {j.voter_id for j in judged if j.status is LineStatus.VALID and j.voter_id}
+    possible = set(valid)
+    for j in judged:
+        if j.status is not LineStatus.NEEDS_REVIEW:
+            continue
+        if j.voter_id:
+            possible.add(j.voter_id)
+        elif j.match is not None:
+            possible.update(c.voter_id for c in j.match.candidates)
+    return valid, possible
+
+
+def _valuation_verdict(
+    now: ValuationResult,
+    best: ValuationResult,
+    petition_findings: Sequence[Finding],
+    file_errors: Sequence[FileError],
+    unread: Sequence[Finding],
+) -> tuple[Verdict, str]:
+    whole = [f for f in petition_findings if f.page_id is None]
+    fatal = [f for f in whole if f.severity is Severity.FATAL]
+    if fatal:
+        return Verdict.INSUFFICIENT, "; ".join(f"{f.message} ({f.citation})" for f in fatal)
+    shares = "; ".join(
+        f"{p.label}: {float(p.share):.2%} signed, {p.rule} required" for p in now.parts
+    )
+    doubts = [f for f in whole if f.severity is Severity.REVIEW]
+    if now.met and not doubts:
+        return Verdict.SUFFICIENT, f"{now.explanation} ({now.citation}): {shares}"
+    if not best.met and not (file_errors or unread):
+        return Verdict.INSUFFICIENT, (
+            f"not {now.explanation} ({now.citation}), even if every line in review counted: "
+            + shares
+        )
+    return Verdict.UNDETERMINED, (
+        f"{shares}; the lines in review, unread pages or a doubt about the petition decide it"
     )
 
 

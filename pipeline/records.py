@@ -23,6 +23,7 @@ import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from fractions import Fraction
 from typing import Any
 
 __all__ = [
@@ -33,6 +34,9 @@ __all__ = [
     "Field",
     "FieldEvidence",
     "FileError",
+    "Holding",
+    "PartResult",
+    "ValuationResult",
     "Finding",
     "JudgedLine",
     "LineStatus",
@@ -407,6 +411,57 @@ class JudgedLine:
     decision: ReviewDecision | None = None  # the reviewer decision applied, if any
 
 
+# --------------------------------------------------------------------------------------------
+# Valuation thresholds (Village Law § 2-202 owners, Town Law § 191)
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Holding:
+    """One parcel of the latest completed assessment roll."""
+
+    parcel_id: str
+    town: str
+    assessed_value: Fraction
+    owners: tuple[str, ...]  # every owner of record (co-owners: tenants in common, joint ...)
+    taxable: bool = True
+    # The part of the parcel in the territory or district (2-202: "the town assessor ... shall
+    # ... make an apportionment of the assessed value of such part"; 191: "the town board may
+    # determine the relative value of the part"), as a share of its assessed value.
+    share_inside: Fraction = Fraction(1)
+    resident_owners: frozenset[str] = frozenset()  # 191: owners who reside in the district
+
+    @property
+    def value_inside(self) -> Fraction:
+        return Fraction(self.assessed_value) * self.share_inside
+
+
+@dataclass(frozen=True, slots=True)
+class PartResult:
+    """One part of the computation: a town's part of the territory, or one of 191's two tests."""
+
+    label: str
+    total: Fraction  # the valuation the share is of
+    signed: Fraction  # credited to the signers
+    rule: str  # "more than 1/2" or "at least 1/2"
+    met: bool
+
+    @property
+    def share(self) -> Fraction:
+        return self.signed / self.total if self.total else Fraction(0)
+
+
+@dataclass(frozen=True, slots=True)
+class ValuationResult:
+    parts: tuple[PartResult, ...]
+    citation: str
+    explanation: str
+
+    @property
+    def met(self) -> bool:
+        return bool(self.parts) and all(p.met for p in self.parts)
+
+
 class Verdict(StrEnum):
     SUFFICIENT = "sufficient"  # enough valid lines, whatever review decides
     INSUFFICIENT = "insufficient"  # not enough, even if every doubtful line were valid
@@ -439,3 +494,7 @@ class SufficiencyReport:
     verdict_reason: str
     generated_at: dt.datetime
     inputs: Mapping[str, str] = field(default_factory=dict)  # path -> sha256 of every input
+    # Kinds whose threshold is a share of assessed valuation: the computation, with the valid
+    # lines' owners (`valuation`) and with every line in review counted too (`valuation_best`).
+    valuation: ValuationResult | None = None
+    valuation_best: ValuationResult | None = None

@@ -41,6 +41,7 @@ from .records import (
     Sheet,
     SufficiencyReport,
     Totals,
+    ValuationResult,
     WitnessStatement,
 )
 
@@ -61,7 +62,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = "1.1"
+SCHEMA_VERSION = "1.2"
 """Version of the JSON document. A minor bump adds optional keys; a major bump changes meaning."""
 
 TOOL_NAME = "petitions"
@@ -392,7 +393,29 @@ def report_to_dict(report: SufficiencyReport) -> dict[str, Any]:
         "review_queue": [jl.line.line_id for jl in lines if jl.status is LineStatus.NEEDS_REVIEW],
     }
     doc["objections"] = _objections(doc["lines"], doc["sheets"])
+    if report.valuation is not None:
+        doc["valuation"] = _valuation(report.valuation, report.valuation_best)
     return doc
+
+
+def _valuation(now: ValuationResult, best: ValuationResult | None) -> dict[str, Any]:
+    return {
+        "citation": now.citation,
+        "explanation": now.explanation,
+        "met": now.met,
+        "parts": [
+            {
+                "label": p.label,
+                "total": float(p.total),
+                "signed": float(p.signed),
+                "share": float(p.share),
+                "rule": p.rule,
+                "met": p.met,
+            }
+            for p in now.parts
+        ],
+        "best_parts_met": [p.met for p in (best.parts if best else now.parts)],
+    }
 
 
 # --------------------------------------------------------------------------------------------
@@ -673,7 +696,8 @@ def _write_objections(doc: Mapping[str, Any], path: Path) -> None:
 
 def write_report(report: SufficiencyReport, out_dir: Path) -> dict[str, Path]:
     """Check the report, then write report.json, lines.csv, report.html and objections.csv into
-    `out_dir` (created if missing). Returns {"json": ..., "csv": ..., "html": ..., "objections": ...}."""
+    `out_dir` (created if missing). Returns their paths keyed "json", "csv", "html",
+    "objections"."""
     check_report_invariants(report)
     doc = report_to_dict(report)
     validate_report_dict(doc)

@@ -29,7 +29,7 @@ from .records import (
     Sheet,
     SufficiencyReport,
 )
-from .rules import village_9902, village_nomination
+from .rules import town_191, village_2202, village_9902, village_nomination
 from .rules.base import RuleSet
 from .rules.electors import count_electors_on
 
@@ -51,9 +51,13 @@ Mapper = Callable[[Callable, Iterable], Iterable]
 
 
 def rules_for(case: CaseConfig) -> RuleSet:
+    """The rule set of the case's petition kind (and, for 2-202, its petitioners' basis)."""
+    if case.kind is PetitionKind.INCORPORATION:
+        return village_2202.rules_for_case(case)
     rule_sets = {
         PetitionKind.PERMISSIVE_REFERENDUM: village_9902.RULES,
         PetitionKind.INDEPENDENT_NOMINATION: village_nomination.RULES,
+        PetitionKind.IMPROVEMENT_DISTRICT: town_191.RULES,
     }
     return rule_sets[case.kind]
 

@@ -65,7 +65,7 @@ def written(report, tmp_path_factory):
 
 def test_sample_document_is_valid(doc):
     validate_report_dict(doc)
-    assert doc["schema_version"] == SCHEMA_VERSION == "1.1"
+    assert doc["schema_version"] == SCHEMA_VERSION == "1.2"
     assert doc["case"] == {"name": CASE_NAME, "petition_kind": "permissive_referendum"}
     assert doc["verdict"]["value"] == "undetermined"
     assert doc["tool"]["name"] == "petitions" and doc["tool"]["version"]
@@ -117,7 +117,7 @@ def test_schema_enums_follow_the_records():
     assert set(top["properties"]["verdict"]["properties"]["value"]["enum"]) == {
         v.value for v in Verdict
     }
-    assert top["$id"] == "https://petitions.invalid/schema/report-1.1.json"
+    assert top["$id"] == "https://petitions.invalid/schema/report-1.2.json"
 
 
 def test_review_queue_and_lines_in_sheet_order(report, doc):

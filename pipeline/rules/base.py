@@ -8,12 +8,21 @@ findings. Each rule sits beside the words of the statute it implements, with its
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..case import CaseConfig
-from ..records import Finding, Match, RegisterEntry, Severity, Sheet, SignatureLine
+from ..records import (
+    Finding,
+    Holding,
+    Match,
+    RegisterEntry,
+    Severity,
+    Sheet,
+    SignatureLine,
+    ValuationResult,
+)
 
 __all__ = [
     "LineContext",
@@ -80,6 +89,7 @@ class Threshold:
 
 
 LineRule = Callable[[LineContext], Iterable[Finding]]
+Valuation = Callable[[Sequence[Holding], Collection[str]], ValuationResult]
 SheetRule = Callable[[Sheet, CaseConfig], Iterable[Finding]]
 PetitionRule = Callable[[Sequence[Sheet], CaseConfig], Iterable[Finding]]
 
@@ -87,7 +97,9 @@ PetitionRule = Callable[[Sequence[Sheet], CaseConfig], Iterable[Finding]]
 @dataclass(frozen=True, slots=True)
 class RuleSet:
     """A petition kind's rules. `threshold` gets the case and the register's denominator input
-    (the count of electors, when the statute's threshold is a share of them)."""
+    (the count of electors, when the statute's threshold is a share of them). A kind whose
+    threshold is a share of assessed valuation sets `valuation` instead: it gets the roll's
+    holdings and the owner ids of the signers, and decides the verdict."""
 
     kind: str
     statute: str  # "Village Law § 9-902"
@@ -95,3 +107,4 @@ class RuleSet:
     sheet_rules: tuple[SheetRule, ...]
     line_rules: tuple[LineRule, ...]
     threshold: Callable[[CaseConfig, int | None], Threshold]
+    valuation: Valuation | None = None

@@ -20,6 +20,7 @@ __all__ = [
     "check_has_residence",
     "check_sheet_numbers",
     "check_signed",
+    "check_signer_is_owner",
     "check_signer_registered",
     "check_table_read",
     "check_witness_statement",
@@ -125,6 +126,24 @@ def check_signer_registered(
             citation,
             "the signer's registration is inactive; inactive voters remain registered",
             voter_id=entry.voter_id,
+        )
+
+
+def check_signer_is_owner(ctx: LineContext, citation: str, where: str) -> Iterable[Finding]:
+    """The signer is among the owners on the assessment roll (matched like a voter against the
+    register); what they own is credited in the valuation, not here."""
+    match = ctx.match
+    if match is None or match.decision is MatchDecision.REVIEW:
+        reason = match.reason if match is not None else "the line was not matched"
+        yield ctx.finding(
+            "MATCH_UNCERTAIN", REVIEW, citation, f"cannot tell for sure who signed: {reason}"
+        )
+    elif match.decision is MatchDecision.NO_MATCH:
+        yield ctx.finding(
+            "SIGNER_NOT_OWNER",
+            FATAL,
+            citation,
+            f"no owner of real property in {where} on the roll matches this signer",
         )
 
 

@@ -13,8 +13,9 @@ produce the holdings and which owners signed.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
+
+from ..records import Holding, PartResult, ValuationResult
 
 __all__ = [
     "Holding",
@@ -29,26 +30,6 @@ CITE_2202 = "Village Law § 2-202(1)(a)(2)"
 CITE_191 = "Town Law § 191"
 
 
-@dataclass(frozen=True, slots=True)
-class Holding:
-    """One parcel of the latest completed assessment roll."""
-
-    parcel_id: str
-    town: str
-    assessed_value: Fraction
-    owners: tuple[str, ...]  # every owner of record (co-owners: tenants in common, joint ...)
-    taxable: bool = True
-    # The part of the parcel in the territory or district (2-202: "the town assessor ... shall
-    # ... make an apportionment of the assessed value of such part"; 191: "the town board may
-    # determine the relative value of the part"), as a share of its assessed value.
-    share_inside: Fraction = Fraction(1)
-    resident_owners: frozenset[str] = frozenset()  # 191: owners who reside in the district
-
-    @property
-    def value_inside(self) -> Fraction:
-        return Fraction(self.assessed_value) * self.share_inside
-
-
 def credited_value(holding: Holding, owner: str) -> Fraction:
     """2-202(1)(a)(2): each co-owner "shall ... be considered as the owner of an interest in
     such real property equal to the result reached by dividing the assessed valuation by the
@@ -56,32 +37,6 @@ def credited_value(holding: Holding, owner: str) -> Fraction:
     if owner not in holding.owners:
         return Fraction(0)
     return holding.value_inside / len(holding.owners)
-
-
-@dataclass(frozen=True, slots=True)
-class PartResult:
-    """One part of the computation: a town's part of the territory, or one of 191's two tests."""
-
-    label: str
-    total: Fraction  # the valuation the share is of
-    signed: Fraction  # credited to the signers
-    rule: str  # "more than 1/2" or "at least 1/2"
-    met: bool
-
-    @property
-    def share(self) -> Fraction:
-        return self.signed / self.total if self.total else Fraction(0)
-
-
-@dataclass(frozen=True, slots=True)
-class ValuationResult:
-    parts: tuple[PartResult, ...]
-    citation: str
-    explanation: str
-
-    @property
-    def met(self) -> bool:
-        return bool(self.parts) and all(p.met for p in self.parts)
 
 
 def _sum_credited(holdings: Sequence[Holding], signers: Collection[str]) -> Fraction:

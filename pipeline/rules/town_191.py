@@ -1,0 +1,107 @@
+"""Town Law § 191: the petition for an improvement district or its extension
+(../shared/statutes/town-law-191-improvement-district-petition.txt).
+
+Signed by owners of taxable real property in the proposed district; sufficient when they own at
+least half its taxable assessed valuation and, where there are resident owners, resident owners
+own at least half of the resident-owned valuation (pipeline/rules/valuation.py). Signers are
+matched against the owners on the assessment roll, not the register of voters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from ..case import CaseConfig, DistrictConfig
+from ..records import Finding, Severity, Sheet
+from .base import LineContext, RuleSet, Threshold, finding
+from .common import (
+    check_signed,
+    check_signer_is_owner,
+    check_table_read,
+    check_witness_statement,
+)
+from .valuation import district_owners_191
+
+__all__ = ["RULES", "STATUTE"]
+
+STATUTE = "Town Law § 191"
+FATAL, REVIEW, NOTE = Severity.FATAL, Severity.REVIEW, Severity.NOTE
+
+
+def _district(case: CaseConfig) -> DistrictConfig:
+    if case.district is None:
+        raise ValueError("an improvement district case needs [district]")
+    return case.district
+
+
+def threshold(case: CaseConfig, electors: int | None) -> Threshold:
+    return Threshold(
+        required=0,
+        denominator=None,
+        rule=(
+            "owners of at least half the assessed valuation of the district's taxable real "
+            "property on the latest completed roll, and, where there are resident owners, "
+            f"resident owners of at least half of theirs ({STATUTE}); see the valuation section"
+        ),
+    )
+
+
+def signer_owns_property_in_district(ctx: LineContext) -> Iterable[Finding]:
+    """ "signed by the owners of taxable real property situate in the proposed district". The
+    signer is looked up among the owners on the roll; what they own is credited in the
+    valuation (an owner of exempt property only is credited nothing)."""
+    yield from check_signer_is_owner(ctx, STATUTE, "the district")
+
+
+def line_is_signed(ctx: LineContext) -> Iterable[Finding]:
+    """ "shall be signed by the petitioners"."""
+    yield from check_signed(ctx, STATUTE)
+
+
+def authenticated(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
+    """ "acknowledged or proved in the same manner as a deed to be recorded, or authenticated in
+    the manner provided by the election law for the authentication of nominating petitions": a
+    witness's statement, a notary's, or an acknowledgment."""
+    yield from check_witness_statement(
+        sheet,
+        STATUTE,
+        needs=(("date", "WITNESS_DATE_MISSING", "the date"),),
+        forms=("witness", "notary", "affidavit"),
+    )
+
+
+def table_was_read(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
+    yield from check_table_read(sheet, STATUTE)
+
+
+def petition_contents(sheets: Sequence[Sheet], case: CaseConfig) -> Iterable[Finding]:
+    """ "Such petition shall describe the boundaries of the proposed district ... in a manner
+    sufficient to identify the lands included therein as in a deed of conveyance"; "If such
+    petition shall request the construction or acquisition of an improvement, it shall state
+    the maximum amount proposed to be expended therefor"."""
+    district = _district(case)
+    if not district.boundaries_described:
+        yield finding(
+            "BOUNDARIES_NOT_DESCRIBED",
+            FATAL,
+            STATUTE,
+            "the petition does not describe the district's boundaries as in a deed",
+        )
+    if district.requests_improvement and district.maximum_amount is None:
+        yield finding(
+            "MAXIMUM_AMOUNT_MISSING",
+            FATAL,
+            STATUTE,
+            "the petition requests an improvement but states no maximum amount to be expended",
+        )
+
+
+RULES = RuleSet(
+    kind="improvement_district",
+    statute=STATUTE,
+    petition_rules=(petition_contents,),
+    sheet_rules=(table_was_read, authenticated),
+    line_rules=(line_is_signed, signer_owns_property_in_district),
+    threshold=threshold,
+    valuation=district_owners_191,
+)
