@@ -55,23 +55,65 @@ _PROPOSITION = re.compile(
     r"proposed\s+act\s+or\s+resolution\s+(?P<p>.*?)\s*be\s+submitted\s+to\s+a\s+vote",
     re.IGNORECASE | re.DOTALL,
 )
-_WITNESS_START = re.compile(r"Statement\s+of\s+Witness\s*:?", re.IGNORECASE)
-_W_NAME = re.compile(r"\bI\s*,\s*(?P<x>.*?)\s*,?\s*state\s*:", re.IGNORECASE | re.DOTALL)
-_W_RESIDENCE = re.compile(
-    r"reside\s+at\s+(?P<x>.*?)\s*\(\s*residence\s+address", re.IGNORECASE | re.DOTALL
+# The statement at the foot of a sheet, in the forms the statutes give: the statement of witness
+# (9-902(8); the nominating petition's, both versions), the notary's statement (nominating
+# petition, subd. 2) and the authenticating affidavit (2-202(1)(e)(4)). Each regex reads one
+# blank; a blank left as dots reads as empty.
+_STATEMENT_STARTS = (
+    ("notary", re.compile(r"before\s+me\s+personally\s+came", re.IGNORECASE)),
+    ("affidavit", re.compile(r"STATE\s+OF\s+NEW\s+YORK\s*\n|being\s+duly\s+sworn", re.IGNORECASE)),
+    ("witness", re.compile(r"Statement\s+of\s+Witness\s*:?", re.IGNORECASE)),
 )
-_W_VILLAGE = re.compile(
-    r"in\s+the\s+Village\s+of\s+(?P<x>.*?)\s+in\s+the\s+State\s+of", re.IGNORECASE | re.DOTALL
+_W_NAMES = (
+    re.compile(r"\bI\s*,\s*(?P<x>.*?)\s*,?\s*state\s*(?::|that\b)", re.IGNORECASE | re.DOTALL),
+    re.compile(r"(?:ss\.?:?\s*)?(?P<x>[^\n]*?)\s*,?\s*being\s+duly\s+sworn", re.IGNORECASE),
 )
-_W_COUNTY = re.compile(
-    r"State\s+of\s+New\s+York\s*,\s*County\s+of\s+(?P<x>.*?)\s*\.\s+Each", re.IGNORECASE | re.DOTALL
+_W_RESIDENCES = (
+    re.compile(
+        r"reside\s+at\s+(?P<x>.*?)\s*(?:\(\s*(?:residence|street)|\s+in\s+the\s)",
+        re.IGNORECASE | re.DOTALL,
+    ),
 )
-_W_COUNT = re.compile(
-    r"containing\s+(?P<x>.*?)\s*\(\s*fill\s+in\s+number\s*\)", re.IGNORECASE | re.DOTALL
+_W_VILLAGES = (
+    re.compile(
+        r"in\s+the\s+Village\s+of\s+(?P<x>.*?)\s+in\s+the\s+State\s+of", re.IGNORECASE | re.DOTALL
+    ),
 )
+_W_COUNTIES = (
+    re.compile(
+        r"State\s+of\s+New\s+York\s*,?\s*(?:in\s+the\s+)?County\s+of\s+(?P<x>.*?)\s*\.\s+Each",
+        re.IGNORECASE | re.DOTALL,
+    ),
+)
+_W_COUNTS = (
+    re.compile(
+        r"containing\s+(?P<x>.*?)\s*\(\s*fill\s+in\s+number\s*\)", re.IGNORECASE | re.DOTALL
+    ),
+    re.compile(
+        r"having\s+(?P<x>.*?)\s*(?:\(\s*number\s*\)\s*)?signatures", re.IGNORECASE | re.DOTALL
+    ),
+)
+# Single patterns of the statement of witness (9-902), for pipeline/scan/reader.py.
+_WITNESS_START = _STATEMENT_STARTS[2][1]
+_W_NAME, _W_RESIDENCE, _W_VILLAGE, _W_COUNTY, _W_COUNT = (
+    _W_NAMES[0],
+    _W_RESIDENCES[0],
+    _W_VILLAGES[0],
+    _W_COUNTIES[0],
+    _W_COUNTS[0],
+)
+# 2-202's jurat: "Sworn to before me This 5th day of October, 2026".
+_JURAT = re.compile(
+    r"Sworn\s+to\s+before\s+me\s+This\s+(?P<d>\d{1,2})\w*\s+day\s+of\s+(?P<m>[A-Za-z]+)\s*,?\s*"
+    r"(?P<y>\d{4})",
+    re.IGNORECASE,
+)
+# The caption under the statement's date and signature blanks.
+_SIGNATURE_CAPTIONS = ("signature of witness", "signature and official title")
 _SHEET_NO = (
     re.compile(r"\bSheet\s+No\.?\s*(\d+)\b", re.IGNORECASE),
     re.compile(r"\bSheet\s+(?:#\s*)?(\d+)\b", re.IGNORECASE),
+    re.compile(r"\bPage\s+No\.?\s*(\d+)\b", re.IGNORECASE),  # the notary form's "Page No."
     re.compile(r"\bPage\s+(\d+)(?:\s+of\s+\d+)?\b", re.IGNORECASE),
 )
 _DOTS = re.compile(r"^[.\u2026_\s]*$")
@@ -182,53 +224,74 @@ def _words_field(name: str, words: Sequence[dict[str, Any]]) -> Field:
     return _field(name, " ".join(w["text"] for w in words), box)
 
 
+def _statement_form(text: str) -> tuple[str, int] | None:
+    """Which statement the text holds, and where it starts."""
+    found = [
+        (m.start(), form) for form, pattern in _STATEMENT_STARTS if (m := pattern.search(text))
+    ]
+    if not found:
+        return None
+    if any(form == "notary" for _, form in found):
+        start = min(start for start, _ in found)
+        return "notary", start
+    start, form = min(found)
+    return form, start
+
+
 def _read_witness(
     text: str, words: Sequence[dict[str, Any]], below: float, page_width: float
 ) -> WitnessStatement | None:
-    start = _WITNESS_START.search(text)
-    if start is None:
+    found = _statement_form(text)
+    if found is None:
         return None
-    body = text[start.end() :]
+    form, start = found
+    body = text[start:]
 
-    def grab(pattern: re.Pattern[str], name: str) -> Field | None:
-        m = pattern.search(body)
-        return _field(name, m.group("x")) if m else None
+    def grab(patterns: Sequence[re.Pattern[str]], name: str) -> Field | None:
+        for pattern in patterns:
+            m = pattern.search(body)
+            if m:
+                return _field(name, m.group("x"))
+        return None
 
-    # The date and the signature: the words on the line just above the captions.
+    # The date and the signature: the words on the line just above the caption.
     stmt_words = [w for w in words if w["top"] > below]
-    heading = next((w for w in stmt_words if w["text"].lower().startswith("statement")), None)
     date_f = sig_f = None
     box = None
     for group in _line_groups(stmt_words):
-        texts = [w["text"].lower() for w in group]
-        joined = " ".join(texts)
-        if "signature of witness" not in joined:
+        joined = " ".join(w["text"].lower() for w in group).replace("(", "")
+        if not any(caption in joined for caption in _SIGNATURE_CAPTIONS):
             continue
         caption_top = min(w["top"] for w in group)
-        sig_caption = next(w for w in group if w["text"].lower() == "signature")
-        date_caption = next((w for w in group if w["text"].lower() == "date"), None)
+        sig_caption = next(w for w in group if "signature" in w["text"].lower())
+        date_caption = next((w for w in group if w["text"].lower().startswith("date")), None)
         above = [w for w in stmt_words if caption_top - 22 <= w["top"] < caption_top - 2]
         split = (sig_caption["x0"] + (date_caption["x1"] if date_caption else 0)) / 2
         if date_caption is None:
             split = min(split, page_width / 2)
-        date_f = _words_field("date", [w for w in above if w["x1"] <= split])
+        date_words = [
+            w for w in above if w["x1"] <= split and not w["text"].lower().startswith("date")
+        ]
+        date_f = _words_field("date", date_words)
         sig_f = _words_field("signature", [w for w in above if w["x0"] > split])
-        if heading is not None:
-            inside = [w for w in stmt_words if w["top"] <= caption_top + 1]
+        inside = [w for w in stmt_words if w["top"] <= caption_top + 1]
+        if inside:
             box = Box(
                 min(w["x0"] for w in inside),
-                heading["top"],
+                min(w["top"] for w in inside),
                 max(w["x1"] for w in inside),
                 max(w["bottom"] for w in group),
             )
         break
+    if form == "affidavit" and (jurat := _JURAT.search(body)):
+        date_f = _field("date", f"{jurat['m']} {jurat['d']}, {jurat['y']}")
     return WitnessStatement(
-        form="witness",
-        witness_name=grab(_W_NAME, "witness_name"),
-        residence=grab(_W_RESIDENCE, "residence"),
-        village=grab(_W_VILLAGE, "village"),
-        county=grab(_W_COUNTY, "county"),
-        stated_count=grab(_W_COUNT, "stated_count"),
+        form=form,
+        witness_name=grab(_W_NAMES, "witness_name") if form != "notary" else None,
+        residence=grab(_W_RESIDENCES, "residence") if form != "notary" else None,
+        village=grab(_W_VILLAGES, "village"),
+        county=grab(_W_COUNTIES, "county"),
+        stated_count=grab(_W_COUNTS, "stated_count"),
         date=date_f,
         signature=sig_f,
         box=box,
