@@ -216,7 +216,8 @@ class CaseConfig(_Strict):
     kind: PetitionKind
     municipality: MunicipalityConfig
     dates: DatesConfig
-    register_file: RegisterConfig = Field(alias="register")
+    # The register of voters; not needed by a petition only owners sign (Town Law § 191).
+    register_file: RegisterConfig | None = Field(default=None, alias="register")
     denominator: DenominatorConfig = DenominatorConfig()
     proposition: str = ""  # 9-902: title, abstract or number of the act or resolution
     sheets: tuple[Path, ...] = Field(min_length=1)  # files or folders, in filing order
@@ -242,6 +243,17 @@ class CaseConfig(_Strict):
         section = sections.get(self.kind)
         if section is not None and getattr(self, section) is None:
             missing.append(f"[{section}]")
+        owners_only = self.kind is PetitionKind.IMPROVEMENT_DISTRICT or (
+            self.incorporation is not None and self.incorporation.basis == "owners"
+        )
+        if not owners_only and self.register_file is None:
+            missing.append("[register]")
+        if (
+            self.incorporation is not None
+            and self.incorporation.basis == "owners"
+            and self.incorporation.roll is None
+        ):
+            missing.append("incorporation.roll")
         if missing:
             raise ValueError(f"kind = '{self.kind}' needs " + ", ".join(missing))
         if self.dates.adopted is not None and self.dates.filed < self.dates.adopted:
@@ -251,8 +263,17 @@ class CaseConfig(_Strict):
         return self
 
     @property
-    def denominator_register(self) -> RegisterConfig:
+    def denominator_register(self) -> RegisterConfig | None:
         return self.denominator.register_file or self.register_file
+
+    @property
+    def roll(self) -> RollConfig | None:
+        """The assessment roll, for the kinds owners sign."""
+        if self.district is not None:
+            return self.district.roll
+        if self.incorporation is not None and self.incorporation.basis == "owners":
+            return self.incorporation.roll
+        return None
 
     @property
     def denominator_as_of(self) -> dt.date:
@@ -287,9 +308,18 @@ def parse_case(data: dict[str, Any], case_dir: Path, label: str = "<case>") -> C
     except ValidationError as err:
         raise CaseFileError(label, _format_pydantic(err)) from None
 
-    register = case.register_file.model_copy(
-        update={"path": _resolve(case_dir, case.register_file.path)}
-    )
+    register = case.register_file
+    if register is not None:
+        register = register.model_copy(update={"path": _resolve(case_dir, register.path)})
+    district, incorporation = case.district, case.incorporation
+    if district is not None:
+        roll = district.roll.model_copy(update={"path": _resolve(case_dir, district.roll.path)})
+        district = district.model_copy(update={"roll": roll})
+    if incorporation is not None and incorporation.roll is not None:
+        roll = incorporation.roll.model_copy(
+            update={"path": _resolve(case_dir, incorporation.roll.path)}
+        )
+        incorporation = incorporation.model_copy(update={"roll": roll})
     denominator = case.denominator
     if denominator.register_file is not None:
         other = denominator.register_file
@@ -305,7 +335,13 @@ def parse_case(data: dict[str, Any], case_dir: Path, label: str = "<case>") -> C
     if problems:
         raise CaseFileError(label, problems)
     return case.model_copy(
-        update={"register_file": register, "denominator": denominator, "sheets": sheets}
+        update={
+            "register_file": register,
+            "denominator": denominator,
+            "sheets": sheets,
+            "district": district,
+            "incorporation": incorporation,
+        }
     )
 
 

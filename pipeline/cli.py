@@ -52,11 +52,15 @@ def _run(case_path: Path, out_dir: Path, decisions: Path | None, engine: str):
     from .errors import InputMissingError
 
     case = load_case(case_path)
-    if not Path(case.register_file.path).is_file():
-        raise InputMissingError(
-            f"{case.register_file.path}: the register file does not exist. Check [register] "
-            f"path in {case_path} (relative paths are from the case file's folder)."
-        )
+    for config, what, key in (
+        (case.register_file, "register file", "[register]"),
+        (case.roll, "assessment roll", "the roll's"),
+    ):
+        if config is not None and not Path(config.path).is_file():
+            raise InputMissingError(
+                f"{config.path}: the {what} does not exist. Check {key} path in {case_path} "
+                "(relative paths are from the case file's folder)."
+            )
     if decisions is not None and not decisions.is_file():
         raise InputMissingError(f"{decisions}: the decisions file does not exist")
     if engine == "prefect":

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from matchers import BaselineMatcher, RegisterRead, read_register
+from matchers.assessment_roll import RollRead, read_roll
 
 from .case import CaseConfig, PetitionKind
 from .errors import PetitionError
@@ -21,6 +22,7 @@ from .judge import apply_corrections, judge, latest_decisions
 from .records import (
     FileError,
     Finding,
+    Holding,
     Match,
     PageRef,
     RegisterEntry,
@@ -121,23 +123,88 @@ def split_results(results: Iterable[Sheet | FileError]) -> tuple[list[Sheet], li
 
 @dataclass(frozen=True, slots=True)
 class RegisterData:
+    """Whom the signers are matched against (voters, or owners on the roll), and the
+    threshold's inputs."""
+
     entries: Mapping[str, RegisterEntry]
-    electors: int  # the threshold's denominator
+    electors: int | None  # the threshold's denominator, when it is a count of electors
     electors_source: str
-    reads: tuple[RegisterRead, ...]
-    findings: tuple[Finding, ...]  # about the register itself (bad rows)
+    reads: tuple[RegisterRead | RollRead, ...]
+    findings: tuple[Finding, ...]  # about the register or roll itself (bad rows)
+    holdings: tuple[Holding, ...] = ()  # the roll's parcels, for owner-signed kinds
+
+
+def _by_id(
+    entries: Sequence[RegisterEntry], path: str
+) -> tuple[dict[str, RegisterEntry], list[Finding]]:
+    by_id: dict[str, RegisterEntry] = {}
+    repeated: list[str] = []
+    for e in entries:
+        if e.voter_id in by_id:
+            repeated.append(e.voter_id)
+        by_id.setdefault(e.voter_id, e)
+    findings = []
+    if repeated:
+        findings.append(
+            Finding(
+                code="REGISTER_DUPLICATE_IDS",
+                severity=Severity.NOTE,
+                citation="",
+                message=(
+                    f"{len(repeated)} ids appear more than once in {Path(path).name}; the first "
+                    "row of each is used"
+                ),
+                evidence={"ids": sorted(set(repeated))[:20]},
+            )
+        )
+    return by_id, findings
+
+
+def _bad_rows(read: RegisterRead | RollRead) -> list[Finding]:
+    if not read.bad_rows:
+        return []
+    return [
+        Finding(
+            code="REGISTER_BAD_ROWS",
+            severity=Severity.NOTE,
+            citation="",
+            message=(
+                f"{len(read.bad_rows)} of {read.rows_read} rows of {Path(read.path).name} could "
+                "not be read; a signer on one of them would not be found"
+            ),
+            evidence={
+                "rows": [b.row for b in read.bad_rows[:20]],
+                "first": read.bad_rows[0].problem,
+            },
+        )
+    ]
 
 
 def load_register(case: CaseConfig) -> RegisterData:
-    """The register to match against, and the count of electors the threshold is a share of."""
+    """Whom to match signers against, and the count of electors the threshold is a share of
+    (for the kinds that count signatures)."""
+    if case.roll is not None:
+        roll = read_roll(case.roll)
+        entries, dup = _by_id(roll.owners, roll.path)
+        return RegisterData(
+            entries,
+            None,
+            "the assessment roll",
+            (roll,),
+            tuple(_bad_rows(roll) + dup),
+            roll.holdings,
+        )
+    if case.register_file is None:  # the case file's validation prevents this
+        raise PetitionError("this kind of petition needs [register] in the case file")
     read = read_register(case.register_file)
-    reads = [read]
-    entries = {e.voter_id: e for e in read.entries}
+    reads: list[RegisterRead | RollRead] = [read]
+    entries, dup = _by_id(read.entries, read.path)
+    electors: int | None
     if case.denominator.electors is not None:
         electors = case.denominator.electors
         source = "given in the case file (denominator.electors)"
     else:
-        denom_cfg = case.denominator_register
+        denom_cfg = case.denominator_register or case.register_file
         if denom_cfg.path == case.register_file.path:
             denom_entries: Sequence[RegisterEntry] = read.entries
         else:
@@ -147,21 +214,8 @@ def load_register(case: CaseConfig) -> RegisterData:
         day = case.denominator_as_of
         electors = count_electors_on(denom_entries, case.municipality, day)
         source = f"counted from {Path(denom_cfg.path).name} as it stood on {day.isoformat()}"
-    findings = tuple(
-        Finding(
-            code="REGISTER_BAD_ROWS",
-            severity=Severity.NOTE,
-            citation="",
-            message=(
-                f"{len(r.bad_rows)} of {r.rows_read} rows of {Path(r.path).name} could not be "
-                "read; a signer on one of them would not be found"
-            ),
-            evidence={"rows": [b.row for b in r.bad_rows[:20]], "first": r.bad_rows[0].problem},
-        )
-        for r in reads
-        if r.bad_rows
-    )
-    return RegisterData(entries, electors, source, tuple(reads), findings)
+    findings = [f for r in reads for f in _bad_rows(r)] + dup
+    return RegisterData(entries, electors, source, tuple(reads), tuple(findings))
 
 
 def match_lines(
@@ -174,7 +228,8 @@ def match_lines(
 
 def input_hashes(case: CaseConfig, files: Sequence[Path]) -> dict[str, str]:
     """sha256 of every input, keyed by its path relative to the case file's folder."""
-    paths = [Path(p) for p in (case.register_file.path, case.denominator_register.path, *files)]
+    configs = (case.register_file, case.denominator_register, case.roll)
+    paths = [Path(c.path) for c in configs if c is not None] + list(files)
     return {
         _relative(p, case.case_dir): sha256_file(p) for p in dict.fromkeys(paths) if p.is_file()
     }
@@ -209,6 +264,7 @@ def finish(
         decisions=in_force,
         file_errors=errors,
         inputs=inputs,
+        holdings=register.holdings,
     )
     if register.findings:
         report = replace(report, findings=register.findings + report.findings)

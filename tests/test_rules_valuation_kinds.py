@@ -23,6 +23,7 @@ DISTRICT = {
 }
 INCORPORATION = {
     "basis": "owners",
+    "roll": {"path": "roll.csv"},
     "village_name": "Elmwood Falls",
     "population_alleged": 640,
     "designees": [

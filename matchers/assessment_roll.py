@@ -1,0 +1,281 @@
+"""The assessment roll: parcels, their owners and values, for the petitions owners sign
+(Village Law § 2-202 by owners, Town Law § 191).
+
+Our CSV layout (a header row; README "The assessment roll"), one row per owner of a parcel:
+
+    parcel_id, town, property_address, owner_name, mailing_address, resident, assessed_value,
+    taxable, share_inside
+
+Co-owners are several rows with the same parcel_id (and the same value, taxable flag and share).
+`owner_name` is written as rolls write it, "SMITH JOHN A"; companies and trusts as they are
+("ELMWOOD HOLDINGS LLC"). `resident` (Y/N): the owner lives in the territory or district.
+`taxable` (Y/N): N for an exempt parcel. `share_inside` (0..1, default 1): the part of the parcel
+inside, as the assessor (2-202) or the town board (191) apportions it. `[roll.columns]` in the
+case file maps these names to other headers.
+
+Owners become `RegisterEntry` records (the owner id in `voter_id`), so the same matcher that finds
+voters on the register finds owners on the roll; `holdings` feed the valuation.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import logging
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from pathlib import Path
+
+from pipeline.case import RollConfig
+from pipeline.errors import InputMissingError, UnreadableInputError
+from pipeline.records import Holding, RegisterEntry
+
+from .normalize import normalize_address, normalize_name
+from .register import BadRow
+
+__all__ = ["ROLL_COLUMNS", "RollRead", "owner_id", "parse_owner_name", "read_roll"]
+
+log = logging.getLogger(__name__)
+
+ROLL_COLUMNS = (
+    "parcel_id",
+    "town",
+    "property_address",
+    "owner_name",
+    "mailing_address",
+    "resident",
+    "assessed_value",
+    "taxable",
+    "share_inside",
+)
+_REQUIRED = ("parcel_id", "town", "owner_name", "assessed_value")
+
+# Words that make an owner an organisation, not a person: its name is kept whole.
+_ORGANISATION_WORDS = frozenset(
+    [
+        "LLC",
+        "INC",
+        "CORP",
+        "CORPORATION",
+        "CO",
+        "COMPANY",
+        "LP",
+        "LLP",
+        "LTD",
+        "TRUST",
+        "TRUSTEE",
+        "TRUSTEES",
+        "ESTATE",
+        "ASSOC",
+        "ASSOCIATION",
+        "BANK",
+        "CHURCH",
+        "SCHOOL",
+        "DISTRICT",
+        "VILLAGE",
+        "TOWN",
+        "COUNTY",
+        "STATE",
+        "AUTHORITY",
+        "PARTNERS",
+        "HOLDINGS",
+        "REALTY",
+        "PROPERTIES",
+        "FUND",
+        "FOUNDATION",
+        "SOCIETY",
+    ]
+)
+_HOUSE = re.compile(r"^\s*(?P<n>\d+(?:-\d+)?[A-Z]?)(?:\s+(?P<half>\d/\d))?\s+(?P<rest>.+)$", re.I)
+_APT = re.compile(r"\s+(?:APT|APARTMENT|UNIT|#)\s*\.?\s*(?P<apt>\S+)\s*$", re.I)
+
+
+def owner_id(owner_name: str, mailing_address: str) -> str:
+    """A stable id for an owner: the same person at the same mailing address owning several
+    parcels is one owner (credited for each)."""
+    key = f"{normalize_name(owner_name)}|{normalize_address(mailing_address)}"
+    return "OWN-" + hashlib.sha1(key.encode("utf-8")).hexdigest()[:10].upper()
+
+
+def parse_owner_name(name: str) -> tuple[str, str, str, bool]:
+    """(last, first, middle, is_organisation) from a roll's "SMITH JOHN A"."""
+    words = name.replace(",", " ").split()
+    if not words:
+        return "", "", "", False
+    if any(w.upper().strip(".") in _ORGANISATION_WORDS for w in words) or len(words) == 1:
+        return " ".join(words), "", "", True
+    return words[0], words[1], " ".join(words[2:]), False
+
+
+def _split_address(text: str) -> tuple[str, str, str, str, str]:
+    """(house_number, half_code, street, apartment, city) from "12 1/2 Mill St Apt 3, Elmwood"."""
+    street_part, _, city = text.partition(",")
+    apartment = ""
+    if m := _APT.search(street_part):
+        apartment = m["apt"]
+        street_part = street_part[: m.start()]
+    if m := _HOUSE.match(street_part):
+        return m["n"], m["half"] or "", m["rest"].strip(), apartment, city.strip()
+    return "", "", street_part.strip(), apartment, city.strip()
+
+
+def _decimal(text: str, what: str) -> Fraction:
+    try:
+        return Fraction(Decimal(text))
+    except InvalidOperation:
+        raise ValueError(f"{what} {text!r} is not a number") from None
+
+
+def _money(text: str) -> Fraction:
+    return _decimal(text.replace(",", "").replace("$", "").strip(), "assessed_value")
+
+
+def _share(text: str) -> Fraction:
+    if not text.strip():
+        return Fraction(1)
+    share = _decimal(text.strip(), "share_inside")
+    if not 0 <= share <= 1:
+        raise ValueError(f"share_inside {text!r} is not between 0 and 1")
+    return share
+
+
+def _flag(text: str, default: bool) -> bool:
+    t = text.strip().upper()
+    if not t:
+        return default
+    if t in ("Y", "YES", "TRUE", "1"):
+        return True
+    if t in ("N", "NO", "FALSE", "0"):
+        return False
+    raise ValueError(f"expected Y or N, got {text!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class RollRead:
+    path: str
+    sha256: str
+    holdings: tuple[Holding, ...]
+    owners: tuple[RegisterEntry, ...]  # one per owner id
+    bad_rows: tuple[BadRow, ...]
+    rows_read: int
+
+
+def _rows(path: Path, columns: Mapping[str, str]) -> Iterator[tuple[int, dict[str, str]]]:
+    raw = path.read_bytes()
+    if raw[:4] == b"%PDF" or b"\x00" in raw[:4096]:
+        raise UnreadableInputError(f"{path}: not a CSV assessment roll (binary or PDF content)")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")
+    reader = csv.DictReader(text.splitlines())
+    header = reader.fieldnames or []
+    wanted = {name: columns.get(name, name) for name in ROLL_COLUMNS}
+    missing = [
+        f"{name} (column {col!r})"
+        for name, col in wanted.items()
+        if name in _REQUIRED and col not in header
+    ]
+    if missing:
+        raise UnreadableInputError(
+            f"{path}: the assessment roll lacks required column(s): {', '.join(missing)}; "
+            f"its header is {header}. Map other names with [roll.columns] in the case file."
+        )
+    for n, row in enumerate(reader, start=2):
+        yield n, {name: (row.get(col) or "").strip() for name, col in wanted.items()}
+
+
+def read_roll(cfg: RollConfig) -> RollRead:
+    """Read the roll; bad rows are kept with their row number and problem, never dropped."""
+    path = Path(cfg.path)
+    if not path.is_file():
+        raise InputMissingError(
+            f"{path}: the assessment roll does not exist. Check [roll] path in the case file."
+        )
+    parcels: dict[str, dict] = {}
+    owners: dict[str, RegisterEntry] = {}
+    bad: list[BadRow] = []
+    rows = 0
+    for n, row in _rows(path, cfg.columns):
+        rows += 1
+        try:
+            missing = [c for c in _REQUIRED if not row[c]]
+            if missing:
+                raise ValueError("empty " + ", ".join(missing))
+            value = _money(row["assessed_value"])
+            taxable = _flag(row["taxable"], default=True)
+            share = _share(row["share_inside"])
+            resident = _flag(row["resident"], default=False)
+        except ValueError as err:
+            bad.append(BadRow(n, str(err)))
+            continue
+        mailing = row["mailing_address"] or row["property_address"]
+        oid = owner_id(row["owner_name"], mailing)
+        parcel = parcels.setdefault(
+            row["parcel_id"],
+            {
+                "town": row["town"],
+                "value": value,
+                "taxable": taxable,
+                "share": share,
+                "owners": [],
+                "residents": set(),
+                "row": n,
+            },
+        )
+        if (parcel["value"], parcel["taxable"], parcel["share"]) != (value, taxable, share):
+            bad.append(BadRow(n, f"parcel {row['parcel_id']} differs from its row {parcel['row']}"))
+            continue
+        if oid not in parcel["owners"]:
+            parcel["owners"].append(oid)
+        if resident:
+            parcel["residents"].add(oid)
+        if oid not in owners:
+            last, first, middle, _ = parse_owner_name(row["owner_name"])
+            number, half, street, apartment, city = _split_address(mailing)
+            owners[oid] = RegisterEntry(
+                voter_id=oid,
+                last_name=last,
+                first_name=first,
+                middle_name=middle,
+                house_number=number,
+                half_code=half,
+                street_name=street,
+                apartment=apartment,
+                city=city,
+                town_city=row["town"],
+                status="A",
+                source_row=n,
+            )
+    holdings = tuple(
+        Holding(
+            parcel_id=pid,
+            town=p["town"],
+            assessed_value=p["value"],
+            owners=tuple(p["owners"]),
+            taxable=p["taxable"],
+            share_inside=p["share"],
+            resident_owners=frozenset(p["residents"]),
+        )
+        for pid, p in parcels.items()
+    )
+    if rows and not holdings:
+        raise UnreadableInputError(f"{path}: no row of the assessment roll could be read")
+    log.info(
+        "roll %s: %d parcels, %d owners, %d bad rows",
+        path.name,
+        len(holdings),
+        len(owners),
+        len(bad),
+    )
+    return RollRead(
+        path=str(path),
+        sha256=hashlib.sha256(path.read_bytes()).hexdigest(),
+        holdings=holdings,
+        owners=tuple(owners.values()),
+        bad_rows=tuple(bad),
+        rows_read=rows,
+    )
