@@ -2,6 +2,7 @@
 
     petitions check CASE.toml --out DIR [--decisions decisions.jsonl] [--engine prefect|local]
     petitions demo [--out DIR]
+    petitions serve CASE.toml --out DIR [--every MINUTES]
     petitions generate --out DIR [--seed N]
 
 Exit codes (README.md, "Exit codes"): 0 report written; 2 bad case file; 3 an input file is
@@ -116,6 +117,19 @@ def _demo(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
+def _serve(args: argparse.Namespace) -> int:
+    """Run the case on a schedule through its filing window (blocks until stopped)."""
+    _quiet_offline_prefect(args.verbose)
+    from prefect import serve
+
+    from flows.schedule import filing_window_deployment
+
+    deployment = filing_window_deployment(args.case, args.out, args.every)
+    print(f"serving {deployment.name}: {deployment.description} (Ctrl-C to stop)")
+    serve(deployment)
+    return ExitCode.OK
+
+
 def _generate(args: argparse.Namespace) -> int:
     from .synth import generate_case
 
@@ -145,6 +159,14 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--out", type=Path, default=Path("out/demo"))
     demo.add_argument("--engine", choices=("prefect", "local"), default="prefect")
     demo.set_defaults(func=_demo)
+
+    srv = sub.add_parser(
+        "serve", help="check a case on a schedule through its filing window (Prefect server)"
+    )
+    srv.add_argument("case", type=Path)
+    srv.add_argument("--out", type=Path, required=True)
+    srv.add_argument("--every", type=int, default=60, help="minutes between checks")
+    srv.set_defaults(func=_serve)
 
     gen = sub.add_parser("generate", help="write a synthetic petition case (fixtures)")
     gen.add_argument("--out", type=Path, required=True)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "ElectionNotices",
+    "referendum_filing_window",
     "PropositionElection",
     "general_village_election",
     "notices",
@@ -133,3 +134,9 @@ def proposition_election(filed: dt.date, next_general: dt.date) -> PropositionEl
             f"{(filed + dt.timedelta(days=60)).isoformat()}"
         ),
     )
+
+
+def referendum_filing_window(adopted: dt.date) -> tuple[dt.date, dt.date]:
+    """9-902(1): a petition is filed "within thirty days after its adoption": the first and the
+    last day it may be filed (the day of adoption not counted)."""
+    return adopted + dt.timedelta(days=1), adopted + dt.timedelta(days=30)

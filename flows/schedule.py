@@ -1,0 +1,51 @@
+"""Scheduled checks through a filing window: a Prefect deployment of `check_petition` that runs
+every N minutes from the window's first day to its last, on the case's sheets folder as sheets
+arrive. Cron-like schedules fire only against a running Prefect server (`prefect server start`);
+building the deployment needs none.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from prefect.deployments.runner import RunnerDeployment
+from prefect.schedules import RRule
+
+from pipeline.case import CaseConfig, PetitionKind, load_case
+from pipeline.election_calendar import referendum_filing_window
+
+from .check import check_petition
+
+__all__ = ["filing_window", "filing_window_deployment"]
+
+
+def filing_window(case: CaseConfig) -> tuple[dt.date, dt.date]:
+    """The days a scheduled check runs: for 9-902, the thirty days after adoption (9-902(1));
+    otherwise up to the filing date (the case's own), starting thirty days before it."""
+    if case.kind is PetitionKind.PERMISSIVE_REFERENDUM and case.dates.adopted is not None:
+        return referendum_filing_window(case.dates.adopted)
+    return case.dates.filed - dt.timedelta(days=30), case.dates.filed
+
+
+def filing_window_deployment(
+    case_path: str | Path, out_dir: str | Path, every_minutes: int = 60
+) -> RunnerDeployment:
+    """A deployment that checks the case every `every_minutes` through its filing window (the
+    last run on the window's last day, 23:59 local time of the server)."""
+    if every_minutes < 1:
+        raise ValueError("every_minutes must be at least 1")
+    case = load_case(case_path)
+    start, end = filing_window(case)
+    rrule = (
+        f"DTSTART:{start:%Y%m%d}T000000\n"
+        f"RRULE:FREQ=MINUTELY;INTERVAL={every_minutes};UNTIL={end:%Y%m%d}T235900"
+    )
+    slug = Path(case_path).resolve().parent.name or "case"
+    return check_petition.to_deployment(
+        name=f"filing-window-{slug}",
+        schedule=RRule(rrule),
+        parameters={"case_path": str(Path(case_path).resolve()), "out_dir": str(out_dir)},
+        description=f"{case.name}: checked every {every_minutes} min from {start} to {end}",
+        tags=["filing-window", str(case.kind)],
+    )
