@@ -27,4 +27,4 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 bench: $(STAMP)
-	$(BIN)/python bench/speed.py
+	$(BIN)/python bench/check_time.py
