@@ -51,7 +51,7 @@ class _Strict(BaseModel):
 
 
 class MunicipalityConfig(_Strict):
-    village: str = Field(min_length=1)
+    village: str = ""  # required for the village petitions; a town district has none
     town: str = Field(min_length=1)
     county: str = Field(min_length=1)
     # Who on the register lives in the village. The state export has a town but no village
@@ -246,6 +246,8 @@ class CaseConfig(_Strict):
         owners_only = self.kind is PetitionKind.IMPROVEMENT_DISTRICT or (
             self.incorporation is not None and self.incorporation.basis == "owners"
         )
+        if self.kind is not PetitionKind.IMPROVEMENT_DISTRICT and not self.municipality.village:
+            missing.append("municipality.village")
         if not owners_only and self.register_file is None:
             missing.append("[register]")
         if (

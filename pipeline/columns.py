@@ -34,6 +34,7 @@ HEADER_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"^((village )?election district( if any)?|e ?d|ed( if any)?|district( if any)?)$",
             "election_district",
         ),
+        (r"^(amount of )?(assessed )?(valuation|value)( credited)?$", "valuation"),
     )
 )
 assert all(f in FIELD_NAMES for _, f in HEADER_PATTERNS)

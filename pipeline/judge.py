@@ -44,7 +44,6 @@ __all__ = ["apply_corrections", "judge", "latest_decisions", "order_sheets", "st
 
 log = logging.getLogger(__name__)
 
-DUPLICATE_CITATION = "Village Law § 9-902(1): a signer is counted once"
 
 
 def latest_decisions(decisions: Sequence[ReviewDecision]) -> dict[str, ReviewDecision]:
@@ -187,7 +186,7 @@ def judge(
                 )
             )
 
-    judged = _count_each_voter_once(judged)
+    judged = _count_each_signer_once(judged, f"{rules.statute}: each signer is counted once")
 
     lines_read = sum(len(s.lines) for s in sheets)
     if lines_read != len(judged):  # the promise: no line is ever dropped
@@ -278,9 +277,9 @@ def _valuation_verdict(
     )
 
 
-def _count_each_voter_once(judged: list[JudgedLine]) -> list[JudgedLine]:
-    """A voter who signed twice counts once: the first line (in sheet order) that is not
-    invalid keeps the voter; every later line of that voter is invalid as a duplicate."""
+def _count_each_signer_once(judged: list[JudgedLine], citation: str) -> list[JudgedLine]:
+    """A voter (or owner) who signed twice counts once: the first line (in sheet order) that is
+    not invalid keeps the signer; every later line of that signer is invalid as a duplicate."""
     first: dict[str, JudgedLine] = {}
     out = []
     for j in judged:
@@ -295,8 +294,8 @@ def _count_each_voter_once(judged: list[JudgedLine]) -> list[JudgedLine]:
         dup = finding(
             "DUPLICATE_SIGNER",
             Severity.FATAL,
-            DUPLICATE_CITATION,
-            f"the same voter already signed on sheet {earlier.sheet_number or '?'} "
+            citation,
+            f"the same signer already signed on sheet {earlier.sheet_number or '?'} "
             f"line {earlier.line.line_no}",
             page_id=j.line.page_id,
             line_no=j.line.line_no,

@@ -95,7 +95,15 @@ class Box:
 
 
 # Canonical field names of a signature line. Column headers on a sheet map onto these.
-FIELD_NAMES = ("date", "signature", "name", "residence", "ward", "election_district")
+FIELD_NAMES = (
+    "date",
+    "signature",
+    "name",
+    "residence",
+    "ward",
+    "election_district",
+    "valuation",  # 2-202(1)(e)(3): the assessed valuation credited to an owner-signer
+)
 
 
 @dataclass(frozen=True, slots=True)

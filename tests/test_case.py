@@ -47,14 +47,14 @@ def test_every_problem_is_reported_at_once(tmp_path):
         GOOD.replace('kind = "permissive_referendum"', 'kind = "recall"')
         .replace("filed = 2026-10-09", "filed = 2026-13-45".replace("2026-13-45", '"soon"'))
         .replace('county = "Albany"', 'county = "Albany"\ncountry = "US"')
-        .replace('village = "Testville"\n', "")
+        .replace('town = "Greenfield"\n', "")
     )
     with pytest.raises(CaseFileError) as info:
         load_case(write(tmp_path, bad))
     err = info.value
     text = "\n".join(err.problems)
     assert len(err.problems) >= 4, text
-    for where in ("kind", "dates.filed", "municipality.country", "municipality.village"):
+    for where in ("kind", "dates.filed", "municipality.country", "municipality.town"):
         assert where in text
     assert err.exit_code == ExitCode.CASE_FILE
     assert str(tmp_path / "case.toml") in err.message

@@ -9,7 +9,7 @@ from fractions import Fraction as F
 import pytest
 
 from pipeline.judge import judge
-from pipeline.records import Holding, LineStatus, MatchDecision, Verdict
+from pipeline.records import Field, Holding, LineStatus, MatchDecision, Source, Verdict
 from pipeline.rules import town_191, village_2202
 from pipeline.run import rules_for
 from tests import builders as b
@@ -50,7 +50,11 @@ def affidavit(count="1"):
 
 def run(case, owners, decisions=None, statement=None):
     """One sheet, one line per owner id (None: a signer not on the roll)."""
-    lines = tuple(b.line(i + 1) for i in range(len(owners)))
+    # Each line states the valuation credited to its signer (2-202(1)(e)(3)).
+    lines = tuple(
+        b.line(i + 1).replace_field(Field("valuation", "30,000", 1.0, Source.TEXT_LAYER))
+        for i in range(len(owners))
+    )
     statement = statement or affidavit(str(len(lines)))
     sheet = b.sheet(lines, witness_statement=statement)
     matches = {}
@@ -211,3 +215,21 @@ def test_valuation_reaches_the_report(tmp_path):
     assert [p["label"] for p in doc["valuation"]["parts"]] == ["all taxable property"]
     assert doc["valuation"]["parts"][0]["share"] == pytest.approx(0.8)
     assert "Town Law § 191" in paths["html"].read_text()
+
+
+def test_an_owner_line_without_its_valuation_goes_to_a_person():
+    """2-202(1)(e)(3): 'the amount of assessed valuation ... as credited to him'."""
+    c = incorporation_case()
+    ln = b.line(1)
+    sheet = b.sheet((ln,), witness_statement=affidavit("1"))
+    report = judge(
+        c,
+        rules_for(c),
+        [sheet],
+        {ln.line_id: b.match(ln.line_id, "O1")},
+        {"O1": b.entry("O1")},
+        None,
+        holdings=ROLL,
+    )
+    assert report.lines[0].status is LineStatus.NEEDS_REVIEW
+    assert [f.code for f in report.lines[0].findings] == ["VALUATION_NOT_STATED"]

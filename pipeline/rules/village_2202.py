@@ -100,6 +100,20 @@ def line_has_address(ctx: LineContext) -> Iterable[Finding]:
     yield from check_has_residence(ctx, f"{E}(3)")
 
 
+def line_states_valuation(ctx: LineContext) -> Iterable[Finding]:
+    """(1)(e)(3): "if the petition is based on the ownership of more than fifty per cent in
+    assessed or full valuation ..., the amount of assessed valuation of real property owned by
+    the signer as credited to him". The amount the valuation credits comes from the roll; a
+    line that does not state it goes to a person (the section does not say it falls)."""
+    if not ctx.line.text("valuation"):
+        yield ctx.finding(
+            "VALUATION_NOT_STATED",
+            REVIEW,
+            f"{E}(3)",
+            "the line does not state the assessed valuation credited to the signer",
+        )
+
+
 def authenticating_affidavit(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
     """(1)(e)(4): "There shall be set forth at the bottom of each page of signatures an
     authenticating affidavit of a witness": the witness's name and residence, "the above sheet
@@ -192,7 +206,7 @@ def rules_owners(case: CaseConfig) -> RuleSet:
         statute=STATUTE,
         petition_rules=(petition_contents,),
         sheet_rules=(table_was_read, authenticating_affidavit),
-        line_rules=(line_is_signed, line_has_address, signer_is_owner),
+        line_rules=(line_is_signed, line_has_address, signer_is_owner, line_states_valuation),
         threshold=owners_threshold,
         valuation=valuation,
     )
