@@ -10,6 +10,7 @@ shown on the register of electors for the previous general village election".
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime as dt
 import json
 import logging
@@ -17,6 +18,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from .people import (
     FIRST_NAMES,
@@ -25,9 +27,13 @@ from .people import (
     Village,
     Voter,
     build_register,
+    vary_register,
 )
 from .register import write_register
-from .sheets import LinePlan, SheetPlan, WitnessPlan, write_pdf
+from .sheets import LinePlan, SheetLayout, SheetPlan, WitnessPlan, write_pdf
+
+if TYPE_CHECKING:
+    from .varied import Variation
 
 __all__ = [
     "FATAL_DEFECTS",
@@ -73,14 +79,40 @@ class LineTruth:
     voter_id: str | None
     defects: tuple[str, ...]
     status: str  # valid, invalid, needs_review, blank
+    notes: tuple[str, ...] = ()  # what makes the line hard without being a defect (a nickname)
+
+
+_FULL_MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+DATE_STYLES = ("long", "short", "words", "dashes", "month-day", "full")
 
 
 def format_date(d: dt.date, style: str) -> str:
-    """A date as people write it: "10/03/2026", "10/3/26" or "Oct 3, 2026"."""
+    """A date as people write it: "10/03/2026" (long), "10/3/26" (short), "Oct 3, 2026"
+    (words), "10-03-2026" (dashes), "October 3" (month-day: no year) or "October 3, 2026"
+    (full)."""
     if style == "long":
         return f"{d.month:02d}/{d.day:02d}/{d.year}"
     if style == "short":
         return f"{d.month}/{d.day}/{d.year % 100:02d}"
+    if style == "dashes":
+        return f"{d.month:02d}-{d.day:02d}-{d.year}"
+    if style == "month-day":
+        return f"{_FULL_MONTHS[d.month - 1]} {d.day}"
+    if style == "full":
+        return f"{_FULL_MONTHS[d.month - 1]} {d.day}, {d.year}"
     return f"{_MONTHS[d.month - 1]} {d.day}, {d.year}"
 
 
@@ -143,6 +175,7 @@ def generate_case(
     target: str = "sufficient",
     dates: CaseDates | None = None,
     village: Village | None = None,
+    variation: Variation | None = None,
 ) -> Path:
     """Write a synthetic case into out_dir and return the path of its case.toml.
 
@@ -151,9 +184,17 @@ def generate_case(
     so even if every doubtful line were valid the petition would fail) or "undetermined"
     (valid < required <= valid + needs_review: the review decides). truth.json always states
     the verdict the planted lines give; a "sufficient" target too small to reach it is logged,
-    and an impossible "insufficient"/"undetermined" layout raises ValueError."""
-    if target not in TARGETS:
-        raise ValueError(f"target must be one of {', '.join(TARGETS)}, not {target!r}")
+    and an impossible "insufficient"/"undetermined" layout raises ValueError.
+
+    With `variation` (`pipeline.synth.varied.Variation`) the case is the corpus's kind: varied
+    rows, columns, handwriting and defects; targets also "just-above" and "just-below"; the
+    number of sheets follows from the target (`n_sheets` and `rows_per_sheet` are ignored).
+    Without it the output is the demo's, byte for byte."""
+    from .varied import VARIED_TARGETS, plan_varied
+
+    if target not in (TARGETS if variation is None else VARIED_TARGETS):
+        allowed = TARGETS if variation is None else VARIED_TARGETS
+        raise ValueError(f"target must be one of {', '.join(allowed)}, not {target!r}")
     if n_sheets < 1 or rows_per_sheet < 2:
         raise ValueError("need at least one sheet and two rows per sheet")
     rng = random.Random(seed)
@@ -169,15 +210,32 @@ def generate_case(
         election=dates.previous_general_election,
         adopted=dates.adopted,
     )
+    if variation is not None:
+        voters = vary_register(rng, voters, village)
     write_register(voters, village, out_dir / "register.csv")
     denominator = sum(
         v.elector_on(dates.previous_general_election, village.village_eds) for v in voters
     )
     required = (denominator + 4) // 5
 
-    sheets_truth = _plan_sheets(
-        rng, voters, village, dates, n_sheets, rows_per_sheet, target, required
-    )
+    petition_defects: tuple[str, ...] = ()
+    if variation is None:
+        sheets_truth = _plan_sheets(
+            rng, voters, village, dates, n_sheets, rows_per_sheet, target, required
+        )
+    else:
+        planned, petition_defects = plan_varied(
+            rng,
+            voters,
+            village,
+            required,
+            target,
+            variation,
+            adopted=dates.adopted,
+            filed=dates.filed,
+        )
+        sheets_truth = [(p.plan, list(p.lines), p.witness_date, p.defects) for p in planned]
+        n_sheets = len(sheets_truth)
 
     # Files: one PDF per sheet, the last two sheets together in one two-page PDF.
     files: list[tuple[str, list[int]]] = []
@@ -193,11 +251,19 @@ def generate_case(
 
     truth_sheets = []
     for file, idxs in files:
-        write_pdf(out_dir / file, [sheets_truth[i][0] for i in idxs])
-        for page_index, i in enumerate(idxs):
+        layouts = write_pdf(out_dir / file, [sheets_truth[i][0] for i in idxs])
+        for page_index, (i, layout) in enumerate(zip(idxs, layouts, strict=True)):
             plan, lines, witness_date, sheet_defects = sheets_truth[i]
             truth_sheets.append(
-                _sheet_truth(file, page_index, plan, lines, witness_date, sheet_defects)
+                _sheet_truth(
+                    file,
+                    page_index,
+                    plan,
+                    lines,
+                    witness_date,
+                    sheet_defects,
+                    layout if variation is not None else None,
+                )
             )
 
     all_lines = [t for _, lines, _, _ in sheets_truth for t in lines]
@@ -212,7 +278,8 @@ def generate_case(
         verdict = "insufficient"
     else:
         verdict = "undetermined"
-    if verdict != target:
+    meant = {"just-above": "sufficient", "just-below": "insufficient"}.get(target, target)
+    if verdict != meant:
         log.warning("synthetic case: target %s, but the planted lines give %s", target, verdict)
     election = dates.previous_general_election.isoformat()
     how = (
@@ -227,10 +294,20 @@ def generate_case(
             "doubtful line is valid.",
         }.get(verdict, "the lines in review decide it.")
     )
-    truth = {
+    truth: dict[str, Any] = {
         "schema": TRUTH_SCHEMA,
         "seed": seed,
         "synthetic": True,
+    }
+    if variation is not None:
+        truth.update(
+            kind="permissive_referendum",
+            style="born-digital",
+            target=target,
+            variation=dataclasses.asdict(variation),
+            petition_defects=list(petition_defects),
+        )
+    truth |= {
         "sheets": truth_sheets,
         "expected": {
             "lines_read": len(all_lines),
@@ -250,7 +327,7 @@ def generate_case(
     case_path = out_dir / "case.toml"
     case_path.write_text(_case_toml(village, dates, seed), encoding="utf-8")
     (out_dir / "README.md").write_text(
-        _readme(seed, n_sheets, village_size, target), encoding="utf-8"
+        _readme(seed, n_sheets, village_size, target, variation is not None), encoding="utf-8"
     )
     log.info("synthetic case written to %s: %d lines, verdict %s", out_dir, len(all_lines), verdict)
     return case_path
@@ -437,9 +514,12 @@ def _sheet_truth(
     lines: Sequence[LineTruth],
     witness_date: dt.date | None,
     sheet_defects: tuple[str, ...],
+    layout: SheetLayout | None = None,
 ) -> dict[str, object]:
+    """One sheet's truth. With a layout (varied cases) it also gives the table's columns, each
+    row's box on the page (PDF points, origin top-left) and the font each field was drawn in."""
     w = plan.witness
-    witness = None
+    witness: dict[str, Any] | None = None
     if w is not None:
         witness = {
             "name": w.name,
@@ -450,7 +530,7 @@ def _sheet_truth(
             "signed": bool(w.signature),
             "signature": w.signature,
         }
-    return {
+    out: dict[str, Any] = {
         "file": file,
         "page_index": page_index,
         "sheet_number": plan.number,
@@ -468,6 +548,23 @@ def _sheet_truth(
             for k, t in enumerate(lines, start=1)
         ],
     }
+    if layout is None:
+        return out
+    out["columns"] = [field for _, field, _ in plan.columns]
+    out["column_titles"] = [title for title, _, _ in plan.columns]
+    if witness is not None:
+        witness["fonts"] = {name: s.font for name, s in layout.witness_strokes}
+    for row, box, strokes, t in zip(
+        out["lines"], layout.row_boxes, layout.strokes, lines, strict=True
+    ):
+        row["box"] = [round(v, 2) for v in box]
+        row["fonts"] = {name: s.font for name, s in strokes}
+        row["strokes"] = {
+            name: {"size": s.size, "slant": s.slant, "baseline": s.baseline} for name, s in strokes
+        }
+        if t.notes:
+            row["notes"] = list(t.notes)
+    return out
 
 
 def _q(s: str) -> str:
@@ -497,7 +594,26 @@ def _case_toml(village: Village, dates: CaseDates, seed: int) -> str:
     )
 
 
-def _readme(seed: int, n_sheets: int, village_size: int, target: str) -> str:
+def _readme(seed: int, n_sheets: int, village_size: int, target: str, varied: bool = False) -> str:
+    if varied:
+        return (
+            "# Synthetic petition case (varied)\n\n"
+            "Every file here is synthetic. It was generated by the `petitions` project's fixture\n"
+            f"generator (`pipeline.synth`, varied mode) from seed {seed} and holds no real\n"
+            "person's data: the village, its voters, streets and signers are invented.\n\n"
+            "- `register.csv`: a village register in the NYS BOE 45-field voter-export layout\n"
+            "- `sheets/`: born-digital petition sheets (Village Law § 9-902(8) form), entries in\n"
+            "  handwriting-style fonts\n"
+            "- `case.toml`: the case file\n"
+            "- `truth.json`: what the generator intended (every line's fields, register id,\n"
+            "  planted defects, expected status, row box and fonts; expected totals)\n\n"
+            "Regenerate (byte-identical for the same seed and the same installed fonts):\n\n"
+            "```\n"
+            f"python -m pipeline.synth --varied --seed {seed} --out <folder>"
+            + (f" --village-size {village_size}" if village_size != 150 else "")
+            + (f" --target {target}" if target != "sufficient" else "")
+            + "\n```\n"
+        )
     return (
         "# Synthetic petition case\n\n"
         "Every file here is synthetic. It was generated by the `petitions` project's fixture\n"
@@ -528,8 +644,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sheets", type=int, default=6)
     parser.add_argument("--village-size", type=int, default=150)
     parser.add_argument("--rows", type=int, default=10)
-    parser.add_argument("--target", choices=TARGETS, default="sufficient")
+    parser.add_argument(
+        "--target",
+        choices=TARGETS + ("just-above", "just-below"),
+        default="sufficient",
+        help="just-above and just-below need --varied",
+    )
+    parser.add_argument(
+        "--varied",
+        action="store_true",
+        help="a corpus-style case: 5-20 rows a sheet, varied columns, handwriting, more defects",
+    )
     args = parser.parse_args(argv)
+    from .varied import Variation
+
     path = generate_case(
         args.out,
         args.seed,
@@ -537,6 +665,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         village_size=args.village_size,
         rows_per_sheet=args.rows,
         target=args.target,
+        variation=Variation() if args.varied else None,
     )
     print(path)
     return 0

@@ -14,12 +14,14 @@ from dataclasses import dataclass
 
 __all__ = [
     "FIRST_NAMES",
+    "NICKNAMES",
     "SURNAMES",
     "UNREGISTERED_SURNAMES",
     "Village",
     "Voter",
     "build_register",
     "default_village",
+    "vary_register",
 ]
 
 log = logging.getLogger(__name__)
@@ -378,3 +380,50 @@ def build_register(
         )
     log.debug("register: %d village voters, %d outside", len(inside), len(outside))
     return tuple(inside) + tuple(outside)
+
+
+# Formal first names and the nicknames people sign with (Bill for William).
+NICKNAMES: dict[str, tuple[str, ...]] = {
+    "William": ("Bill", "Will"),
+    "Robert": ("Bob", "Rob"),
+    "Elizabeth": ("Liz", "Beth"),
+    "Margaret": ("Peggy", "Maggie"),
+    "Katherine": ("Kate", "Kathy"),
+    "James": ("Jim", "Jimmy"),
+    "Richard": ("Rick", "Dick"),
+    "Thomas": ("Tom",),
+    "Joseph": ("Joe",),
+    "Patricia": ("Pat", "Patty"),
+}
+
+
+def vary_register(
+    rng: random.Random, voters: tuple[Voter, ...], village: Village
+) -> tuple[Voter, ...]:
+    """The register with some village voters renamed: about one in ten given a formal first
+    name that has a common nickname (William, who signs as Bill), about one in twenty a
+    hyphenated surname ("Rookwood-Fernsby"). Names stay unique on the register."""
+    out = list(voters)
+    taken = {(v.first_name, v.last_name) for v in out}
+    inside = [i for i, v in enumerate(out) if v.ed in village.village_eds and not v.suffix]
+    rng.shuffle(inside)
+    n_formal = max(3, len(inside) // 10)
+    n_hyphen = max(2, len(inside) // 20)
+    for i in inside[:n_formal]:
+        v = out[i]
+        for _ in range(20):
+            first = rng.choice(sorted(NICKNAMES))
+            if (first, v.last_name) not in taken:
+                taken.add((first, v.last_name))
+                out[i] = dataclasses.replace(v, first_name=first)
+                break
+    for i in inside[n_formal : n_formal + n_hyphen]:
+        v = out[i]
+        for _ in range(20):
+            other = rng.choice(SURNAMES)
+            last = f"{v.last_name}-{other}"
+            if other != v.last_name and (v.first_name, last) not in taken:
+                taken.add((v.first_name, last))
+                out[i] = dataclasses.replace(v, last_name=last)
+                break
+    return tuple(out)

@@ -13,6 +13,7 @@ Canvases are made with `invariant=1`, so the same plan gives byte-identical PDFs
 from __future__ import annotations
 
 import logging
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,9 +23,12 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
+from .handwriting import Hand, Stroke, draw_handwritten
+
 __all__ = [
     "COLUMNS",
     "LinePlan",
+    "SheetLayout",
     "SheetPlan",
     "WitnessPlan",
     "draw_sheet",
@@ -80,12 +84,30 @@ class WitnessPlan:
 
 @dataclass(frozen=True, slots=True)
 class SheetPlan:
-    number: int
+    number: int | None  # None: no number printed at the foot
     village: str
     county: str
     proposition: str
     lines: tuple[LinePlan, ...]
     witness: WitnessPlan | None
+    # The table's columns: (printed title, canonical field, width). A "\n" in a title breaks it
+    # over lines; the widths add up to the table's width.
+    columns: tuple[tuple[str, str, float], ...] = COLUMNS
+    # Handwriting: one hand per line (None for a blank line) and the witness's; None draws
+    # every entry in Helvetica (the demo's look). `jitter_seed` seeds the baseline wobble.
+    hands: tuple[Hand | None, ...] | None = None
+    witness_hand: Hand | None = None
+    jitter_seed: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SheetLayout:
+    """Where things were drawn, in PDF points with the origin top-left (y down), as
+    `pipeline.records.Box` has it: a row's box, and how each filled field was drawn."""
+
+    row_boxes: tuple[tuple[float, float, float, float], ...]  # x0, top, x1, bottom
+    strokes: tuple[tuple[tuple[str, Stroke], ...], ...]  # per row: (field, stroke)
+    witness_strokes: tuple[tuple[str, Stroke], ...] = ()
 
 
 def _fit(text: str, font: str, size: float, width: float) -> float:
@@ -99,8 +121,10 @@ def _or_blank(text: str) -> str:
     return text if text else BLANK
 
 
-def draw_sheet(c: Canvas, plan: SheetPlan) -> None:
-    """Draw one sheet on the canvas's current page and end the page."""
+def draw_sheet(c: Canvas, plan: SheetPlan) -> SheetLayout:
+    """Draw one sheet on the canvas's current page, end the page, and say where rows went."""
+    rng = random.Random(plan.jitter_seed)
+    columns = plan.columns
     y = PAGE_H - 48
     c.setFont("Helvetica-Bold", 13)
     c.drawCentredString(PAGE_W / 2, y, "PETITION FOR A PERMISSIVE REFERENDUM")
@@ -126,7 +150,7 @@ def draw_sheet(c: Canvas, plan: SheetPlan) -> None:
     # The signature table, every cell border ruled so a line-based table finder sees it.
     top = y - 6
     xs = [MARGIN]
-    for _, _, w in COLUMNS:
+    for _, _, w in columns:
         xs.append(xs[-1] + w)
     ys = [top, top - HEADER_ROW_H]
     for _ in plan.lines:
@@ -137,31 +161,66 @@ def draw_sheet(c: Canvas, plan: SheetPlan) -> None:
     for xx in xs:
         c.line(xx, ys[0], xx, ys[-1])
     c.setFont("Helvetica-Bold", 8)
-    for (title, field, _), x0, x1 in zip(COLUMNS, xs, xs[1:], strict=False):
-        parts = _HEADER_LINES.get(field, (title,))
+    for (title, field, _), x0, x1 in zip(columns, xs, xs[1:], strict=False):
+        parts = tuple(title.split("\n")) if "\n" in title else _HEADER_LINES.get(field, (title,))
         first = top - (HEADER_ROW_H - 9 * len(parts)) / 2 - 7.5
         for k, part in enumerate(parts):
             c.drawCentredString((x0 + x1) / 2, first - 9 * k, part)
-    for line, row_top in zip(plan.lines, ys[1:], strict=False):
+    hands = plan.hands or (None,) * len(plan.lines)
+    strokes: list[tuple[tuple[str, Stroke], ...]] = []
+    for line, row_top, hand in zip(plan.lines, ys[1:], hands, strict=False):
         base = row_top - ROW_H + 7
-        for (_, field, w), x0 in zip(COLUMNS, xs, strict=False):
+        drawn: list[tuple[str, Stroke]] = []
+        for (_, field, w), x0 in zip(columns, xs, strict=False):
             text = line.get(field)
             if not text:
                 continue
-            font = "Helvetica-Oblique" if field == "signature" else "Helvetica"
-            c.setFont(font, _fit(text, font, CELL_FONT, w - 6))
-            c.drawString(x0 + 3, base, text)
+            if hand is None:
+                font = "Helvetica-Oblique" if field == "signature" else "Helvetica"
+                size = _fit(text, font, CELL_FONT, w - 6)
+                c.setFont(font, size)
+                c.drawString(x0 + 3, base, text)
+                drawn.append((field, Stroke(font, size, 0.0, 0.0)))
+                continue
+            sig = field == "signature"
+            drawn.append(
+                (
+                    field,
+                    draw_handwritten(
+                        c,
+                        rng,
+                        text,
+                        x0 + 3 + rng.uniform(0, 3),
+                        base + 1,
+                        w - 8,
+                        hand.signature_font if sig else hand.entry_font,
+                        (CELL_FONT + (2.5 if sig else 1.0)) * hand.scale,
+                        hand.slant + (6.0 if sig else 0.0),
+                        hand.wobble,
+                        band=(row_top - ROW_H + 1.5, row_top - 1.5),
+                    ),
+                )
+            )
+        strokes.append(tuple(drawn))
 
     y = ys[-1] - 22
+    witness_strokes: tuple[tuple[str, Stroke], ...] = ()
     if plan.witness is not None:
-        _draw_witness(c, plan, plan.witness, y)
+        witness_strokes = _draw_witness(c, plan, plan.witness, y, rng)
 
-    c.setFont("Helvetica", 9)
-    c.drawCentredString(PAGE_W / 2, 30, f"Sheet No. {plan.number}")
+    if plan.number is not None:
+        c.setFont("Helvetica", 9)
+        c.drawCentredString(PAGE_W / 2, 30, f"Sheet No. {plan.number}")
     c.showPage()
+    boxes = tuple(
+        (xs[0], PAGE_H - a, xs[-1], PAGE_H - b) for a, b in zip(ys[1:], ys[2:], strict=False)
+    )
+    return SheetLayout(boxes, tuple(strokes), witness_strokes)
 
 
-def _draw_witness(c: Canvas, plan: SheetPlan, w: WitnessPlan, y: float) -> None:
+def _draw_witness(
+    c: Canvas, plan: SheetPlan, w: WitnessPlan, y: float, rng: random.Random
+) -> tuple[tuple[str, Stroke], ...]:
     """The Statement of Witness of 9-902(8), its blanks filled in (or dotted when empty)."""
     c.setFont("Helvetica-Bold", 9.5)
     c.drawString(MARGIN, y, "Statement of Witness:")
@@ -186,25 +245,59 @@ def _draw_witness(c: Canvas, plan: SheetPlan, w: WitnessPlan, y: float) -> None:
             y -= 11.5
         y -= 4
     y -= 22
-    c.setFont("Helvetica", 10)
-    c.drawString(MARGIN + 24, y, _or_blank(w.date_text))
-    if w.signature:
+    hand = plan.witness_hand
+    strokes: list[tuple[str, Stroke]] = []
+    if hand is not None and w.date_text:
+        stroke = draw_handwritten(
+            c,
+            rng,
+            w.date_text,
+            MARGIN + 24,
+            y,
+            150,
+            hand.entry_font,
+            10 * hand.scale,
+            hand.slant,
+            hand.wobble,
+        )
+        strokes.append(("date", stroke))
+    else:
+        c.setFont("Helvetica", 10)
+        c.drawString(MARGIN + 24, y, _or_blank(w.date_text))
+    if w.signature and hand is not None:
+        stroke = draw_handwritten(
+            c,
+            rng,
+            w.signature,
+            PAGE_W / 2 + 40,
+            y,
+            200,
+            hand.signature_font,
+            12 * hand.scale,
+            hand.slant + 6,
+            hand.wobble,
+        )
+        strokes.append(("signature", stroke))
+    elif w.signature:
         c.setFont("Helvetica-Oblique", 11)
         c.drawString(PAGE_W / 2 + 40, y, w.signature)
     else:
+        c.setFont("Helvetica", 10)
         c.drawString(PAGE_W / 2 + 40, y, BLANK * 2)
     y -= 13
     c.setFont("Helvetica", 8)
     c.drawString(MARGIN + 40, y, "Date")
     c.drawString(PAGE_W / 2 + 60, y, "Signature of Witness")
+    return tuple(strokes)
 
 
-def write_pdf(path: Path, plans: Sequence[SheetPlan]) -> None:
-    """Write the sheets as the pages of one PDF, byte-identical for the same plans."""
+def write_pdf(path: Path, plans: Sequence[SheetPlan]) -> list[SheetLayout]:
+    """Write the sheets as the pages of one PDF, byte-identical for the same plans; return
+    where each sheet's rows were drawn."""
     c = Canvas(str(path), pagesize=letter, invariant=1, pageCompression=1)
     c.setTitle("Synthetic petition sheets (no real person's data)")
     c.setAuthor("petitions synthetic generator")
-    for plan in plans:
-        draw_sheet(c, plan)
+    layouts = [draw_sheet(c, plan) for plan in plans]
     c.save()
     log.debug("wrote %d sheet(s) to %s", len(plans), path)
+    return layouts

@@ -1,0 +1,466 @@
+"""Accuracy of the whole pipeline against the synthetic corpus's ground truth.
+
+Runs the real pipeline (`pipeline.run.check_case`, no Prefect) over every case of a corpus and
+compares what it read, matched and decided with truth.json, overall, per input style
+(born-digital, clean scan, degraded scan) and per petition kind. Prints two tables and writes
+the per-line disagreements, worst first, to a CSV. Always exits 0: it measures, it does not
+judge.
+
+    .venv/bin/python bench/accuracy.py                     # 3 fresh cases x 3 styles (CI)
+    .venv/bin/python bench/accuracy.py --cases 60 --jobs 2 # the large corpus, on demand
+    .venv/bin/python bench/accuracy.py --corpus DIR        # a corpus already generated
+    .venv/bin/python bench/accuracy.py --csv /tmp/d.csv      # default bench/out/disagreements.csv
+
+The figures:
+
+- rows: table rows found / rows in truth (blank rows included), matched by (file, page, row);
+  `signed` the same for the rows truth says are signed (a signed row read as blank is lost);
+  `invented`: rows read that truth does not have.
+- CER per column: Levenshtein distance / truth characters, over the rows found. The signature
+  column's truth is the name as signed; a reader that only tells ink from no ink scores high.
+- match P / R / F1: the register id the pipeline matched against truth's, over signed rows
+  (a row not read counts as not matched).
+- review: share of the signed rows found that went to review.
+- wrong: rows decided (valid or invalid) whose truth status differs, without review. Must be 0.
+- |dvalid|: mean absolute error of the valid count per case; verdict: share of cases whose
+  verdict equals truth's.
+
+Synthetic data only (pipeline.synth); no real person's data.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import logging
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from rapidfuzz.distance import Levenshtein
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # run as a script from anywhere
+    sys.path.insert(0, str(ROOT))
+
+from pipeline.case import load_case  # noqa: E402
+from pipeline.records import FIELD_NAMES, MatchDecision, SufficiencyReport  # noqa: E402
+from pipeline.run import check_case  # noqa: E402
+from pipeline.synth.corpus import STYLES, generate_corpus  # noqa: E402
+
+log = logging.getLogger("bench.accuracy")
+
+KINDS = (
+    "permissive_referendum",
+    "independent_nomination",
+    "incorporation",
+    "improvement_district",
+)
+CSV_FIELDS = (
+    "case",
+    "style",
+    "kind",
+    "file",
+    "page",
+    "line",
+    "field",
+    "truth",
+    "read",
+    "distance",
+    "status_truth",
+    "status_got",
+    "codes_truth",
+    "codes_got",
+    "voter_truth",
+    "voter_got",
+    "silent_wrong",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RowResult:
+    """One table row: truth's and the pipeline's view of it (either may be missing)."""
+
+    file: str
+    page: int
+    line_no: int
+    truth_status: str | None  # None: a row the pipeline invented
+    got_status: str | None  # None: a row the pipeline did not read
+    truth_fields: dict[str, str]
+    got_fields: dict[str, str]
+    truth_voter: str | None
+    got_voter: str | None
+    truth_codes: tuple[str, ...]
+    got_codes: tuple[str, ...]
+
+    @property
+    def signed(self) -> bool:
+        return self.truth_status not in (None, "blank")
+
+    @property
+    def silent_wrong(self) -> bool:
+        """Decided (valid or invalid) without review, and not as truth has it."""
+        return self.got_status in ("valid", "invalid") and self.got_status != self.truth_status
+
+
+@dataclass(frozen=True, slots=True)
+class CaseResult:
+    case: str
+    style: str
+    kind: str
+    rows: tuple[RowResult, ...]
+    truth_valid: int
+    got_valid: int
+    truth_verdict: str
+    got_verdict: str
+    seconds: float
+    errors: tuple[str, ...] = field(default=())
+
+
+def compare(case: str, style: str, truth: dict[str, Any], report: SufficiencyReport) -> CaseResult:
+    """Line-by-line comparison of a report with its truth, keyed by (file name, page, row)."""
+    where = {s.page.page_id: (Path(s.page.path).name, s.page.page_index) for s in report.sheets}
+    got = {}
+    for j in report.lines:
+        file, page = where[j.line.page_id]
+        voter = None
+        if j.match is not None and j.match.decision is MatchDecision.MATCH:
+            voter = j.match.voter_id
+        got[(file, page, j.line.line_no)] = (j, voter)
+    rows: list[RowResult] = []
+    seen = set()
+    for sheet in truth["sheets"]:
+        file, page = Path(sheet["file"]).name, sheet["page_index"]
+        for ln in sheet["lines"]:
+            key = (file, page, ln["line_no"])
+            seen.add(key)
+            hit = got.get(key)
+            j, voter = hit if hit is not None else (None, None)
+            rows.append(
+                RowResult(
+                    file,
+                    page,
+                    ln["line_no"],
+                    ln["expected_status"],
+                    None if j is None else j.status.value,
+                    dict(ln["fields"]),
+                    {} if j is None else {f.name: f.text for f in j.line.fields},
+                    ln["voter_id"],
+                    voter,
+                    tuple(ln["defects"]),
+                    () if j is None else tuple(sorted({f.code for f in j.findings})),
+                )
+            )
+    for key, (j, voter) in got.items():
+        if key not in seen:
+            rows.append(
+                RowResult(
+                    key[0],
+                    key[1],
+                    key[2],
+                    None,
+                    j.status.value,
+                    {},
+                    {f.name: f.text for f in j.line.fields},
+                    None,
+                    voter,
+                    (),
+                    tuple(sorted({f.code for f in j.findings})),
+                )
+            )
+    return CaseResult(
+        case=case,
+        style=style,
+        kind=truth.get("kind", "permissive_referendum"),
+        rows=tuple(rows),
+        truth_valid=truth["expected"]["valid"],
+        got_valid=report.totals.valid,
+        truth_verdict=truth["expected"]["verdict"],
+        got_verdict=report.verdict.value,
+        seconds=0.0,
+        errors=tuple(f"{Path(e.path).name}: {e.problem}" for e in report.file_errors),
+    )
+
+
+def run_entry(root: str, entry: dict[str, Any]) -> CaseResult:
+    """Check one corpus folder with the real pipeline and compare it with its truth."""
+    folder = Path(root) / entry["path"]
+    truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
+    start = time.perf_counter()
+    report = check_case(load_case(folder / "case.toml"))
+    result = compare(entry["case"], entry["style"], truth, report)
+    return replace(result, seconds=time.perf_counter() - start)
+
+
+# -- figures ------------------------------------------------------------------------------------
+
+
+def _ratio(num: float, den: float) -> float | None:
+    return num / den if den else None
+
+
+def figures(results: Sequence[CaseResult]) -> dict[str, Any]:
+    """The benchmark's figures over a group of cases."""
+    rows = [r for c in results for r in c.rows]
+    true_rows = [r for r in rows if r.truth_status is not None]
+    found = [r for r in true_rows if r.got_status is not None]
+    signed = [r for r in true_rows if r.signed]
+    signed_found = [r for r in signed if r.got_status not in (None, "blank")]
+    invented = [r for r in rows if r.truth_status is None]
+    cer: dict[str, float | None] = {}
+    for name in FIELD_NAMES:
+        dist = chars = 0
+        for r in found:
+            if name in r.truth_fields:
+                want, have = r.truth_fields[name], r.got_fields.get(name, "")
+                dist += Levenshtein.distance(want, have)
+                chars += len(want)
+        cer[name] = _ratio(dist, chars)
+    tp = sum(1 for r in signed if r.truth_voter and r.got_voter == r.truth_voter)
+    fp = sum(1 for r in rows if r.got_voter and r.got_voter != r.truth_voter)
+    fn = sum(1 for r in signed if r.truth_voter and r.got_voter != r.truth_voter)
+    precision, recall = _ratio(tp, tp + fp), _ratio(tp, tp + fn)
+    f1 = (
+        2 * precision * recall / (precision + recall)
+        if precision is not None and recall is not None and precision + recall
+        else None
+    )
+    return {
+        "cases": len(results),
+        "rows_true": len(true_rows),
+        "rows_found": len(found),
+        "rows_recall": _ratio(len(found), len(true_rows)),
+        "signed_true": len(signed),
+        "signed_recall": _ratio(len(signed_found), len(signed)),
+        "invented": len(invented),
+        "cer": cer,
+        "match_precision": precision,
+        "match_recall": recall,
+        "match_f1": f1,
+        "review_share": _ratio(
+            sum(1 for r in signed_found if r.got_status == "needs_review"), len(signed_found)
+        ),
+        "truth_review_share": _ratio(
+            sum(1 for r in signed if r.truth_status == "needs_review"), len(signed)
+        ),
+        "silent_wrong": sum(1 for r in rows if r.silent_wrong),
+        "valid_error": _ratio(sum(abs(c.got_valid - c.truth_valid) for c in results), len(results)),
+        "verdict_accuracy": _ratio(
+            sum(c.got_verdict == c.truth_verdict for c in results), len(results)
+        ),
+        "seconds": sum(c.seconds for c in results),
+    }
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _num(x: float | None, digits: int = 2) -> str:
+    return "-" if x is None else f"{x:.{digits}f}"
+
+
+def groups(results: Sequence[CaseResult]) -> list[tuple[str, list[CaseResult]]]:
+    out: list[tuple[str, list[CaseResult]]] = [("overall", list(results))]
+    for style in STYLES:
+        picked = [c for c in results if c.style == style]
+        if picked:
+            out.append((f"style {style}", picked))
+    for kind in KINDS:
+        picked = [c for c in results if c.kind == kind]
+        if picked:
+            out.append((f"kind {kind}", picked))
+    return out
+
+
+def format_tables(results: Sequence[CaseResult]) -> str:
+    """The two tables the benchmark prints: reading, then matching and judging."""
+    rows = [(name, figures(group)) for name, group in groups(results)]
+    width = max(len(name) for name, _ in rows) + 2
+    short = {"election_district": "ED", "signature": "sig", "residence": "res"}
+    cols = [short.get(n, n) for n in FIELD_NAMES]
+    lines = [
+        "Reading (rows matched to truth by file, page and row; CER = edits / truth chars)",
+        f"{'group':<{width}}{'cases':>6}{'rows':>12}{'recall':>8}{'signed':>8}{'invent':>8}"
+        + "".join(f"{'CER ' + c:>10}" for c in cols),
+    ]
+    for name, f in rows:
+        lines.append(
+            f"{name:<{width}}{f['cases']:>6}{f['rows_found']:>6}/{f['rows_true']:<5}"
+            f"{_pct(f['rows_recall']):>8}{_pct(f['signed_recall']):>8}{f['invented']:>8}"
+            + "".join(f"{_pct(f['cer'][n]):>10}" for n in FIELD_NAMES)
+        )
+    lines += [
+        "",
+        "Matching and judging (wrong = decided valid/invalid without review, against truth)",
+        f"{'group':<{width}}{'match P':>9}{'R':>8}{'F1':>8}{'review':>9}{'(truth)':>9}"
+        f"{'wrong':>7}{'|dvalid|':>10}{'verdict':>9}{'secs':>8}",
+    ]
+    for name, f in rows:
+        lines.append(
+            f"{name:<{width}}{_pct(f['match_precision']):>9}{_pct(f['match_recall']):>8}"
+            f"{_pct(f['match_f1']):>8}{_pct(f['review_share']):>9}"
+            f"{_pct(f['truth_review_share']):>9}{f['silent_wrong']:>7}"
+            f"{_num(f['valid_error'], 1):>10}{_pct(f['verdict_accuracy']):>9}"
+            f"{f['seconds']:>8.1f}"
+        )
+    missing = [k for k in KINDS if not any(c.kind == k for c in results)]
+    if missing:
+        lines += ["", "No corpus yet for: " + ", ".join(missing) + "."]
+    return "\n".join(lines)
+
+
+def confusion(results: Sequence[CaseResult]) -> str:
+    """Truth status x pipeline status over every row ("-": not read / not in truth)."""
+    counts = Counter((r.truth_status or "-", r.got_status or "-") for c in results for r in c.rows)
+    statuses = ("valid", "invalid", "needs_review", "blank", "-")
+    head = "truth \\ got".ljust(14) + "".join(f"{s:>14}" for s in statuses)
+    body = [
+        t.ljust(14) + "".join(f"{counts.get((t, g), 0):>14}" for g in statuses) for t in statuses
+    ]
+    return "\n".join(["Line status, truth x pipeline", head, *body])
+
+
+# -- disagreements --------------------------------------------------------------------------------
+
+
+def disagreements(results: Iterable[CaseResult]) -> list[dict[str, Any]]:
+    """One CSV row per disagreement of a line (a field, the status, the voter, or the whole
+    line missing or invented), worst first: silent wrong decisions, then other status
+    disagreements, then by edit distance."""
+    out = []
+    for c in results:
+        for r in c.rows:
+            base = {
+                "case": c.case,
+                "style": c.style,
+                "kind": c.kind,
+                "file": r.file,
+                "page": r.page + 1,
+                "line": r.line_no,
+                "status_truth": r.truth_status or "(not in truth)",
+                "status_got": r.got_status or "(not read)",
+                "codes_truth": " ".join(r.truth_codes),
+                "codes_got": " ".join(r.got_codes),
+                "voter_truth": r.truth_voter or "",
+                "voter_got": r.got_voter or "",
+                "silent_wrong": int(r.silent_wrong),
+            }
+            if r.got_status is None or r.truth_status is None:
+                text = " | ".join(v for v in (r.truth_fields or r.got_fields).values() if v)
+                out.append(
+                    base
+                    | {
+                        "field": "line",
+                        "truth": text if r.truth_status else "",
+                        "read": "" if r.truth_status else text,
+                        "distance": len(text),
+                    }
+                )
+                continue
+            for name in FIELD_NAMES:
+                want, have = r.truth_fields.get(name), r.got_fields.get(name, "")
+                if want is not None and want != have:
+                    dist = Levenshtein.distance(want, have)
+                    out.append(
+                        base | {"field": name, "truth": want, "read": have, "distance": dist}
+                    )
+            if r.truth_status != r.got_status:
+                out.append(base | {"field": "status", "truth": "", "read": "", "distance": 0})
+            elif (r.truth_voter or None) != (r.got_voter or None):
+                out.append(base | {"field": "voter_id", "truth": "", "read": "", "distance": 0})
+    out.sort(
+        key=lambda d: (
+            -d["silent_wrong"],
+            d["field"] != "status",
+            -d["distance"],
+            d["case"],
+            d["style"],
+            d["file"],
+            d["line"],
+        )
+    )
+    return out
+
+
+def write_csv(rows: Sequence[dict[str, Any]], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=CSV_FIELDS)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+# -- the command ----------------------------------------------------------------------------------
+
+
+def run(corpus: Path, mapper: Any = map, styles: Sequence[str] = STYLES) -> list[CaseResult]:
+    """Check every folder of the corpus in one of `styles`."""
+    index = json.loads((corpus / "index.json").read_text(encoding="utf-8"))
+    entries = [e for e in index["entries"] if e["style"] in styles]
+    return list(mapper(run_entry, [str(corpus)] * len(entries), entries))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="bench/accuracy.py", description="Pipeline accuracy on the synthetic corpus."
+    )
+    parser.add_argument("--corpus", type=Path, help="an existing corpus (its index.json)")
+    parser.add_argument("--cases", type=int, default=3, help="cases to generate (default 3)")
+    parser.add_argument("--seed", type=int, default=902)
+    parser.add_argument(
+        "--styles",
+        nargs="+",
+        choices=STYLES,
+        default=list(STYLES),
+        help="input styles to generate and check (default: all)",
+    )
+    parser.add_argument("--keep", type=Path, help="generate the corpus here and keep it")
+    parser.add_argument("--csv", type=Path, default=ROOT / "bench" / "out" / "disagreements.csv")
+    parser.add_argument("--jobs", type=int, default=1, help="cases checked in parallel")
+    parser.add_argument("--json", type=Path, help="also write the figures as JSON")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.ERROR)
+
+    start = time.perf_counter()
+    with (
+        tempfile.TemporaryDirectory(prefix="petitions-bench-") as tmp,
+        ProcessPoolExecutor(max(1, args.jobs)) as pool,
+    ):
+        mapper = pool.map if args.jobs > 1 else map
+        corpus = args.corpus
+        gen_seconds = 0.0
+        if corpus is None:
+            corpus = args.keep or Path(tmp)
+            generate_corpus(corpus, args.seed, args.cases, args.styles, mapper=mapper)
+            gen_seconds = time.perf_counter() - start
+        results = run(corpus, mapper, args.styles)
+    total = time.perf_counter() - start
+
+    print(format_tables(results))
+    print()
+    print(confusion(results))
+    rows = disagreements(results)
+    write_csv(rows, args.csv)
+    unread = sum(1 for c in results for _ in c.errors)
+    print()
+    print(
+        f"{len(results)} case folders; corpus generated in {gen_seconds:.1f}s, checked in "
+        f"{total - gen_seconds:.1f}s; {len(rows)} disagreements written to {args.csv}"
+        + (f"; {unread} file errors" if unread else "")
+    )
+    if args.json:
+        doc = {name: figures(group) for name, group in groups(results)}
+        args.json.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

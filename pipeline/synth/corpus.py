@@ -1,0 +1,219 @@
+"""A synthetic petition corpus with ground truth: many varied cases, each in several input styles.
+
+    python -m pipeline.synth.corpus --out DIR --cases N --seed S
+
+writes, for each case k and each style:
+
+    DIR/case-kkk/born-digital/    the case as generated (PDF sheets with a text layer)
+    DIR/case-kkk/clean-scan/      the same sheets scanned clean at 300 dpi
+    DIR/case-kkk/degraded-scan/   the same sheets scanned badly (skew, 200 dpi, blur, ...)
+    DIR/index.json                every (case, style) folder with its seed, target and verdict
+
+Each folder is a complete case (case.toml, register.csv, sheets/, truth.json, README.md); all
+styles of a case share one truth. Cases cycle through the targets "sufficient",
+"insufficient", "undetermined", "just-above" and "just-below", so even a small corpus has
+verdicts on both sides of the threshold. Only Village Law § 9-902 permissive referendum
+petitions are generated today. Everything is synthetic; no real person's data.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import logging
+import random
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .case import generate_case
+from .scan import scan_case
+from .varied import VARIED_TARGETS, Variation
+
+__all__ = ["CORPUS_SCHEMA", "STYLES", "CorpusEntry", "generate_corpus", "main"]
+
+log = logging.getLogger(__name__)
+
+CORPUS_SCHEMA = "petitions-corpus/1"
+STYLES = ("born-digital", "clean-scan", "degraded-scan")
+_SCAN_STYLE = {"clean-scan": "clean-300", "degraded-scan": "degraded"}
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusEntry:
+    """One (case, style) folder of the corpus, as index.json lists it."""
+
+    case: str  # "case-003"
+    style: str  # one of STYLES
+    path: str  # the folder, relative to the corpus root
+    seed: int  # the case's seed (the same for every style of a case)
+    kind: str  # the petition kind, as case.toml has it
+    target: str
+    verdict: str  # truth.json's expected verdict
+    sheets: int
+    lines: int
+
+
+def _entry(root: Path, folder: Path, case: str, style: str, seed: int) -> CorpusEntry:
+    truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
+    return CorpusEntry(
+        case=case,
+        style=style,
+        path=folder.relative_to(root).as_posix(),
+        seed=seed,
+        kind=truth.get("kind", "permissive_referendum"),
+        target=truth.get("target", ""),
+        verdict=truth["expected"]["verdict"],
+        sheets=len(truth["sheets"]),
+        lines=truth["expected"]["lines_read"],
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _CaseJob:
+    """Everything one case needs, drawn up front so the corpus does not depend on the order
+    (or the processes) the cases are made in."""
+
+    root: str
+    case: str
+    seed: int
+    target: str
+    village_size: int
+    styles: tuple[str, ...]
+    scan_seeds: tuple[tuple[str, int], ...]
+    variation: Variation
+
+
+def _make_case(job: _CaseJob) -> list[CorpusEntry]:
+    root = Path(job.root)
+    entries = []
+    with tempfile.TemporaryDirectory(prefix="petitions-corpus-") as tmp:
+        born = "born-digital" in job.styles
+        source = root / job.case / "born-digital" if born else Path(tmp)
+        if born and source.exists():
+            shutil.rmtree(source)
+        generate_case(
+            source,
+            job.seed,
+            village_size=job.village_size,
+            target=job.target,
+            variation=job.variation,
+        )
+        if born:
+            entries.append(_entry(root, source, job.case, "born-digital", job.seed))
+        for style, scan_seed in job.scan_seeds:
+            if style not in job.styles:
+                continue
+            folder = root / job.case / style
+            if folder.exists():
+                shutil.rmtree(folder)
+            scan_case(source, folder, _SCAN_STYLE[style], scan_seed)
+            entries.append(_entry(root, folder, job.case, style, job.seed))
+    log.info("corpus: %s written (%s)", job.case, job.target)
+    return entries
+
+
+def generate_corpus(
+    out_dir: Path,
+    seed: int,
+    n_cases: int,
+    styles: Sequence[str] = STYLES,
+    *,
+    variation: Variation | None = None,
+    village_sizes: tuple[int, int] = (60, 160),
+    mapper: Callable[..., Iterable[list[CorpusEntry]]] = map,
+) -> Path:
+    """Write `n_cases` cases in each of `styles` under out_dir; return the index.json path.
+
+    Deterministic from `seed` (on a machine with the same handwriting fonts installed: truth
+    records the font of every field). `mapper` makes the cases: the builtin `map`, or a
+    process pool's `map` to use several cores; the output is the same."""
+    unknown = [s for s in styles if s not in STYLES]
+    if unknown:
+        raise ValueError(f"unknown style(s) {unknown}: use {', '.join(STYLES)}")
+    if n_cases < 1:
+        raise ValueError("need at least one case")
+    variation = variation or Variation()
+    rng = random.Random(seed)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    offset = rng.randrange(len(VARIED_TARGETS))
+    ordered = tuple(s for s in STYLES if s in styles)
+    jobs = []
+    for k in range(n_cases):
+        case_seed = rng.randrange(1, 10**6)
+        village_size = rng.randint(*village_sizes)
+        scan_seeds = tuple((s, rng.randrange(2**32)) for s in _SCAN_STYLE)
+        jobs.append(
+            _CaseJob(
+                root=str(out_dir),
+                case=f"case-{k:03d}",
+                seed=case_seed,
+                target=VARIED_TARGETS[(k + offset) % len(VARIED_TARGETS)],
+                village_size=village_size,
+                styles=ordered,
+                scan_seeds=scan_seeds,
+                variation=variation,
+            )
+        )
+    entries = [e for made in mapper(_make_case, jobs) for e in made]
+    index: dict[str, Any] = {
+        "schema": CORPUS_SCHEMA,
+        "synthetic": True,
+        "seed": seed,
+        "n_cases": n_cases,
+        "styles": list(ordered),
+        "variation": dataclasses.asdict(variation),
+        "entries": [dataclasses.asdict(e) for e in entries],
+    }
+    path = out_dir / "index.json"
+    path.write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
+    return path
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m pipeline.synth.corpus",
+        description="Generate a synthetic petition corpus with ground truth (no real data).",
+    )
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--cases", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=902)
+    parser.add_argument("--styles", nargs="+", choices=STYLES, default=list(STYLES))
+    parser.add_argument(
+        "--village-size",
+        type=int,
+        nargs=2,
+        default=(60, 160),
+        metavar=("LO", "HI"),
+        help="voters in each case's village, drawn between LO and HI (default 60 160)",
+    )
+    parser.add_argument(
+        "--builtin-fonts",
+        action="store_true",
+        help="draw entries in Helvetica even when handwriting fonts are installed",
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="cases made in parallel")
+    args = parser.parse_args(argv)
+    variation = Variation(system_fonts=not args.builtin_fonts)
+    with ProcessPoolExecutor(max(1, args.jobs)) as pool:
+        index = generate_corpus(
+            args.out,
+            args.seed,
+            args.cases,
+            args.styles,
+            variation=variation,
+            village_sizes=(args.village_size[0], args.village_size[1]),
+            mapper=pool.map if args.jobs > 1 else map,
+        )
+    print(index)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

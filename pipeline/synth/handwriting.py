@@ -1,0 +1,200 @@
+"""Handwriting for synthetic sheets: handwriting-style fonts, drawn with jitter.
+
+People fill petition lines by hand. The born-digital stand-in draws each entry as TEXT in a
+handwriting-style TrueType font (so a born-digital PDF's text layer still holds it, which is
+how a filled-in PDF form behaves) with a little jitter in size, slant and baseline; a scan of
+the page rasterizes it. Signatures use the more cursive of the fonts.
+
+Fonts come from Debian packages (none is bundled; all are free licences):
+
+    apt-get install -y fonts-dkg-handwriting fonts-breip fonts-humor-sans
+
+reportlab embeds TrueType outlines only, so the OpenType/CFF faces of fonts-bwht,
+fonts-dancingscript and fonts-comic-neue cannot be used; fonts-femkeklaver draws hollow
+(outlined) letters, which no pen makes, so it is left out. With none installed the generator
+falls back to reportlab's built-in Helvetica (entries) and Helvetica-Oblique (signatures), and
+the truth records which font every field was drawn in.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import ImageFont
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
+from reportlab.pdfgen.canvas import Canvas
+
+__all__ = [
+    "BUILTIN_HAND",
+    "BUILTIN_SIGNATURE",
+    "FONT_DIRS",
+    "HAND_FONTS",
+    "Hand",
+    "HandFont",
+    "Stroke",
+    "available_fonts",
+    "draw_handwritten",
+    "pick_hand",
+]
+
+log = logging.getLogger(__name__)
+
+FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"))
+
+
+@dataclass(frozen=True, slots=True)
+class HandFont:
+    """A handwriting-style font: the name reportlab knows it by and the file it comes from."""
+
+    name: str  # reportlab font name; recorded in truth.json
+    file: str  # path below a font dir, "" for a built-in font
+    package: str  # the Debian package that ships it, "" for a built-in font
+    script: bool  # cursive enough to stand for a signature
+
+
+# Known handwriting faces (TrueType outlines only), with the package that installs them.
+HAND_FONTS: tuple[HandFont, ...] = (
+    HandFont("DKG", "truetype/fifthhorseman/dkg.ttf", "fonts-dkg-handwriting", False),
+    HandFont("DKG-Italic", "truetype/fifthhorseman/dkgIt.ttf", "fonts-dkg-handwriting", True),
+    HandFont("DKG-BoldItalic", "truetype/fifthhorseman/dkgBI.ttf", "fonts-dkg-handwriting", True),
+    HandFont("Breip", "truetype/breip/Breip.ttf", "fonts-breip", True),
+    HandFont("DKG-Bold", "truetype/fifthhorseman/dkgBd.ttf", "fonts-dkg-handwriting", False),
+    HandFont("HumorSans", "truetype/humor-sans/Humor-Sans.ttf", "fonts-humor-sans", False),
+)
+BUILTIN_HAND = HandFont("Helvetica", "", "", False)
+BUILTIN_SIGNATURE = HandFont("Helvetica-Oblique", "", "", True)
+
+
+def _font_path(font: HandFont) -> Path | None:
+    if not font.file:
+        return None
+    return next((base / font.file for base in FONT_DIRS if (base / font.file).is_file()), None)
+
+
+def _register(font: HandFont) -> bool:
+    """Register the font with reportlab once; False when its file is missing or unusable."""
+    path = _font_path(font)
+    if path is None:
+        return False
+    if font.name in pdfmetrics.getRegisteredFontNames():
+        return True
+    try:
+        pdfmetrics.registerFont(TTFont(font.name, str(path)))
+    except TTFError as err:  # e.g. a CFF-flavoured file under a .ttf name
+        log.debug("cannot use font %s: %s", path, err)
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=4096)
+def _ink(font: HandFont, text: str, size: float) -> tuple[float, float]:
+    """How far the ink of `text` rises above and falls below its baseline, in points: the
+    glyphs' real outlines (FreeType, through Pillow), not the font's declared metrics, which
+    handwriting fonts often understate."""
+    path = _font_path(font)
+    if path is None:
+        ascent, descent = pdfmetrics.getAscentDescent(font.name, size)
+        return float(ascent), float(-descent)
+    scale = 10.0
+    face = ImageFont.truetype(str(path), size=max(1, round(size * scale)))
+    _, top, _, bottom = face.getbbox(text, anchor="ls")
+    return -top / scale, max(0.0, bottom / scale)
+
+
+def available_fonts(use_system: bool = True) -> tuple[HandFont, ...]:
+    """The handwriting fonts installed here (in HAND_FONTS order); the built-ins when none is,
+    or when `use_system` is False (for output that must not depend on the machine)."""
+    found = tuple(f for f in HAND_FONTS if use_system and _register(f))
+    if not found:
+        return (BUILTIN_HAND, BUILTIN_SIGNATURE)
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One signer's handwriting: a font for the entries, one for the signature, and how their
+    writing wanders (size scale, slant in degrees, baseline wobble in points)."""
+
+    entry_font: HandFont
+    signature_font: HandFont
+    scale: float
+    slant: float
+    wobble: float
+
+
+def pick_hand(rng: random.Random, fonts: Sequence[HandFont]) -> Hand:
+    """A signer's hand, drawn from the installed fonts."""
+    scripts = [f for f in fonts if f.script] or list(fonts)
+    return Hand(
+        entry_font=rng.choice(list(fonts)),
+        signature_font=rng.choice(scripts),
+        scale=rng.uniform(0.9, 1.15),
+        slant=rng.uniform(-4.0, 12.0),
+        wobble=rng.uniform(0.0, 1.6),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Stroke:
+    """How one field was drawn: recorded in truth.json."""
+
+    font: str
+    size: float
+    slant: float
+    baseline: float  # offset from the row's baseline, points (positive is up)
+
+
+def draw_handwritten(
+    c: Canvas,
+    rng: random.Random,
+    text: str,
+    x: float,
+    y: float,
+    width: float,
+    font: HandFont,
+    size: float,
+    slant: float,
+    wobble: float,
+    band: tuple[float, float] | None = None,
+) -> Stroke:
+    """Draw `text` at (x, y) (PDF coordinates, y up) in `font`, no wider than `width`: each word
+    on its own, with a clear gap between words so a text-layer reader splits them as a person
+    reads them, the whole entry slanted and its baseline shifted by up to `wobble` points.
+
+    With `band` (bottom, top), the ink stays between those heights: the size shrinks and the
+    baseline moves so that no stroke crosses into the row above or below."""
+    words = text.split()
+    shear_per_pt = abs(math.tan(math.radians(slant)))
+    while True:
+        shear = shear_per_pt * size * 1.3  # how far a slanted glyph's box leans over
+        # A text-layer reader splits words at gaps wider than about 3 pt between glyph boxes,
+        # which a slant narrows: leave that much, and the lean, between words.
+        space = max(stringWidth(" ", font.name, size), 0.45 * size) + shear + 1.5
+        total = sum(stringWidth(w, font.name, size) for w in words) + space * (len(words) - 1)
+        up, down = _ink(font, text, size) if band is not None else (0.0, 0.0)
+        tall = band is not None and up + down > band[1] - band[0]
+        if (total + shear <= width and not tall) or size <= 5.0:
+            break
+        size -= 0.25
+    baseline = rng.uniform(-wobble, wobble)
+    if band is not None:  # keep the ink inside the band
+        lowest, highest = band[0] + down - y, band[1] - up - y
+        baseline = min(max(baseline, lowest), max(lowest, highest))
+    c.saveState()
+    c.translate(x, y + baseline)
+    c.skew(0, slant)
+    c.setFont(font.name, size)
+    cursor = 0.0
+    for w in words:
+        c.drawString(cursor, 0, w)
+        cursor += stringWidth(w, font.name, size) + space
+    c.restoreState()
+    return Stroke(font.name, round(size, 2), round(slant, 2), round(baseline, 2))
