@@ -85,7 +85,15 @@ def order_sheets(sheets: Sequence[Sheet]) -> tuple[Sheet, ...]:
     return tuple(s for _, s in indexed)
 
 
+# Findings that say the reading itself is in doubt (pipeline/rules/reading.py). A line read with
+# doubt is never decided by the software: even a fatal finding may rest on a misread field, so
+# the line goes to a person with everything found.
+READING_DOUBTS = frozenset({"FIELD_LOW_CONFIDENCE", "SHEET_FIELD_LOW_CONFIDENCE"})
+
+
 def status_of(findings: Sequence[Finding]) -> LineStatus:
+    if any(f.code in READING_DOUBTS for f in findings):
+        return LineStatus.NEEDS_REVIEW
     severities = {f.severity for f in findings}
     if Severity.FATAL in severities:
         return LineStatus.INVALID

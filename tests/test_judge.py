@@ -168,3 +168,15 @@ def test_reviewer_choosing_a_voter_replaces_the_match():
     j = report.lines[0]
     assert j.voter_id == "NY9" and j.match.method == "reviewer"
     assert j.status is LineStatus.VALID
+
+
+def test_a_doubtful_reading_is_never_decided_by_the_software():
+    """A line OCR read with low confidence goes to a person, even with a fatal finding: the
+    finding may rest on the misread field."""
+    from pipeline.judge import status_of
+    from pipeline.records import Finding, Severity
+
+    fatal = Finding("SIGNER_NOT_REGISTERED", Severity.FATAL, "x", "m")
+    doubt = Finding("FIELD_LOW_CONFIDENCE", Severity.REVIEW, "", "m")
+    assert status_of([fatal]) is LineStatus.INVALID
+    assert status_of([fatal, doubt]) is LineStatus.NEEDS_REVIEW
