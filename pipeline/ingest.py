@@ -3,8 +3,7 @@
 `discover` expands folders into files (in name order: the order sheets are filed). `ingest_file`
 opens one file and lists its pages, each identified by the hash of its content. `read_page` reads
 one page into a Sheet: a PDF page with a text layer is read from that layer with pdfplumber, no
-OCR. Scanned pages (image files, image-only PDF pages) come back as a Sheet with no lines, which
-the judge reports as a sheet to check by hand, until the scan reader lands.
+OCR. Scanned pages (image files, image-only PDF pages) are read by `pipeline.scan` with OCR.
 
 A file that cannot be read becomes a FileError; the rest of the batch goes on.
 """
@@ -22,7 +21,8 @@ from pdfplumber.utils.exceptions import PdfminerException
 from PIL import Image, ImageSequence, UnidentifiedImageError
 
 from .errors import UnreadableInputError
-from .records import FileError, PageKind, PageRef, Sheet, SheetHeader
+from .records import FileError, PageKind, PageRef, Sheet
+from .scan.reader import read_image_page
 from .textlayer import read_text_page, text_layer_usable
 
 __all__ = ["PDF_SUFFIXES", "IMAGE_SUFFIXES", "discover", "ingest_file", "read_page", "sha256_file"]
@@ -83,6 +83,26 @@ def _pdf_page_hash(page: pdfplumber.page.Page) -> str:
     return h.hexdigest()
 
 
+# A page whose largest image covers this share of it is a scan, whatever text it carries.
+SCAN_IMAGE_COVER = 0.8
+
+
+def _scan_with_earlier_ocr(page: pdfplumber.page.Page) -> bool:
+    """A scan whose text layer is an earlier OCR (invisible text laid over a page-size image):
+    that text is someone else's guess, with no confidence to go by, and the table's rules are
+    in the image, not in the PDF; the page is read again from its image."""
+    area = float(page.width) * float(page.height)
+    if area <= 0:
+        return False
+    for image in page.images:
+        drawn = (float(image["x1"]) - float(image["x0"])) * (
+            float(image["bottom"]) - float(image["top"])
+        )
+        if drawn >= SCAN_IMAGE_COVER * area:
+            return True
+    return False
+
+
 def _ingest_pdf(path: Path) -> list[PageRef]:
     refs = []
     try:
@@ -93,7 +113,8 @@ def _ingest_pdf(path: Path) -> list[PageRef]:
         if not pdf.pages:
             raise UnreadableInputError(f"{path}: the PDF has no pages")
         for i, page in enumerate(pdf.pages):
-            kind = PageKind.PDF_TEXT if text_layer_usable(page) else PageKind.PDF_IMAGE
+            usable = text_layer_usable(page) and not _scan_with_earlier_ocr(page)
+            kind = PageKind.PDF_TEXT if usable else PageKind.PDF_IMAGE
             refs.append(
                 PageRef(
                     path=str(path),
@@ -142,9 +163,10 @@ def ingest_file(path: Path) -> list[PageRef]:
     return _ingest_image(path)
 
 
-def read_page(ref: PageRef) -> Sheet:
-    """One page read into a Sheet. Text-layer PDF pages are read with pdfplumber; scans are not
-    read yet (no lines: the judge sends the sheet to a person)."""
+def read_page(ref: PageRef, crops_dir: Path | None = None) -> Sheet:
+    """One page read into a Sheet. Text-layer PDF pages are read with pdfplumber; scans (image
+    files, image-only PDF pages) by the scan reader (`pipeline.scan`), which writes each line's
+    crop into `crops_dir` when one is given."""
     if ref.kind is PageKind.PDF_TEXT:
         try:
             with pdfplumber.open(ref.path) as pdf:
@@ -157,5 +179,5 @@ def read_page(ref: PageRef) -> Sheet:
             raise UnreadableInputError(
                 f"{ref.path} page {ref.page_index + 1}: cannot be read ({err})"
             ) from None
-    log.info("page %s of %s is a scan: no scan reader yet", ref.page_index + 1, ref.path)
-    return Sheet(page=ref, header=SheetHeader(), lines=())
+    log.debug("page %s of %s is a scan: reading it with OCR", ref.page_index + 1, ref.path)
+    return read_image_page(ref, crops_dir=crops_dir)

@@ -1,0 +1,104 @@
+"""Doubts about the reading itself: a value OCR was not sure of goes to a person.
+
+Not a statute rule: whatever the statute, a line whose date, name, residence, ward or district
+was read with low confidence cannot be judged on that reading, and a sheet whose number or
+stated count was read with low confidence cannot be checked against 9-902(8)'s numbering and
+the witness's count. Fields from a text layer or a reviewer carry confidence 1.0 and never
+trigger these rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..case import CaseConfig
+from ..records import Field, Finding, Severity, Sheet, Source
+from .base import LineContext, finding
+
+__all__ = [
+    "FIELD_THRESHOLDS",
+    "LOW_CONFIDENCE",
+    "low_confidence_fields",
+    "low_confidence_sheet_fields",
+    "threshold_for",
+]
+
+# A field read by OCR with a confidence below its threshold goes to review. Measured with
+# tesseract 5.5 (LSTM, tesserocr) on two synthetic sets:
+# - printed scans: the demo case under 9 degradations (clean, 180 degrees, +-3 degrees skew,
+#   blur + JPEG, speckle, uneven light + faint broken rules, 200 dpi image PDF, sideways, all at
+#   once): 2,808 fields, 14 misread, all sans-serif I/l slips ("Kettleby II" for "III") at
+#   0.75-0.90 that the matcher tolerates. Correct fields below 0.80 / 0.85 / 0.90: 23 / 47 / 142.
+# - handwriting-font scans (pipeline.synth's degraded corpus, 8 cases): 1,787 fields, 718
+#   misread. Misreads (other than upper/lower case) at or above 0.80 / 0.85 / 0.90: 22 / 15 / 2;
+#   among them single digits ("1" for "2") in ward and district at 0.86-0.89, and dates at
+#   0.91-0.92 that do not parse (DATE_UNREADABLE catches those).
+# So: a ward or district digit goes to a person below 0.90 (the rules act on it directly), a
+# date below 0.85 (the date parser is a second check), names and residences below 0.80 (the
+# matcher is a second check: a bad reading gives an uncertain match, which goes to review).
+LOW_CONFIDENCE = 0.80  # any other field, and the ink test of the signature
+FIELD_THRESHOLDS: dict[str, float] = {
+    "ward": 0.90,
+    "election_district": 0.90,
+    "date": 0.85,
+    "name": 0.80,
+    "residence": 0.80,
+    # sheet fields: read correctly at 0.92+ (stated count) and 0.896+ (sheet number) in both sets
+    "stated_count": 0.90,
+    "sheet_number": 0.85,
+}
+
+
+def threshold_for(name: str) -> float:
+    return FIELD_THRESHOLDS.get(name, LOW_CONFIDENCE)
+
+
+def _low(fields: Iterable[tuple[str, Field | None]]) -> dict[str, float]:
+    return {
+        label: round(f.confidence, 3)
+        for label, f in fields
+        if f is not None and f.source is Source.OCR and f.confidence < threshold_for(f.name)
+    }
+
+
+def low_confidence_fields(ctx: LineContext) -> Iterable[Finding]:
+    """A line with any field OCR read with confidence below its threshold: a person checks
+    the reading (the line's crop is kept for them). The signature's confidence is the ink
+    test's, so an unsure signed/unsigned call is caught here too."""
+    low = _low((f.name, f) for f in ctx.line.fields)
+    if low:
+        names = ", ".join(f"{name} ({conf:.2f})" for name, conf in sorted(low.items()))
+        yield ctx.finding(
+            "FIELD_LOW_CONFIDENCE",
+            Severity.REVIEW,
+            "",
+            f"read with low confidence: {names}; check the line against the sheet",
+            fields=low,
+            thresholds={name: threshold_for(name.split(".")[-1]) for name in low},
+        )
+
+
+def low_confidence_sheet_fields(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
+    """A sheet whose number, or whose witness statement's stated count, date or signature, was
+    read with low confidence: a person checks them before the sheet's lines count."""
+    fields: list[tuple[str, Field | None]] = [("sheet_number", sheet.sheet_number)]
+    if sheet.witness is not None:
+        w = sheet.witness
+        fields += [
+            ("witness.stated_count", w.stated_count),
+            ("witness.date", w.date),
+            ("witness.signature", w.signature),
+            ("witness.name", w.witness_name),
+        ]
+    low = _low(fields)
+    if low:
+        names = ", ".join(f"{name} ({conf:.2f})" for name, conf in sorted(low.items()))
+        yield finding(
+            "SHEET_FIELD_LOW_CONFIDENCE",
+            Severity.REVIEW,
+            "",
+            f"read with low confidence on the sheet: {names}",
+            page_id=sheet.page.page_id,
+            fields=low,
+            thresholds={name: threshold_for(name.split(".")[-1]) for name in low},
+        )

@@ -1,0 +1,180 @@
+"""Clean up a scanned page with OpenCV: lighting, orientation, skew, speckle, binarization.
+
+The OCR engine gets the best grey image (lighting evened out, turned upright, deskewed, ruled
+lines erased later by the reader); the table finder and the ink test get a binary image (ink
+255, paper 0). Each function returns new arrays; the caller keeps only what it still needs.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+__all__ = [
+    "Cleaned",
+    "binarize",
+    "clean_page",
+    "deskew_angle",
+    "even_lighting",
+    "is_sideways",
+    "rotate_quarter",
+    "rotate_small",
+]
+
+log = logging.getLogger(__name__)
+
+# Skew is searched over +-MAX_SKEW degrees in 1-degree steps, then 0.25, then FINE.
+MAX_SKEW = 6.0
+FINE = 0.05
+# Resolution the skew and orientation tests work at: coarse enough to be quick, fine enough for
+# long ruled lines to resolve a twentieth of a degree.
+WORK_DPI = 100.0
+# A pixel darker than this fraction of its local background is ink.
+INK_RATIO = 0.72
+# For the rule finder only: faint grey rules count too (the long-stroke filter drops the noise
+# this lets in).
+RULE_RATIO = 0.88
+
+
+@dataclass(frozen=True, slots=True)
+class Cleaned:
+    gray: np.ndarray  # upright, deskewed, lighting evened: what OCR reads
+    binary: np.ndarray  # same geometry, ink 255 / paper 0
+    quarter_turns: int  # counter-clockwise quarter turns applied (0..3)
+    skew: float  # degrees of skew corrected (counter-clockwise positive)
+    speckled: bool  # salt-and-pepper noise was found and filtered
+
+
+def even_lighting(gray: np.ndarray, dpi: float) -> np.ndarray:
+    """Divide out the paper's background (a shadow, a yellowed corner): the background is the
+    page with the ink closed over, estimated at low resolution."""
+    scale = min(1.0, 50.0 / dpi)
+    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    k = max(3, int(round(50 * 0.25)) | 1)  # a quarter inch at 50 dpi: wider than any stroke
+    bg = cv2.dilate(small, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    bg = cv2.medianBlur(bg, 5)
+    bg = cv2.resize(bg, (gray.shape[1], gray.shape[0]), interpolation=cv2.INTER_LINEAR)
+    out = cv2.divide(gray, np.maximum(bg, 1), scale=255)
+    return out
+
+
+def binarize(gray: np.ndarray, ratio: float = INK_RATIO) -> np.ndarray:
+    """Ink 255, paper 0, for an image whose background is already near white."""
+    _, binary = cv2.threshold(gray, int(255 * ratio), 255, cv2.THRESH_BINARY_INV)
+    return binary
+
+
+def _despeckle_needed(binary: np.ndarray) -> bool:
+    """Salt-and-pepper noise: many isolated one- or two-pixel specks."""
+    sample = binary[:: max(1, binary.shape[0] // 400), :]
+    isolated = cv2.morphologyEx(sample, cv2.MORPH_OPEN, np.ones((1, 2), np.uint8))
+    specks = int(np.count_nonzero(sample)) - int(np.count_nonzero(isolated))
+    return specks > sample.size * 0.002
+
+
+def _work_image(binary: np.ndarray, dpi: float) -> np.ndarray:
+    scale = min(1.0, WORK_DPI / dpi)
+    return cv2.resize(binary, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+
+
+def _profile_score(img: np.ndarray, angle: float) -> float:
+    hgt, wid = img.shape
+    m = cv2.getRotationMatrix2D((wid / 2, hgt / 2), angle, 1.0)
+    rot = cv2.warpAffine(img, m, (wid, hgt), flags=cv2.INTER_NEAREST, borderValue=0)
+    rows = rot.sum(axis=1, dtype=np.float64)
+    return float(np.sum(np.diff(rows) ** 2))
+
+
+def _search(work: np.ndarray, centre: float, half: float, step: float) -> tuple[float, float]:
+    """(best angle, its score) over centre +- half in steps."""
+    angles = np.arange(centre - half, centre + half + 1e-9, step)
+    scores = [_profile_score(work, float(a)) for a in angles]
+    k = int(np.argmax(scores))
+    return float(angles[k]), float(scores[k])
+
+
+def _skew_of(work: np.ndarray, coarse: tuple[float, float] | None = None) -> float:
+    """Coarse-to-fine: 1 degree, then 0.25, then FINE."""
+    best, _ = coarse if coarse is not None else _search(work, 0.0, MAX_SKEW, 1.0)
+    best, _ = _search(work, best, 1.0, 0.25)
+    best, _ = _search(work, best, 0.25, FINE)
+    return best
+
+
+def deskew_angle(binary: np.ndarray, dpi: float) -> float:
+    """The rotation (degrees, counter-clockwise) that makes the page's text lines and rules
+    horizontal: the angle maximizing the sharpness of the row profile."""
+    return _skew_of(_work_image(binary, dpi))
+
+
+def _orientation(binary: np.ndarray, dpi: float) -> tuple[bool, float]:
+    """(sideways?, skew) from one low-resolution image: a page lies on its side when its
+    column profile, at its best small angle, is sharper than its row profile at its best."""
+    work = _work_image(binary, dpi)
+    rows = _search(work, 0.0, MAX_SKEW, 1.0)
+    cols = _search(np.ascontiguousarray(work.T), 0.0, MAX_SKEW, 1.0)
+    if cols[1] > 1.5 * rows[1]:
+        return True, 0.0  # the skew is measured again once the page is turned
+    return False, _skew_of(work, rows)
+
+
+def is_sideways(binary: np.ndarray, dpi: float) -> bool:
+    """True when the page lies on its side: its text lines and rules run up and down."""
+    return _orientation(binary, dpi)[0]
+
+
+def rotate_quarter(img: np.ndarray, quarter_turns: int) -> np.ndarray:
+    """Turned counter-clockwise by quarter_turns x 90 degrees."""
+    k = quarter_turns % 4
+    if k == 0:
+        return img
+    codes = {
+        1: cv2.ROTATE_90_COUNTERCLOCKWISE,
+        2: cv2.ROTATE_180,
+        3: cv2.ROTATE_90_CLOCKWISE,
+    }
+    return cv2.rotate(img, codes[k])
+
+
+def rotate_small(img: np.ndarray, angle: float, fill: int) -> np.ndarray:
+    """Rotated by a small angle (degrees, counter-clockwise) about the centre, same size."""
+    if abs(angle) < 0.01:
+        return img
+    hgt, wid = img.shape
+    m = cv2.getRotationMatrix2D((wid / 2, hgt / 2), angle, 1.0)
+    flags = cv2.INTER_LINEAR if fill == 255 else cv2.INTER_NEAREST
+    return cv2.warpAffine(
+        img, m, (wid, hgt), flags=flags, borderMode=cv2.BORDER_CONSTANT, borderValue=fill
+    )
+
+
+def clean_page(gray: np.ndarray, dpi: float, quarter_turns: int | None = None) -> Cleaned:
+    """Even the lighting, turn a sideways page (unless `quarter_turns` is given), deskew,
+    filter speckle, binarize. Upside down is decided later, by the reader (a 180-degree turn
+    leaves every profile the same)."""
+    flat = even_lighting(gray, dpi)
+    binary = binarize(flat)
+    speckled = _despeckle_needed(binary)
+    if speckled:
+        flat = cv2.medianBlur(flat, 3)
+        binary = binarize(flat)
+    angle: float | None = None
+    if quarter_turns is None:
+        sideways, angle = _orientation(binary, dpi)
+        quarter_turns = 1 if sideways else 0
+    if quarter_turns:
+        flat = rotate_quarter(flat, quarter_turns)
+        binary = rotate_quarter(binary, quarter_turns)
+        angle = None
+    if angle is None:
+        angle = deskew_angle(binary, dpi)
+    if abs(angle) >= 0.01:
+        flat = rotate_small(flat, angle, 255)
+        binary = binarize(flat)
+    log.debug(
+        "cleaned: %d quarter turns, skew %.2f deg, speckle %s", quarter_turns, angle, speckled
+    )
+    return Cleaned(flat, binary, quarter_turns, angle, speckled)

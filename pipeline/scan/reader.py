@@ -1,0 +1,667 @@
+"""Read a scanned petition sheet: clean it, find the table, read every cell, the header, the
+Statement of Witness and the sheet number.
+
+The steps, for one page:
+
+1. load the image at its resolution (`images`), even the lighting, turn a sideways page,
+   deskew, filter speckle, binarize (`clean`);
+2. find the ruled table (`table`), erase its rules from the grey image OCR reads, and read the
+   header row's titles to map columns to fields (`pipeline.columns.map_header`); when the titles
+   do not map, the page is tried upside down, then turned the other way;
+3. for every row between the rules (blank rows included: a row is never dropped), measure the
+   ink of each cell (`ink`); read inked cells with per-field settings (digits only for ward and
+   election district, date characters for dates, one text line each); a cell without ink is
+   empty for sure; the signature is decided from the ink, not from OCR;
+4. OCR the text above the table (title, village, county, proposition) and below it (the
+   Statement of Witness, its date and signature, and "Sheet No. n" at the foot) and pick the
+   blanks out with the text-layer reader's patterns, anchored on the statute's wording.
+
+Every field keeps the engine's confidence (0..1) and its box in points (1/72 in) on the
+upright, deskewed page. Nothing is guessed silently: an inked cell that reads as nothing gets
+confidence 0, and the `FIELD_LOW_CONFIDENCE` rule sends such lines to a person.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from rapidfuzz import fuzz
+from rapidfuzz import process as rf_process
+
+from ..columns import map_header, normalize_header
+from ..records import (
+    Box,
+    Field,
+    PageRef,
+    Sheet,
+    SheetHeader,
+    SignatureLine,
+    Source,
+    WitnessStatement,
+)
+from .clean import RULE_RATIO, Cleaned, binarize, clean_page, rotate_quarter
+from .engine import DATE_CHARS, DIGITS, OcrEngine, OcrText, Psm, Rect, Word, default_engine
+from .images import load_page_image
+from .ink import measure_ink
+from .table import Grid, find_grid, rule_masks
+
+__all__ = ["CELL_SETTINGS", "SIGNED_PLACEHOLDER", "read_image_page", "read_scan"]
+
+log = logging.getLogger(__name__)
+
+SIGNED_PLACEHOLDER = "[signed]"
+POINTS_PER_INCH = 72.0
+
+# Per field: page-segmentation mode and character whitelist.
+CELL_SETTINGS: dict[str, tuple[Psm, str]] = {
+    "date": (Psm.SINGLE_LINE, DATE_CHARS),
+    "ward": (Psm.SINGLE_LINE, DIGITS),
+    "election_district": (Psm.SINGLE_LINE, DIGITS),
+    "signature": (Psm.SINGLE_LINE, ""),
+    "name": (Psm.SINGLE_LINE, ""),
+    "residence": (Psm.SINGLE_LINE, ""),
+}
+# Printed column titles (normalized as `normalize_header` does) for the fuzzy fallback.
+KNOWN_TITLES: dict[str, str] = {
+    "date": "date",
+    "date of signing": "date",
+    "date signed": "date",
+    "signature": "signature",
+    "signature-residence": "signature",
+    "signature of signer": "signature",
+    "printed name": "name",
+    "print name": "name",
+    "name printed": "name",
+    "name": "name",
+    "residence": "residence",
+    "residence address": "residence",
+    "ward if any": "ward",
+    "ward": "ward",
+    "village election district if any": "election_district",
+    "election district": "election_district",
+}
+TITLE_MATCH = 80.0
+# The rule strokes erased lie within this distance (inches) of the grid's lines.
+RULE_BAND_IN = 0.03
+# The printed blocks above and below the table are read at this resolution at most.
+BLOCK_DPI = 200.0
+# Cells are read this far (inches) inside their rules.
+CELL_INSET_IN = 0.02
+# The loose sheet-number pattern (after the textlayer's strict ones fail): letters OCR confuses
+# with digits are mapped back, and the field's confidence is halved.
+_SHEET_NO_LOOSE = re.compile(r"\bSheet\s+N[o0]\.?\s*([0-9lIOoSZB]{1,3})\b", re.IGNORECASE)
+_DIGIT_LOOKALIKES = str.maketrans(
+    {"l": "1", "I": "1", "O": "0", "o": "0", "S": "5", "Z": "2", "B": "8"}
+)
+
+# The form's wording the blanks are anchored on. They follow `pipeline.textlayer`'s patterns
+# (kept here, not imported: that module's names are private and change with the forms it
+# reads), loosened where OCR differs from a text layer ("1," for "I,", a lost comma).
+_TITLE = re.compile(r"PETITION\s+FOR\s+A\s+[A-Z ]*REFERENDUM|PETITION\b[^\n]*", re.IGNORECASE)
+_HEADER_VILLAGE = re.compile(
+    r"Village\s+of\s+(?P<v>.*?)\s*,?\s*County\s+of\s+(?P<c>.*?)\s*[,.]?\s*State\s+of\s+New\s+York",
+    re.IGNORECASE | re.DOTALL,
+)
+_PROPOSITION = re.compile(
+    r"proposed\s+act\s+or\s+resolution\s+(?P<p>.*?)\s*be\s+submitted\s+to\s+a\s+vote",
+    re.IGNORECASE | re.DOTALL,
+)
+_STATEMENT_STARTS = (
+    ("notary", re.compile(r"before\s+me\s+personally\s+came", re.IGNORECASE)),
+    ("affidavit", re.compile(r"being\s+duly\s+sworn", re.IGNORECASE)),
+    ("witness", re.compile(r"Statement\s+of\s+Witness\s*:?", re.IGNORECASE)),
+)
+_W_NAME = re.compile(
+    r"(?<![A-Za-z])[I1l|]\s*,\s*(?P<x>[^\n]*?)\s*,?\s*state\s*(?::|;|that\b)", re.IGNORECASE
+)
+_W_RESIDENCE = re.compile(
+    r"reside\s+at\s+(?P<x>.*?)\s*(?:\(\s*(?:residence|street)|\s+in\s+the\s)",
+    re.IGNORECASE | re.DOTALL,
+)
+_W_VILLAGE = re.compile(
+    r"in\s+the\s+Village\s+of\s+(?P<x>.*?)\s+in\s+the\s+State\s+of", re.IGNORECASE | re.DOTALL
+)
+_W_COUNTY = re.compile(
+    r"State\s+of\s+New\s+York\s*,?\s*(?:in\s+the\s+)?County\s+of\s+(?P<x>.*?)\s*[.,]\s+Each",
+    re.IGNORECASE | re.DOTALL,
+)
+_W_COUNT = (
+    re.compile(
+        r"containing\s+(?P<x>.*?)\s*\(\s*fill\s+in\s+number\s*\)", re.IGNORECASE | re.DOTALL
+    ),
+    re.compile(
+        r"having\s+(?P<x>.*?)\s*(?:\(\s*number\s*\)\s*)?signatures", re.IGNORECASE | re.DOTALL
+    ),
+)
+_SHEET_NO = (
+    re.compile(r"\bSheet\s+No\.?\s*(\d+)\b", re.IGNORECASE),
+    re.compile(r"\bSheet\s+(?:#\s*)?(\d+)\b", re.IGNORECASE),
+    re.compile(r"\bPage\s+(\d+)(?:\s+of\s+\d+)?\b", re.IGNORECASE),
+)
+_DOTS = re.compile(r"^[.\u2026_\s,:;'`|-]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """The page turned upright, with its table and what OCR reads."""
+
+    cleaned: Cleaned
+    grid: Grid | None
+    ocr_gray: np.ndarray  # the grey page with the table's rules erased
+    ink: np.ndarray  # the binary page with the rules erased
+    columns: tuple[str | None, ...]  # field per column (None: not a signature-line field)
+    flipped: bool  # turned 180 degrees after cleaning
+
+
+# ---------------------------------------------------------------------------------------------
+# Small helpers
+# ---------------------------------------------------------------------------------------------
+
+
+def _pt(px: float, dpi: float) -> float:
+    return round(px * POINTS_PER_INCH / dpi, 2)
+
+
+def _box(x0: float, y0: float, x1: float, y1: float, dpi: float) -> Box:
+    return Box(_pt(x0, dpi), _pt(y0, dpi), _pt(x1, dpi), _pt(y1, dpi))
+
+
+def _clean_text(text: str) -> str:
+    t = re.sub(r"\s+", " ", text or "").strip()
+    return "" if _DOTS.match(t) else t
+
+
+_ROMAN_TAIL = re.compile(r"(?<=\s)[Il1|]{2,3}$")
+_I_INSIDE = re.compile(r"(?<=[A-Za-z])I(?=[a-z])")
+_L_INITIAL = re.compile(r"\bl(?=[a-z])")
+_II_INITIAL = re.compile(r"\bIi(?=[a-z])")
+# Fields where every word is capitalized (people's names and street names).
+CAPITALIZED_FIELDS = frozenset({"name", "signature", "residence", "witness_name"})
+
+
+def _fix_il(text: str, capitalized: bool) -> str:
+    """Undo sans-serif confusions of capital I and small l: "EImwood" -> "Elmwood"; in a name,
+    "llse" -> "Ilse" and a final "llI" -> "III"."""
+    text = _I_INSIDE.sub("l", text)
+    if capitalized:
+        text = _L_INITIAL.sub("I", text)
+        text = _II_INITIAL.sub("Il", text)
+        text = _ROMAN_TAIL.sub(lambda m: "I" * len(m.group(0)), text)
+    return text
+
+
+def _words_box(words: Sequence[Word], dpi: float) -> Box | None:
+    if not words:
+        return None
+    return _box(
+        min(w.box[0] for w in words),
+        min(w.box[1] for w in words),
+        max(w.box[2] for w in words),
+        max(w.box[3] for w in words),
+        dpi,
+    )
+
+
+def _mean_conf(words: Sequence[Word]) -> float:
+    total = sum(len(w.text) for w in words)
+    if not total:
+        return 1.0
+    return sum(w.confidence * len(w.text) for w in words) / total
+
+
+@dataclass(frozen=True, slots=True)
+class _Spanned:
+    """OCR text with each word's character span, so a regex match maps back to its words."""
+
+    text: str
+    spans: tuple[tuple[int, int, Word], ...]
+
+    @classmethod
+    def of(cls, ocr: OcrText, words: Sequence[Word] | None = None) -> _Spanned:
+        parts: list[str] = []
+        spans = []
+        pos = 0
+        last_line = None
+        for w in words if words is not None else ocr.words:
+            if parts:
+                sep = " " if w.line == last_line else "\n"
+                parts.append(sep)
+                pos += 1
+            spans.append((pos, pos + len(w.text), w))
+            parts.append(w.text)
+            pos += len(w.text)
+            last_line = w.line
+        return cls("".join(parts), tuple(spans))
+
+    def words_in(self, start: int, end: int) -> list[Word]:
+        return [w for a, b, w in self.spans if a < end and b > start]
+
+    def field(
+        self, name: str, m: re.Match[str] | None, group: str, dpi: float, offset: int = 0
+    ) -> Field | None:
+        if m is None:
+            return None
+        start, end = m.start(group) + offset, m.end(group) + offset
+        words = self.words_in(start, end)
+        text = _fix_il(_clean_text(m.group(group)), name in CAPITALIZED_FIELDS)
+        conf = _mean_conf(words) if text else 1.0
+        return Field(name, text, round(conf, 3), Source.OCR, _words_box(words, dpi))
+
+
+# ---------------------------------------------------------------------------------------------
+# Layout: upright page, table, column fields
+# ---------------------------------------------------------------------------------------------
+
+
+def _erase_rules(
+    cleaned: Cleaned, masks: tuple[np.ndarray, np.ndarray], grid: Grid | None, dpi: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """The grey page for OCR and the binary page for the ink test, with the table's rules
+    erased: only the strokes along the grid's lines (elsewhere a long horizontal "stroke" may
+    be the tops of bold capitals)."""
+    if grid is None:
+        return cleaned.gray, cleaned.binary
+    pad = max(4, int(dpi * 0.05))
+    hgt, wid = cleaned.binary.shape
+    x0, x1 = max(0, grid.xs[0] - pad), min(wid, grid.xs[-1] + pad + 1)
+    y0, y1 = max(0, grid.ys[0] - pad), min(hgt, grid.ys[-1] + pad + 1)
+    band = max(3, int(dpi * RULE_BAND_IN))
+    rules = np.zeros_like(cleaned.binary)
+    for y in grid.ys:
+        a, b = max(0, y - band), min(hgt, y + band + 1)
+        rules[a:b, x0:x1] = masks[0][a:b, x0:x1]
+    for x in grid.xs:
+        a, b = max(0, x - band), min(wid, x + band + 1)
+        rules[y0:y1, a:b] |= masks[1][y0:y1, a:b]
+    k = max(3, int(dpi * 0.01) | 1)
+    rules = cv2.dilate(rules, np.ones((k, k), np.uint8))
+    gray = cleaned.gray.copy()
+    gray[rules > 0] = 255
+    ink = cv2.bitwise_and(cleaned.binary, cv2.bitwise_not(rules))
+    return gray, ink
+
+
+def _inset(grid: Grid, row: int, col: int, dpi: float) -> tuple[int, int, int, int]:
+    x0, y0, x1, y1 = grid.cell(row, col)
+    m = max(2, int(round(dpi * CELL_INSET_IN)))
+    return x0 + m, y0 + m, max(x0 + m + 1, x1 - m), max(y0 + m + 1, y1 - m)
+
+
+def _ink_rect(ink: np.ndarray, x0: int, y0: int, x1: int, y1: int, dpi: float) -> Rect | None:
+    """The part of a region that holds ink, with a margin, kept off the page's edges (tesseract
+    misreads a rectangle that touches the image's right edge), as (x, y, width, height)."""
+    hgt, wid = ink.shape
+    x0, y0 = max(1, x0), max(1, y0)
+    x1, y1 = min(wid - 1, x1), min(hgt - 1, y1)
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return None
+    region = ink[y0:y1, x0:x1]
+    rows = np.flatnonzero(region.max(axis=1))
+    cols = np.flatnonzero(region.max(axis=0))
+    if rows.size == 0:
+        return None
+    m = max(4, int(dpi * 0.05))
+    ax0, ay0 = max(x0, x0 + int(cols[0]) - m), max(y0, y0 + int(rows[0]) - m)
+    ax1, ay1 = min(x1, x0 + int(cols[-1]) + 1 + m), min(y1, y0 + int(rows[-1]) + 1 + m)
+    return ax0, ay0, ax1 - ax0, ay1 - ay0
+
+
+def _map_title(text: str) -> str | None:
+    """`map_header`, then, for a title OCR garbled a letter of ("riinted Name"), the closest
+    printed title (RapidFuzz ratio >= TITLE_MATCH)."""
+    name = map_header(text)
+    if name is not None or not text.strip():
+        return name
+    norm = normalize_header(text)
+    best = rf_process.extractOne(norm, list(KNOWN_TITLES), scorer=fuzz.ratio)
+    if best is not None and best[1] >= TITLE_MATCH:
+        return KNOWN_TITLES[best[0]]
+    return None
+
+
+def _header_columns(grid: Grid, engine: OcrEngine, dpi: float) -> tuple[str | None, ...]:
+    seen: set[str] = set()
+    out: list[str | None] = []
+    for col in range(len(grid.xs) - 1):
+        x0, y0, x1, y1 = _inset(grid, 0, col, dpi)
+        text = engine.read((x0, y0, x1 - x0, y1 - y0), Psm.SINGLE_BLOCK).text
+        name = _map_title(text)
+        if name in seen:  # a second column with the same title: keep the first
+            name = None
+        if name is not None:
+            seen.add(name)
+        out.append(name)
+    return tuple(out)
+
+
+def _try_layout(cleaned: Cleaned, dpi: float, engine: OcrEngine, flipped: bool) -> _Layout:
+    masks = rule_masks(binarize(cleaned.gray, RULE_RATIO), dpi)
+    grid = find_grid(cleaned.binary, dpi, masks)
+    ocr_gray, ink = _erase_rules(cleaned, masks, grid, dpi)
+    engine.set_page(ocr_gray, dpi)
+    columns: tuple[str | None, ...] = ()
+    if grid is not None:
+        columns = _header_columns(grid, engine, dpi)
+    return _Layout(cleaned, grid, ocr_gray, ink, columns, flipped)
+
+
+def _good(layout: _Layout) -> bool:
+    return "date" in layout.columns and "signature" in layout.columns
+
+
+def _score(layout: _Layout) -> int:
+    return sum(c is not None for c in layout.columns) * 10 + (layout.grid is not None)
+
+
+def _flip(cleaned: Cleaned) -> Cleaned:
+    return Cleaned(
+        rotate_quarter(cleaned.gray, 2),
+        rotate_quarter(cleaned.binary, 2),
+        (cleaned.quarter_turns + 2) % 4,
+        cleaned.skew,
+        cleaned.speckled,
+    )
+
+
+def _upright_layout(gray: np.ndarray, dpi: float, engine: OcrEngine) -> _Layout:
+    """The page turned so that the table's titles read: as cleaned, upside down, then on the
+    other side. The first orientation whose header row maps Date and Signature wins; failing
+    that, the one that mapped the most columns."""
+    cleaned = clean_page(gray, dpi)
+    tried = [_try_layout(cleaned, dpi, engine, flipped=False)]
+    if _good(tried[-1]):
+        return tried[-1]
+    tried.append(_try_layout(_flip(cleaned), dpi, engine, flipped=True))
+    if _good(tried[-1]):
+        return tried[-1]
+    other = clean_page(gray, dpi, quarter_turns=(cleaned.quarter_turns + 1) % 4)
+    tried.append(_try_layout(other, dpi, engine, flipped=False))
+    if _good(tried[-1]):
+        return tried[-1]
+    tried.append(_try_layout(_flip(other), dpi, engine, flipped=True))
+    best = max(tried, key=_score)
+    engine.set_page(best.ocr_gray, dpi)
+    return best
+
+
+# ---------------------------------------------------------------------------------------------
+# Rows
+# ---------------------------------------------------------------------------------------------
+
+
+def _read_cell(
+    name: str, rect: tuple[int, int, int, int], layout: _Layout, engine: OcrEngine, dpi: float
+) -> Field:
+    x0, y0, x1, y1 = rect
+    box = _box(x0, y0, x1, y1, dpi)
+    ink = measure_ink(layout.ink[y0:y1, x0:x1], dpi)
+    if not ink.present:
+        return Field(name, "", round(ink.confidence, 3), Source.OCR, box)
+    if name == "signature" and "name" in layout.columns:
+        # Signed or not is the ink's call; with a printed-name column the signature's text is
+        # not needed (the matcher reads the name), so it is not OCR'd.
+        return Field(name, SIGNED_PLACEHOLDER, round(ink.confidence, 3), Source.OCR, box)
+    psm, whitelist = CELL_SETTINGS.get(name, (Psm.SINGLE_LINE, ""))
+    # Read only the inked part of the cell (plus a margin): less for tesseract to look at.
+    assert ink.bbox is not None
+    m = max(2, int(dpi * 0.03))
+    bx0, by0 = max(x0, x0 + ink.bbox[0] - m), max(y0, y0 + ink.bbox[1] - m)
+    bx1, by1 = min(x1, x0 + ink.bbox[2] + m), min(y1, y0 + ink.bbox[3] + m)
+    ocr = engine.read((bx0, by0, bx1 - bx0, by1 - by0), psm, whitelist)
+    text = _clean_text(ocr.text)
+    if not whitelist:
+        text = _fix_il(text, name in CAPITALIZED_FIELDS)
+    if name == "signature":
+        # Signed or not is the ink's call; the text is kept when OCR could read it.
+        conf = ink.confidence
+        return Field(name, text or SIGNED_PLACEHOLDER, round(conf, 3), Source.OCR, box)
+    conf = ocr.confidence if text else 0.0  # ink that reads as nothing: unreadable
+    return Field(name, text, round(conf, 3), Source.OCR, box)
+
+
+def _read_rows(
+    layout: _Layout, ref: PageRef, engine: OcrEngine, dpi: float, crops_dir: Path | None
+) -> tuple[SignatureLine, ...]:
+    grid = layout.grid
+    assert grid is not None
+    lines = []
+    for row in range(1, len(grid.ys) - 1):
+        fields = []
+        for col, name in enumerate(layout.columns):
+            if name is None:
+                continue
+            fields.append(_read_cell(name, _inset(grid, row, col, dpi), layout, engine, dpi))
+        blank = all(f.empty for f in fields)
+        y0, y1 = grid.ys[row], grid.ys[row + 1]
+        line_no = row
+        crop_path = None
+        if crops_dir is not None:
+            crop_path = _write_crop(
+                layout.cleaned.gray[y0 : y1 + 1, grid.xs[0] : grid.xs[-1] + 1],
+                crops_dir,
+                f"{ref.page_id}-{line_no:02d}.png",
+            )
+        lines.append(
+            SignatureLine(
+                page_id=ref.page_id,
+                line_no=line_no,
+                fields=tuple(fields),
+                box=_box(grid.xs[0], y0, grid.xs[-1], y1, dpi),
+                blank=blank,
+                crop_path=crop_path,
+            )
+        )
+    return tuple(lines)
+
+
+def _write_crop(img: np.ndarray, crops_dir: Path, name: str) -> str:
+    path = crops_dir / name
+    if not path.exists():  # named by the page's content hash: the same crop is written once
+        crops_dir.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(path), img)
+    return str(path)
+
+
+# ---------------------------------------------------------------------------------------------
+# Header, witness statement, sheet number
+# ---------------------------------------------------------------------------------------------
+
+
+def _read_header(ocr: OcrText, dpi: float) -> SheetHeader:
+    sp = _Spanned.of(ocr)
+    title_m = _TITLE.search(sp.text)
+    title = _clean_text(title_m.group(0)) if title_m else None
+    m = _HEADER_VILLAGE.search(sp.text)
+    p = _PROPOSITION.search(sp.text)
+    return SheetHeader(
+        title=title or None,
+        village=sp.field("village", m, "v", dpi),
+        county=sp.field("county", m, "c", dpi),
+        proposition=sp.field("proposition", p, "p", dpi),
+    )
+
+
+def _lines_of(words: Sequence[Word]) -> list[list[Word]]:
+    lines: dict[int, list[Word]] = {}
+    for w in words:
+        lines.setdefault(w.line, []).append(w)
+    return [sorted(ws, key=lambda w: w.box[0]) for _, ws in sorted(lines.items())]
+
+
+def _caption_fields(
+    words: Sequence[Word], dpi: float, page_width: int
+) -> tuple[Field | None, Field | None]:
+    """The witness's date and signature: the words just above "Date ... Signature of Witness"."""
+    for line in _lines_of(words):
+        texts = [w.text.lower().strip(".:") for w in line]
+        if "signature" not in texts or "witness" not in " ".join(texts):
+            continue
+        sig_cap = line[texts.index("signature")]
+        date_cap = line[texts.index("date")] if "date" in texts else None
+        cap_top = min(w.box[1] for w in line)
+        reach = dpi * 0.35
+        above = [
+            w for w in words if cap_top - reach <= w.box[1] < cap_top - 2 and w.line != line[0].line
+        ]
+        split = (sig_cap.box[0] + (date_cap.box[2] if date_cap else 0)) / 2
+        if date_cap is None:
+            split = min(split, page_width / 2)
+        date_words = [w for w in above if w.box[2] <= split]
+        sig_words = [w for w in above if w.box[0] > split]
+
+        def field(name: str, ws: list[Word]) -> Field:
+            ws = sorted(ws, key=lambda w: w.box[0])
+            text = _clean_text(" ".join(w.text for w in ws))
+            conf = _mean_conf(ws) if text else 1.0
+            return Field(name, text, round(conf, 3), Source.OCR, _words_box(ws, dpi))
+
+        return field("date", date_words), field("signature", sig_words)
+    return None, None
+
+
+def _read_witness(ocr: OcrText, dpi: float, page_width: int) -> WitnessStatement | None:
+    sp = _Spanned.of(ocr)
+    found = [
+        (m.start(), m.end(), form) for form, p in _STATEMENT_STARTS if (m := p.search(sp.text))
+    ]
+    if not found:
+        return None
+    start, end, form = min(found)
+    if any(f == "notary" for _, _, f in found):
+        form = "notary"
+    body = sp.text[end:]
+
+    def grab(patterns: re.Pattern[str] | tuple[re.Pattern[str], ...], name: str) -> Field | None:
+        for pattern in patterns if isinstance(patterns, tuple) else (patterns,):
+            m = pattern.search(body)
+            if m:
+                return sp.field(name, m, "x", dpi, offset=end)
+        return None
+
+    words_after = [w for a, _, w in sp.spans if a >= start]
+    date_f, sig_f = _caption_fields(words_after, dpi, page_width)
+    return WitnessStatement(
+        form=form,
+        witness_name=grab(_W_NAME, "witness_name"),
+        residence=grab(_W_RESIDENCE, "residence"),
+        village=grab(_W_VILLAGE, "village"),
+        county=grab(_W_COUNTY, "county"),
+        stated_count=grab(_W_COUNT, "stated_count"),
+        date=date_f,
+        signature=sig_f,
+        box=_words_box(words_after, dpi),
+    )
+
+
+def _read_sheet_number(ocr: OcrText, dpi: float) -> Field | None:
+    """ "Sheet No. 3" at the foot: the lowest text line that says so."""
+    for line in reversed(_lines_of(ocr.words)):
+        text = " ".join(w.text for w in line)
+        sp = _Spanned.of(ocr, line)
+        for pattern in _SHEET_NO:
+            m = pattern.search(text)
+            if m:
+                words = sp.words_in(m.start(), m.end(1))
+                phrase = text[m.start() : m.end(1)]
+                return Field(
+                    "sheet_number",
+                    phrase,
+                    round(_mean_conf(words), 3),
+                    Source.OCR,
+                    _words_box(words, dpi),
+                )
+        m = _SHEET_NO_LOOSE.search(text)
+        if m:
+            words = sp.words_in(m.start(), m.end(1))
+            phrase = f"Sheet No. {m.group(1).translate(_DIGIT_LOOKALIKES)}"
+            conf = _mean_conf(words) / 2
+            return Field("sheet_number", phrase, round(conf, 3), Source.OCR, _words_box(words, dpi))
+    return None
+
+
+# ---------------------------------------------------------------------------------------------
+# The page
+# ---------------------------------------------------------------------------------------------
+
+
+def _read_blocks(
+    ocr_gray: np.ndarray, dpi: float, engine: OcrEngine, rects: Sequence[Rect | None]
+) -> list[OcrText]:
+    """The printed blocks above and below the table, read as blocks of text. A page scanned
+    finer than BLOCK_DPI is read at BLOCK_DPI for these (printed 9-13 pt text reads as well,
+    and tesseract's layout analysis costs less); word boxes come back in page pixels."""
+    if dpi <= BLOCK_DPI * 1.2:
+        return [engine.read(r, Psm.SINGLE_BLOCK) if r else OcrText(()) for r in rects]
+    scale = BLOCK_DPI / dpi
+    small = cv2.resize(ocr_gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    engine.set_page(small, BLOCK_DPI)
+    out = []
+    for r in rects:
+        if r is None:
+            out.append(OcrText(()))
+            continue
+        x, y, w, h = (int(round(v * scale)) for v in r)
+        read = engine.read((x, y, max(1, w), max(1, h)), Psm.SINGLE_BLOCK)
+        out.append(
+            OcrText(
+                tuple(
+                    Word(
+                        wd.text,
+                        wd.confidence,
+                        tuple(int(round(v / scale)) for v in wd.box),  # type: ignore[arg-type]
+                        wd.line,
+                    )
+                    for wd in read.words
+                )
+            )
+        )
+    return out
+
+
+def read_scan(
+    gray: np.ndarray, dpi: float, ref: PageRef, engine: OcrEngine, crops_dir: Path | None = None
+) -> Sheet:
+    """Read one page image (8-bit grey at `dpi`) into a Sheet."""
+    layout = _upright_layout(gray, dpi, engine)
+    hgt, wid = layout.ocr_gray.shape
+    grid = layout.grid
+    lines: tuple[SignatureLine, ...] = ()
+    columns: tuple[str, ...] = ()
+    if grid is not None and _good(layout):
+        lines = _read_rows(layout, ref, engine, dpi, crops_dir)
+        columns = tuple(c for c in layout.columns if c is not None)
+        top, bottom = grid.ys[0], grid.ys[-1]
+    else:
+        log.info("page %s: no signature table could be read", ref.page_id)
+        top, bottom = hgt // 3, hgt // 3
+    margin = int(dpi * 0.04)
+    header_rect = _ink_rect(layout.ink, 0, 0, wid, top - margin, dpi)
+    below_rect = _ink_rect(layout.ink, 0, bottom + margin, wid, hgt, dpi)
+    header_ocr, below = _read_blocks(layout.ocr_gray, dpi, engine, (header_rect, below_rect))
+    return Sheet(
+        page=ref,
+        header=_read_header(header_ocr, dpi),
+        lines=lines,
+        sheet_number=_read_sheet_number(below, dpi),
+        witness=_read_witness(below, dpi, wid),
+        columns=columns,
+    )
+
+
+def read_image_page(
+    ref: PageRef, crops_dir: Path | None = None, engine: OcrEngine | None = None
+) -> Sheet:
+    """Read one scanned page (an image file's page or an image-only PDF page) into a Sheet.
+
+    Raises UnreadableInputError when the file cannot be opened; a page without a readable
+    table is a Sheet with no lines (the judge reports SHEET_NOT_READ)."""
+    page = load_page_image(ref)
+    return read_scan(
+        page.gray, page.dpi, ref, engine if engine is not None else default_engine(), crops_dir
+    )

@@ -1,0 +1,332 @@
+"""Find the signature table on a cleaned page: its ruled lines, rows and columns.
+
+The rules are found by morphology: an opening with a long thin kernel keeps only strokes longer
+than any letter, horizontal and vertical separately. Rows of the rule image whose ink spans a
+good part of the page are horizontal rules; the table is the longest run of such rules at a
+row's spacing, and its columns are the vertical rules crossing it. Faint or broken rules still
+leave enough of the row profile to be found; a missing row rule is restored by splitting a
+row that is a whole multiple of the usual row height. When there are no usable vertical rules,
+the columns come from the gaps in the ink of the table's rows (a text-projection fallback).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+__all__ = ["Grid", "find_grid", "rule_masks"]
+
+log = logging.getLogger(__name__)
+
+# A horizontal rule is at least this long (inches); a vertical one at least this tall.
+H_RULE_MIN_IN = 0.5
+V_RULE_MIN_IN = 0.16
+# Breaks up to this long (inches) in a dashed or broken rule are bridged.
+BRIDGE_IN = 0.06
+# A rule is at most this thick (inches); a thicker long stroke is smeared text.
+RULE_MAX_IN = 0.04
+# A row of the rule image is a rule when its strokes cover this share of the longest rule's
+# length (faint, broken rules keep a fifth of their length; the run of rules is then trimmed to
+# the vertical rules, so text lines above or below the table do not join it).
+RULE_COVER = 0.2
+STRONG_COVER = 0.4
+# A faint rule has ink on at most this share of its length just above and below it.
+THIN_INK = 0.10
+# A faint rule above the table's first strong rule is its header row's top when it is at most
+# this many body rows above it (taller, it is a text line above the table).
+HEADER_MAX_ROWS = 1.8
+# A faint candidate this close (inches) to a strong rule is not another rule.
+NEAR_STRONG_IN = 0.2
+# How far (inches) above or below a row rule the vertical rules are looked for.
+REACH_IN = 0.2
+# Rules are looked for at this resolution at most.
+MASK_DPI = 150.0
+# A table row is between these heights (inches).
+ROW_MIN_IN = 0.15
+ROW_MAX_IN = 1.2
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """A table: x positions of its column boundaries and y positions of its row boundaries
+    (pixels, ascending). Row 0 (ys[0]..ys[1]) is the header row."""
+
+    xs: tuple[int, ...]
+    ys: tuple[int, ...]
+    method: str  # "rules" or "rules+projection"
+
+    @property
+    def n_rows(self) -> int:
+        return max(0, len(self.ys) - 2)  # body rows, the header excluded
+
+    def cell(self, row: int, col: int) -> tuple[int, int, int, int]:
+        """(x0, y0, x1, y1) of a cell; row 0 is the header row."""
+        return self.xs[col], self.ys[row], self.xs[col + 1], self.ys[row + 1]
+
+
+def rule_masks(binary: np.ndarray, dpi: float) -> tuple[np.ndarray, np.ndarray]:
+    """Horizontal and vertical rule images (255 on the rules), the size of `binary`. Found at
+    MASK_DPI at most (a quarter of the work at 300 dpi) and scaled back up."""
+    if dpi <= MASK_DPI * 1.2:
+        return _rule_masks(binary, dpi)
+    scale = MASK_DPI / dpi
+    small = cv2.resize(binary, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    _, small = cv2.threshold(small, 40, 255, cv2.THRESH_BINARY)
+    size = (binary.shape[1], binary.shape[0])
+    return tuple(  # type: ignore[return-value]
+        cv2.resize(m, size, interpolation=cv2.INTER_NEAREST) for m in _rule_masks(small, MASK_DPI)
+    )
+
+
+def _rule_masks(binary: np.ndarray, dpi: float) -> tuple[np.ndarray, np.ndarray]:
+    h_len = max(8, int(dpi * H_RULE_MIN_IN))
+    v_len = max(6, int(dpi * V_RULE_MIN_IN))
+    # Bridge small breaks along a rule before keeping only long strokes.
+    bridge = max(3, int(dpi * BRIDGE_IN))
+    horiz = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, np.ones((1, bridge), np.uint8))
+    horiz = cv2.morphologyEx(horiz, cv2.MORPH_OPEN, np.ones((1, h_len), np.uint8))
+    vert = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, np.ones((bridge, 1), np.uint8))
+    vert = cv2.morphologyEx(vert, cv2.MORPH_OPEN, np.ones((v_len, 1), np.uint8))
+    # A rule is thin: drop strokes thicker than RULE_MAX_IN across (text smeared by blur and
+    # bridging into a long band).
+    t = max(5, int(dpi * RULE_MAX_IN))
+    thick_h = cv2.morphologyEx(horiz, cv2.MORPH_OPEN, np.ones((t, 1), np.uint8))
+    horiz = cv2.subtract(horiz, cv2.dilate(thick_h, np.ones((3, 3), np.uint8)))
+    thick_v = cv2.morphologyEx(vert, cv2.MORPH_OPEN, np.ones((1, t), np.uint8))
+    vert = cv2.subtract(vert, cv2.dilate(thick_v, np.ones((3, 3), np.uint8)))
+    return horiz, vert
+
+
+def _peaks(profile: np.ndarray, threshold: float) -> list[tuple[int, int]]:
+    """Runs of indices where profile >= threshold, as (start, end) inclusive."""
+    above = profile >= threshold
+    runs = []
+    start = None
+    for i, a in enumerate(above):
+        if a and start is None:
+            start = i
+        elif not a and start is not None:
+            runs.append((start, i - 1))
+            start = None
+    if start is not None:
+        runs.append((start, len(above) - 1))
+    return runs
+
+
+def _centres(runs: Sequence[tuple[int, int]], merge: int) -> list[int]:
+    """Centres of runs, runs closer than `merge` pixels merged into one."""
+    merged: list[list[int]] = []
+    for a, b in runs:
+        if merged and a - merged[-1][1] <= merge:
+            merged[-1][1] = b
+        else:
+            merged.append([a, b])
+    return [(a + b) // 2 for a, b in merged]
+
+
+def _row_rules(horiz: np.ndarray, dpi: float) -> tuple[list[int], list[int], int, int]:
+    """The table's strong horizontal rules (the longest run of rules covering STRONG_COVER of
+    the longest, spaced like table rows), the weak candidates (RULE_COVER), and the table's
+    left and right x."""
+    prof = horiz.sum(axis=1, dtype=np.int64) // 255
+    if prof.max() < dpi * 1.5:  # no rule as long as 1.5 inches
+        return [], [], 0, 0
+    merge = max(2, int(dpi * 0.02))
+    strong = _centres(_peaks(prof, prof.max() * STRONG_COVER), merge=merge)
+    weak = _centres(_peaks(prof, prof.max() * RULE_COVER), merge=merge)
+    best: list[int] = []
+    run: list[int] = []
+    for y in strong:
+        if run and (y - run[-1] > dpi * ROW_MAX_IN * 1.2):
+            run = []
+        run.append(y)
+        if len(run) > len(best):
+            best = list(run)
+    if len(best) < 2:
+        return [], [], 0, 0
+    band = horiz[best[0] : best[-1] + 1]
+    cols = np.nonzero(band.max(axis=0))[0]
+    return best, weak, int(cols[0]), int(cols[-1])
+
+
+def _thin_line(y: int, horiz: np.ndarray, binary: np.ndarray, dpi: float) -> bool:
+    """A rule is a thin line with paper beside it (0.03 to 0.07 in away) on at least one side
+    (the other may hold the writing of the row it closes); a long smear of text inside a row
+    has the letters' ink on both sides."""
+    xs = np.flatnonzero(horiz[y])
+    if xs.size == 0:
+        return False
+    offsets = [max(2, int(dpi * off_in)) for off_in in (0.03, 0.05, 0.07)]
+
+    def clear(sign: int) -> bool:
+        for off in offsets:
+            yy = y + sign * off
+            if not 0 <= yy < binary.shape[0]:
+                return False
+            if np.count_nonzero(binary[yy, xs]) > THIN_INK * xs.size:
+                return False
+        return True
+
+    return clear(-1) or clear(1)
+
+
+def _pitch(ys: list[int], candidates: list[int], dpi: float) -> float:
+    """The body rows' height: the strong rules' gaps (the header row excluded) are whole
+    multiples of it; among the divisions that fit, the one the faint candidates agree with."""
+    body = np.diff(ys[1:]) if len(ys) > 2 else np.diff(ys)
+    if len(body) == 0:
+        return dpi * 0.3
+    base = float(np.min(body))
+    options = [base / k for k in (1, 2, 3, 4) if base / k >= dpi * ROW_MIN_IN]
+    if not options:
+        return base
+
+    def fits(p: float) -> bool:
+        return all(abs(g / p - round(g / p)) < 0.15 for g in body)
+
+    def votes(p: float) -> int:
+        return sum(
+            1
+            for y in candidates
+            for a in ys
+            if 0 < y - a < p * 4.5 and abs((y - a) / p - round((y - a) / p)) < 0.12
+        )
+
+    fitting = [p for p in options if fits(p)] or options[:1]
+    return max(fitting, key=lambda p: (votes(p), -fitting.index(p)))
+
+
+def _join(
+    ys: list[int], candidates: list[int], bottoms: list[int], cover: np.ndarray, dpi: float
+) -> list[int]:
+    """The strong run `ys` with the faint candidates that sit where rows end: inside the run at
+    whole multiples of the row height from a strong rule; beyond its ends one at a time, each a
+    row's height (0.8 to 1.25 rows) past the current end, above the top (the header row, often
+    taller) up to HEADER_MAX_ROWS rows. Below the table the vertical rules may have faded out
+    before the last rule: there `bottoms` (thin lines, met by the verticals or not) count."""
+    pitch = _pitch(ys, candidates, dpi)
+    strong = set(ys)
+    inside = []
+    for y in candidates:
+        if not ys[0] < y < ys[-1] or y in strong:
+            continue
+        a, b = max(z for z in ys if z < y), min(z for z in ys if z > y)
+        for d in (y - a, b - y):  # a whole number of rows from the strong rule above or below
+            k = round(d / pitch)
+            if k >= 1 and abs(d - k * pitch) < 0.15 * pitch:
+                inside.append(y)
+                break
+    merged = sorted(strong | set(inside))
+    out = [merged[0]]
+    for y in merged[1:]:
+        if y - out[-1] >= dpi * ROW_MIN_IN:
+            out.append(y)
+        elif cover[y] > cover[out[-1]]:
+            out[-1] = y  # two "rules" closer than a row: the longer one is the rule
+    while True:
+        below = [y for y in bottoms if 0.8 * pitch <= y - out[-1] <= 1.25 * pitch]
+        if not below:
+            break
+        out.append(min(below))
+    while True:
+        above = [y for y in candidates if 0.8 * pitch <= out[0] - y <= HEADER_MAX_ROWS * pitch]
+        if not above:
+            break
+        out.insert(0, max(above))
+    return out
+
+
+def _fill_missing_rows(ys: list[int], dpi: float) -> list[int]:
+    """Split a body row that is a whole multiple of the usual row height (a lost rule)."""
+    if len(ys) < 4:
+        return ys
+    gaps = np.diff(ys[1:])  # body rows only: the header row may be taller
+    usual = float(np.median(gaps))
+    if usual < dpi * ROW_MIN_IN:
+        return ys
+    out = ys[:2]
+    for a, b in zip(ys[1:], ys[2:], strict=False):
+        k = int(round((b - a) / usual))
+        if k >= 2 and abs((b - a) - k * usual) < usual * 0.25:
+            out.extend(int(round(a + (b - a) * j / k)) for j in range(1, k))
+        out.append(b)
+    return out
+
+
+def _column_rules(
+    vert: np.ndarray, top: int, bottom: int, left: int, right: int, dpi: float
+) -> list[int]:
+    band = vert[top : bottom + 1, :]
+    prof = band.sum(axis=0, dtype=np.int64) // 255
+    xs = _centres(_peaks(prof, (bottom - top) * 0.5), merge=max(2, int(dpi * 0.03)))
+    xs = [x for x in xs if left - dpi * 0.1 <= x <= right + dpi * 0.1]
+    return xs
+
+
+def _column_gaps(
+    binary: np.ndarray, top: int, bottom: int, left: int, right: int, dpi: float
+) -> list[int]:
+    """Column boundaries from the ink: the middle of every wide vertical gap in the table."""
+    band = binary[top : bottom + 1, left : right + 1]
+    prof = band.sum(axis=0, dtype=np.int64) // 255
+    empty = prof <= max(1, (bottom - top) * 0.01)
+    xs = [left, right]
+    for a, b in _peaks(empty.astype(np.int64), 1):
+        if b - a >= dpi * 0.12 and a > 0 and b < len(prof) - 1:
+            xs.append(left + (a + b) // 2)
+    return sorted(xs)
+
+
+def _crossed(ys: list[int], vert: np.ndarray, xs: list[int], dpi: float) -> list[int]:
+    """The rules that the table's vertical rules meet: within REACH_IN above or below the rule,
+    at least a third of the vertical rules have a stroke. A text line above or below the table
+    (smeared into a long stroke) meets none; a faint, broken rule of the table meets most."""
+    band = max(2, int(dpi * 0.02))
+    reach = int(dpi * REACH_IN)
+    cols = np.stack([vert[:, max(0, x - band) : x + band + 1].max(axis=1) for x in xs], axis=1)
+    kept = []
+    for y in ys:
+        window = cols[max(0, y - reach) : y + reach + 1]
+        if np.count_nonzero(window.max(axis=0)) * 3 >= len(xs):
+            kept.append(y)
+    return kept
+
+
+def find_grid(
+    binary: np.ndarray, dpi: float, masks: tuple[np.ndarray, np.ndarray] | None = None
+) -> Grid | None:
+    """The signature table's grid, or None when the page has no ruled table."""
+    horiz, vert = masks if masks is not None else rule_masks(binary, dpi)
+    ys, weak, left, right = _row_rules(horiz, dpi)
+    if len(ys) < 2:
+        return None
+    xs = _column_rules(vert, ys[0], ys[-1], left, right, dpi)
+    if len(xs) >= 3:
+        kept = _crossed(ys, vert, xs, dpi)
+        ys = kept if len(kept) >= 2 else ys
+        near = dpi * NEAR_STRONG_IN
+        thin = [
+            y
+            for y in weak
+            if min(abs(y - z) for z in ys) > near and _thin_line(y, horiz, binary, dpi)
+        ]
+        crossed = set(_crossed(thin, vert, xs, dpi))
+        ys = _join(
+            ys, [y for y in thin if y in crossed], thin, horiz.sum(axis=1, dtype=np.int64), dpi
+        )
+    ys = _fill_missing_rows(ys, dpi)
+    method = "rules"
+    if len(xs) < 3:
+        xs = _column_gaps(binary, ys[0], ys[-1], left, right, dpi)
+        method = "rules+projection"
+    if abs(xs[0] - left) > dpi * 0.1:
+        xs.insert(0, left)
+    if abs(xs[-1] - right) > dpi * 0.1:
+        xs.append(right)
+    if len(xs) < 3:
+        return None
+    return Grid(tuple(xs), tuple(ys), method)

@@ -1,0 +1,157 @@
+"""The scan reader on rasterized synthetic sheets (the bundled demo case: invented people, no
+real person's data): with a fake engine (no tesseract) and with tesseract itself."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pipeline.records import PageKind, PageRef, Source
+from pipeline.scan.engine import DIGITS, CrashingEngine, FakeEngine, Psm, Rect
+from pipeline.scan.metrics import compare_to_truth
+from pipeline.scan.reader import SIGNED_PLACEHOLDER, read_scan
+from pipeline.scan.synthetic import Degrade, degrade, rasterize_pdf
+from pipeline.synth.sheets import COLUMNS, MARGIN
+
+REPO = Path(__file__).resolve().parents[1]
+DEMO = REPO / "fixtures" / "demo"
+TRUTH = json.loads((DEMO / "truth.json").read_text(encoding="utf-8"))
+
+
+def _ref(name: str, page_index: int = 0) -> PageRef:
+    return PageRef(
+        path=str(DEMO / "sheets" / name),
+        page_index=page_index,
+        content_hash=f"{abs(hash((name, page_index))):064x}"[:64],
+        kind=PageKind.IMAGE,
+        width=612.0,
+        height=792.0,
+        dpi=None,
+    )
+
+
+def _page(name: str, dpi: float, page_index: int = 0) -> np.ndarray:
+    return rasterize_pdf(DEMO / "sheets" / name, dpi)[page_index]
+
+
+def _title_engine(dpi: float) -> FakeEngine:
+    """Answers the header row with the printed titles (by the cell's x position on the
+    synthetic layout; only where the upright page has its header row, so an upside-down page
+    reads no titles), digits for digit cells, a word for other cells, nothing for blocks."""
+    edges = [MARGIN]
+    for _, _, w in COLUMNS:
+        edges.append(edges[-1] + w)
+
+    def answer(rect: Rect, psm: Psm, whitelist: str) -> str:
+        x, y, w, h = rect
+        cx = (x + w / 2) * 72 / dpi
+        if psm is Psm.SINGLE_BLOCK and h * 72 / dpi < 40:
+            if y * 72 / dpi > 300:
+                return ""
+            for (title, _, _), a, b in zip(COLUMNS, edges, edges[1:], strict=False):
+                if a <= cx < b:
+                    return title
+            return ""
+        if whitelist == DIGITS:
+            return "1"
+        return "Text" if psm is Psm.SINGLE_LINE else ""
+
+    return FakeEngine(answer, confidence=0.9)
+
+
+def test_every_row_found_and_blank_rows_blank_without_tesseract(tmp_path: Path) -> None:
+    dpi = 150.0
+    truth = TRUTH["sheets"][0]
+    sheet = read_scan(
+        _page("sheet-01.pdf", dpi), dpi, _ref("sheet-01.pdf"), _title_engine(dpi), tmp_path
+    )
+    assert sheet.columns == ("date", "signature", "name", "residence", "ward", "election_district")
+    assert len(sheet.lines) == len(truth["lines"])
+    for line, t in zip(sheet.lines, truth["lines"], strict=True):
+        assert line.blank == t["blank"], line.line_no
+        assert line.crop_path is not None and Path(line.crop_path).exists()
+        for f in line.fields:
+            assert f.source is Source.OCR and 0.0 <= f.confidence <= 1.0 and f.box is not None
+        if not t["blank"]:
+            sig = line.get("signature")
+            assert sig is not None and sig.text in ("Text", SIGNED_PLACEHOLDER)
+        # an undated line: the date cell has no ink, so its date is empty for sure
+        if not t["blank"] and not t["fields"]["date"]:
+            date = line.get("date")
+            assert date is not None and date.text == "" and date.confidence > 0.9
+    # boxes are in points on the page
+    assert sheet.lines[0].box is not None and 30 < sheet.lines[0].box.x0 < 45
+
+
+def test_upside_down_page_is_turned_without_tesseract() -> None:
+    dpi = 150.0
+    img = degrade(_page("sheet-01.pdf", dpi), Degrade(rotate=180), dpi)
+    sheet = read_scan(img, dpi, _ref("sheet-01.pdf"), _title_engine(dpi))
+    assert len(sheet.lines) == 10
+    assert [line.blank for line in sheet.lines] == [t["blank"] for t in TRUTH["sheets"][0]["lines"]]
+
+
+def test_engine_failure_propagates() -> None:
+    with pytest.raises(RuntimeError):
+        read_scan(_page("sheet-01.pdf", 100.0), 100.0, _ref("sheet-01.pdf"), CrashingEngine())
+
+
+def test_page_without_table_has_no_lines() -> None:
+    dpi = 100.0
+    blank = np.full((1100, 850), 255, np.uint8)
+    sheet = read_scan(blank, dpi, _ref("sheet-01.pdf"), FakeEngine())
+    assert sheet.lines == () and sheet.witness is None and sheet.sheet_number is None
+
+
+@pytest.mark.tesseract
+def test_reads_a_clean_sheet_with_tesserocr() -> None:
+    pytest.importorskip("tesserocr")
+    from pipeline.scan.engine import default_engine
+
+    dpi = 200.0
+    truth = TRUTH["sheets"][0]
+    sheet = read_scan(_page("sheet-01.pdf", dpi), dpi, _ref("sheet-01.pdf"), default_engine())
+    assert sheet.sheet_number_value == truth["sheet_number"]
+    assert (
+        sheet.witness is not None
+        and sheet.witness.stated_count_value == truth["witness"]["stated_count"]
+    )
+    assert sheet.header.village is not None and sheet.header.village.text == "Elmwood Falls"
+    line = sheet.lines[0]
+    expected = truth["lines"][0]["fields"]
+    for name in ("date", "name", "residence", "ward", "election_district"):
+        assert line.text(name) == expected[name], name
+    assert all(f.confidence > 0.5 for f in line.fields)
+
+
+def _read_all(case_specs: Degrade, dpi: float) -> object:
+    from pipeline.scan.engine import default_engine
+
+    sheets = []
+    for t in TRUTH["sheets"]:
+        img = degrade(_page(Path(t["file"]).name, dpi, t["page_index"]), case_specs, dpi)
+        ref = _ref(Path(t["file"]).name, t["page_index"])
+        sheets.append(read_scan(img, dpi, ref, default_engine()))
+    return compare_to_truth(sheets, TRUTH, DEMO)
+
+
+@pytest.mark.tesseract
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "spec",
+    [Degrade(), Degrade(rotate=180), Degrade(skew=3.0), Degrade(skew=-3.0), Degrade(rotate=90)],
+    ids=["straight", "upside-down", "skew+3", "skew-3", "sideways"],
+)
+def test_degraded_pages_read_as_well_as_straight(spec: Degrade) -> None:
+    pytest.importorskip("tesserocr")
+    acc = _read_all(spec, 300.0)
+    assert acc.lines_found == acc.lines_truth == 60  # type: ignore[attr-defined]
+    assert acc.lines_invented == 0 and acc.blank_as_signed == 0  # type: ignore[attr-defined]
+    assert acc.sheet_numbers_right == 6  # type: ignore[attr-defined]
+    assert acc.counts_wrong_unflagged == 0  # type: ignore[attr-defined]
+    for column in ("date", "residence", "ward", "election_district"):
+        assert acc.cer(column) <= 0.01, column  # type: ignore[attr-defined]
+    assert acc.cer("name") <= 0.02  # type: ignore[attr-defined]

@@ -1,0 +1,70 @@
+"""The reading rules: low-confidence OCR fields send the line (or the sheet) to a person."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pipeline.records import Field, Severity, Source
+from pipeline.rules.base import LineContext
+from pipeline.rules.reading import (
+    LOW_CONFIDENCE,
+    low_confidence_fields,
+    low_confidence_sheet_fields,
+)
+
+from . import builders as b
+
+
+def _ctx(line):  # type: ignore[no-untyped-def]
+    return LineContext(
+        line=line, sheet=b.sheet((line,)), match=None, entry=None, signed_on=None, case=b.case()
+    )
+
+
+def test_text_layer_fields_never_flagged() -> None:
+    assert list(low_confidence_fields(_ctx(b.line()))) == []
+
+
+def test_confident_ocr_fields_not_flagged() -> None:
+    line = b.line()
+    for f in line.fields:
+        line = line.replace_field(Field(f.name, f.text, 0.95, Source.OCR))
+    assert list(low_confidence_fields(_ctx(line))) == []
+
+
+def test_low_confidence_field_sends_line_to_review() -> None:
+    line = b.line().replace_field(Field("date", "10/0?/2026", LOW_CONFIDENCE - 0.1, Source.OCR))
+    (finding,) = low_confidence_fields(_ctx(line))
+    assert finding.code == "FIELD_LOW_CONFIDENCE"
+    assert finding.severity is Severity.REVIEW
+    assert finding.line_no == line.line_no and finding.page_id == line.page_id
+    assert finding.evidence["fields"] == {"date": round(LOW_CONFIDENCE - 0.1, 3)}
+
+
+def test_unreadable_inked_cell_is_flagged() -> None:
+    line = b.line().replace_field(Field("residence", "", 0.0, Source.OCR))
+    (finding,) = low_confidence_fields(_ctx(line))
+    assert "residence" in finding.evidence["fields"]
+
+
+def test_sheet_number_and_stated_count_flag_the_sheet() -> None:
+    sheet = b.sheet()
+    assert list(low_confidence_sheet_fields(sheet, b.case())) == []
+    w = sheet.witness
+    assert w is not None
+    doubtful = replace(
+        sheet,
+        sheet_number=Field("sheet_number", "Sheet No. 8", 0.4, Source.OCR),
+        witness=replace(w, stated_count=Field("stated_count", "3", 0.5, Source.OCR)),
+    )
+    (finding,) = low_confidence_sheet_fields(doubtful, b.case())
+    assert finding.code == "SHEET_FIELD_LOW_CONFIDENCE" and finding.line_no is None
+    assert set(finding.evidence["fields"]) == {"sheet_number", "witness.stated_count"}
+
+
+def test_digit_fields_need_more_confidence_than_names() -> None:
+    line = b.line().replace_field(Field("ward", "1", 0.87, Source.OCR))
+    line = line.replace_field(Field("name", "Ann B Carter", 0.87, Source.OCR))
+    (finding,) = low_confidence_fields(_ctx(line))
+    assert finding.evidence["fields"] == {"ward": 0.87}
+    assert finding.evidence["thresholds"] == {"ward": 0.90}

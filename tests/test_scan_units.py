@@ -1,0 +1,232 @@
+"""Scan reader building blocks without tesseract: cleaning, table finding, ink, images, CER.
+
+Every image here is drawn by the test (lines and boxes with OpenCV) or rendered from the
+bundled synthetic demo sheets; no real person's data.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+
+from pipeline.ingest import ingest_file
+from pipeline.records import PageKind
+from pipeline.scan.clean import clean_page, deskew_angle, even_lighting, is_sideways
+from pipeline.scan.engine import OcrText, Word
+from pipeline.scan.images import estimate_dpi, load_page_image
+from pipeline.scan.ink import measure_ink
+from pipeline.scan.metrics import cer
+from pipeline.scan.synthetic import Degrade, degrade, save_scan
+from pipeline.scan.table import find_grid, rule_masks
+
+DPI = 150.0
+
+
+def _form(dpi: float = DPI, rows: int = 6, faint: bool = False) -> np.ndarray:
+    """A Letter page with a ruled table (header row + `rows` rows) and some text lines."""
+    w, h = int(8.5 * dpi), int(11 * dpi)
+    img = np.full((h, w), 255, np.uint8)
+    x0, x1 = int(0.5 * dpi), int(8.0 * dpi)
+    top = int(2.0 * dpi)
+    ys = [top, top + int(0.45 * dpi)] + [
+        top + int(0.45 * dpi) + int(0.3 * dpi) * k for k in range(1, rows + 1)
+    ]
+    colour = 170 if faint else 0
+    for y in ys:
+        cv2.line(img, (x0, y), (x1, y), colour, 2)
+    xs = [
+        x0,
+        x0 + int(0.9 * dpi),
+        x0 + int(2.5 * dpi),
+        x0 + int(4.5 * dpi),
+        x0 + int(6.5 * dpi),
+        x1,
+    ]
+    for x in xs:
+        cv2.line(img, (x, ys[0]), (x, ys[-1]), colour, 2)
+    for k in range(6):  # text lines above and below the table
+        y = int((0.6 + 0.2 * k) * dpi) if k < 3 else ys[-1] + int((0.3 + 0.2 * k) * dpi)
+        cv2.putText(
+            img, "We the undersigned electors", (x0, y), cv2.FONT_HERSHEY_SIMPLEX, dpi / 300, 0, 2
+        )
+    cv2.putText(
+        img, "Vesta Oakhurst", (xs[1] + 10, ys[2] - 10), cv2.FONT_HERSHEY_SIMPLEX, dpi / 300, 0, 2
+    )
+    return img
+
+
+def test_deskew_finds_three_degrees() -> None:
+    img = _form()
+    skewed = degrade(img, Degrade(skew=3.0), DPI)
+    binary = (skewed < 128).astype(np.uint8) * 255
+    assert deskew_angle(binary, DPI) == pytest.approx(-3.0, abs=0.15)
+
+
+def test_sideways_page_is_detected() -> None:
+    img = _form()
+    binary = (img < 128).astype(np.uint8) * 255
+    assert not is_sideways(binary, DPI)
+    assert is_sideways(np.ascontiguousarray(np.rot90(binary)), DPI)
+
+
+def test_even_lighting_flattens_a_shadow() -> None:
+    img = _form()
+    shaded = degrade(img, Degrade(uneven_light=0.5), DPI)
+    flat = even_lighting(shaded, DPI)
+    paper = flat[img == 255]
+    assert np.percentile(paper, 5) > 200  # the dark corner's paper is paper again
+
+
+def test_grid_rows_and_columns() -> None:
+    cleaned = clean_page(_form(rows=8), DPI)
+    grid = find_grid(cleaned.binary, DPI)
+    assert grid is not None
+    assert grid.n_rows == 8
+    assert len(grid.xs) == 6
+
+
+def test_grid_with_faint_broken_rules_and_skew() -> None:
+    img = degrade(_form(rows=8, faint=True), Degrade(faint_rules=True, skew=-2.5, seed=3), DPI)
+    cleaned = clean_page(img, DPI)
+    from pipeline.scan.clean import RULE_RATIO, binarize
+
+    grid = find_grid(cleaned.binary, DPI, rule_masks(binarize(cleaned.gray, RULE_RATIO), DPI))
+    assert grid is not None
+    assert grid.n_rows == 8
+
+
+def test_lost_row_rule_is_restored() -> None:
+    img = _form(rows=8)
+    grid0 = find_grid((img < 128).astype(np.uint8) * 255, DPI)
+    assert grid0 is not None
+    y = grid0.ys[5]
+    img[y - 2 : y + 3, :] = 255  # erase one row rule entirely
+    for x in grid0.xs:  # keep the verticals
+        cv2.line(img, (x, grid0.ys[0]), (x, grid0.ys[-1]), 0, 2)
+    grid = find_grid((img < 128).astype(np.uint8) * 255, DPI)
+    assert grid is not None and grid.n_rows == 8
+
+
+def test_no_table_gives_none() -> None:
+    img = np.full((int(11 * DPI), int(8.5 * DPI)), 255, np.uint8)
+    cv2.putText(img, "no table here", (100, 300), cv2.FONT_HERSHEY_SIMPLEX, 1, 0, 2)
+    assert find_grid((img < 128).astype(np.uint8) * 255, DPI) is None
+
+
+def test_ink_blank_speck_and_stroke() -> None:
+    cell = np.zeros((60, 300), np.uint8)
+    assert not measure_ink(cell, 300).present
+    specks = cell.copy()
+    specks[10, 10] = specks[30, 200] = specks[50, 100] = 255
+    assert not measure_ink(specks, 300).present
+    stroke = cell.copy()
+    cv2.putText(stroke, "J Smith", (5, 45), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 255, 2)
+    ink = measure_ink(stroke, 300)
+    assert ink.present and ink.confidence > 0.9 and ink.bbox is not None
+
+
+def test_ocrtext_joins_lines_and_weights_confidence() -> None:
+    ocr = OcrText(
+        (
+            Word("Sheet", 0.9, (0, 0, 5, 5), 0),
+            Word("No.", 0.5, (6, 0, 9, 5), 0),
+            Word("3", 1.0, (0, 9, 3, 14), 1),
+        )
+    )
+    assert ocr.text == "Sheet No.\n3"
+    assert ocr.confidence == pytest.approx((0.9 * 5 + 0.5 * 3 + 1.0) / 9)
+    assert OcrText(()).confidence == 0.0
+
+
+def test_cer() -> None:
+    assert cer("Elmwood", "Elmwood") == 0.0
+    assert cer("Elmwood", "EImwood") == pytest.approx(1 / 7)
+    assert cer("", "") == 0.0 and cer("", "x") == 1.0
+    assert cer("a  b", "a b") == 0.0
+
+
+def test_dpi_kept_or_estimated(tmp_path: Path) -> None:
+    img = _form()
+    with_dpi, without = tmp_path / "a.png", tmp_path / "b.png"
+    save_scan([img], with_dpi, DPI)
+    save_scan([img], without, DPI, keep_dpi=False)
+    (ref,) = ingest_file(with_dpi)
+    page = load_page_image(ref)
+    assert page.dpi == pytest.approx(DPI, abs=0.5) and not page.dpi_estimated
+    (ref,) = ingest_file(without)
+    page = load_page_image(ref)
+    assert page.dpi_estimated and page.dpi == pytest.approx(estimate_dpi(*img.shape[::-1]))
+    assert page.dpi == pytest.approx(DPI, abs=1)
+
+
+def test_multipage_tiff_and_image_pdf(tmp_path: Path) -> None:
+    a, b = _form(), degrade(_form(), Degrade(rotate=180), DPI)
+    tif, pdf = tmp_path / "two.tif", tmp_path / "two.pdf"
+    save_scan([a, b], tif, DPI)
+    save_scan([a, b], pdf, DPI)
+    refs = ingest_file(tif)
+    assert [r.kind for r in refs] == [PageKind.IMAGE, PageKind.IMAGE]
+    assert np.array_equal(load_page_image(refs[1]).gray, b)
+    refs = ingest_file(pdf)
+    assert [r.kind for r in refs] == [PageKind.PDF_IMAGE, PageKind.PDF_IMAGE]
+    page = load_page_image(refs[0])
+    assert page.dpi == pytest.approx(DPI, abs=1)  # rendered at the embedded image's resolution
+    assert page.gray.shape == pytest.approx(a.shape, abs=2)
+
+
+def test_unreadable_image_is_an_error(tmp_path: Path) -> None:
+    from pipeline.errors import UnreadableInputError
+    from pipeline.records import PageRef
+
+    bad = tmp_path / "bad.png"
+    Image.fromarray(_form()).save(bad)
+    ref = ingest_file(bad)[0]
+    bad.write_bytes(b"not an image")
+    with pytest.raises(UnreadableInputError):
+        load_page_image(PageRef(ref.path, 0, ref.content_hash, ref.kind, ref.width, ref.height))
+
+
+def test_pdf_with_earlier_ocr_layer_is_read_as_a_scan(tmp_path: Path) -> None:
+    """A scan saved with an invisible OCR text layer over the image (as OCR tools write it)
+    is a PDF_IMAGE page: its image is read again, the earlier OCR is not trusted."""
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfgen.canvas import Canvas
+
+    png = tmp_path / "page.png"
+    Image.fromarray(_form()).save(png)
+    pdf = tmp_path / "ocred.pdf"
+    c = Canvas(str(pdf), pagesize=(612, 792))
+    c.drawImage(ImageReader(str(png)), 0, 0, width=612, height=792)
+    text = c.beginText(40, 700)
+    text.setTextRenderMode(3)  # invisible, as an OCR layer is
+    text.setFont("Helvetica", 10)
+    for k in range(5):
+        text.textLine(f"PETITION FOR A PERMISSIVE REFERENDUM line {k} Date Signature Residence")
+    c.drawText(text)
+    c.showPage()
+    c.save()
+    (ref,) = ingest_file(pdf)
+    assert ref.kind is PageKind.PDF_IMAGE
+
+
+def test_sans_serif_i_and_l_are_put_right() -> None:
+    from pipeline.scan.reader import _fix_il
+
+    assert _fix_il("EImwood Falls", capitalized=False) == "Elmwood Falls"
+    assert _fix_il("llse Juniper", capitalized=True) == "Ilse Juniper"
+    assert _fix_il("Iise Juniper", capitalized=True) == "Ilse Juniper"
+    assert _fix_il("Greta B Kettleby llI", capitalized=True) == "Greta B Kettleby III"
+    assert _fix_il("lived at", capitalized=False) == "lived at"
+
+
+def test_garbled_column_titles_still_map() -> None:
+    from pipeline.scan.reader import _map_title
+
+    assert _map_title("riinted Name") == "name"
+    assert _map_title("Village Election\nDistrict\n(if any)") == "election_district"
+    assert _map_title("Date Signed") == "date"
+    assert _map_title("Remarks") is None
