@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from prefect import flow, task
+from prefect import flow, task, unmapped
 from prefect.cache_policies import NO_CACHE
 from prefect.task_runners import ThreadPoolTaskRunner
 
@@ -55,8 +55,8 @@ def ingest_file(path: Path) -> list[PageRef] | FileError:
 
 
 @_io_task
-def read_page(ref: PageRef) -> Sheet | FileError:
-    return run.read_one(ref)
+def read_page(ref: PageRef, crops_dir: Path | None) -> Sheet | FileError:
+    return run.read_one(ref, crops_dir)
 
 
 @_io_task
@@ -89,14 +89,18 @@ def write(report: SufficiencyReport, out_dir: Path) -> dict[str, Path]:
 def check_petition(
     case_path: str, out_dir: str, decisions_path: str | None = None
 ) -> SufficiencyReport:
-    """Check one petition and write report.json, lines.csv and report.html into out_dir."""
+    """Check one petition and write report.json, lines.csv, report.html and objections.csv into
+    out_dir, with the crops of scanned lines in out_dir/crops."""
     case = load_case(case_path)
     decisions = load_decisions(Path(decisions_path)) if decisions_path else []
     files, errors = discover(case.sheets)
     register = load_register.submit(case)
     ingested = ingest_file.map(files).result()
     pages, page_errors = run.collect_pages(zip(files, ingested, strict=True))
-    sheets, read_errors = run.split_results(read_page.map(pages).result())
+    crops = Path(out_dir) / "crops"
+    sheets, read_errors = run.split_results(
+        read_page.map(pages, crops_dir=unmapped(crops)).result()
+    )
     report = match_and_judge(
         case,
         sheets,

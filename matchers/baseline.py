@@ -110,9 +110,11 @@ def _strip_place(address: str, places: frozenset[str], longest: int) -> str:
 
 
 def _line_name(line: SignatureLine) -> str:
+    """The printed name, else the signature's text; a placeholder the scan reader writes for
+    "signed, not read" ("[signed]") is no name."""
     for name in ("name", "signature"):
         f = line.get(name)
-        if f is not None and not f.empty:
+        if f is not None and not f.empty and not f.text.strip().startswith("["):
             return f.text.strip()
     return ""
 

@@ -71,7 +71,9 @@ def _run(case_path: Path, out_dir: Path, decisions: Path | None, engine: str):
     from .report import write_report
     from .run import check_case
 
-    report = check_case(case, load_decisions(decisions) if decisions else [])
+    report = check_case(
+        case, load_decisions(decisions) if decisions else [], crops_dir=out_dir / "crops"
+    )
     write_report(report, out_dir)
     return report
 

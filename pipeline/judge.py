@@ -38,12 +38,12 @@ from .records import (
     ValuationResult,
     Verdict,
 )
+from .rules import reading
 from .rules.base import LineContext, RuleSet, finding
 
 __all__ = ["apply_corrections", "judge", "latest_decisions", "order_sheets", "status_of"]
 
 log = logging.getLogger(__name__)
-
 
 
 def latest_decisions(decisions: Sequence[ReviewDecision]) -> dict[str, ReviewDecision]:
@@ -84,6 +84,10 @@ def order_sheets(sheets: Sequence[Sheet]) -> tuple[Sheet, ...]:
     )
     return tuple(s for _, s in indexed)
 
+
+# Whatever the statute, a doubtful reading goes to a person (pipeline/rules/reading.py).
+READING_LINE_RULES = (reading.low_confidence_fields,)
+READING_SHEET_RULES = (reading.low_confidence_sheet_fields,)
 
 # Findings that say the reading itself is in doubt (pipeline/rules/reading.py). A line read with
 # doubt is never decided by the software: even a fatal finding may rest on a misread field, so
@@ -149,7 +153,7 @@ def judge(
     sheet_level: list[Finding] = list(by_page.get(None, []))
     for sheet in sheets:
         page_id = sheet.page.page_id
-        own = [f for rule in rules.sheet_rules for f in rule(sheet, case)]
+        own = [f for rule in rules.sheet_rules + READING_SHEET_RULES for f in rule(sheet, case)]
         own += by_page.get(page_id, [])
         sheet_level += own
         for line in sheet.lines:
@@ -171,7 +175,7 @@ def judge(
                 signed_on=parse_written_date(line.text("date"), reference=case.dates.filed),
                 case=case,
             )
-            found = [f for rule in rules.line_rules for f in rule(ctx)]
+            found = [f for rule in rules.line_rules + READING_LINE_RULES for f in rule(ctx)]
             found += _cascade(own, line.line_no)
             status = status_of(found)
             if decision is not None and decision.action is ReviewAction.ACCEPT:

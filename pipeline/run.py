@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from matchers import BaselineMatcher, RegisterRead, read_register
@@ -73,9 +74,11 @@ def ingest_one(path: Path) -> list[PageRef] | FileError:
         return FileError(str(path), err.message)
 
 
-def read_one(ref: PageRef) -> Sheet | FileError:
+def read_one(ref: PageRef, crops_dir: Path | None = None) -> Sheet | FileError:
+    """One page read, or the reason it could not be; scans write each line's crop into
+    `crops_dir` for the review queue."""
     try:
-        return read_page(ref)
+        return read_page(ref, crops_dir)
     except PetitionError as err:
         log.warning("%s", err.message)
         return FileError(ref.path, err.message, ref.page_index)
@@ -275,14 +278,15 @@ def check_case(
     case: CaseConfig,
     decisions: Sequence[ReviewDecision] = (),
     mapper: Mapper = map,
+    crops_dir: Path | None = None,
 ) -> SufficiencyReport:
     """The whole run without Prefect. `mapper` runs per-file and per-page work (the builtin
-    `map`, or a process pool's)."""
+    `map`, or a process pool's); scanned lines' crops go to `crops_dir`."""
     files, errors = discover(case.sheets)
     register = load_register(case)  # before reading: a missing register stops the run early
     pages, page_errors = collect_pages(zip(files, mapper(ingest_one, files), strict=True))
     errors += page_errors
-    sheets, read_errors = split_results(mapper(read_one, pages))
+    sheets, read_errors = split_results(mapper(partial(read_one, crops_dir=crops_dir), pages))
     return finish(
         case, sheets, errors + read_errors, register, decisions, input_hashes(case, files)
     )

@@ -346,3 +346,10 @@ def test_copied_line_never_matches_another_voter(values, data):
     if m.decision is MatchDecision.MATCH:
         assert m.voter_id == target.voter_id, m.reason
     assert m.candidates and m.candidates[0].score == 100.0
+
+
+def test_the_scan_readers_signed_placeholder_is_no_name(matcher):
+    """A scanned line whose signature was seen (ink) but not read is matched by address."""
+    m = matcher.match(line(name="", signature="[signed]", residence="4 Oak Ave Apt 3"))
+    assert m.decision is MatchDecision.REVIEW
+    assert m.reason.startswith("no name to match")
