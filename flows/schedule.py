@@ -42,10 +42,12 @@ def filing_window_deployment(
         f"RRULE:FREQ=MINUTELY;INTERVAL={every_minutes};UNTIL={end:%Y%m%d}T235900"
     )
     slug = Path(case_path).resolve().parent.name or "case"
-    return check_petition.to_deployment(
+    deployment = check_petition.to_deployment(
         name=f"filing-window-{slug}",
         schedule=RRule(rrule),
         parameters={"case_path": str(Path(case_path).resolve()), "out_dir": str(out_dir)},
         description=f"{case.name}: checked every {every_minutes} min from {start} to {end}",
         tags=["filing-window", str(case.kind)],
     )
+    assert isinstance(deployment, RunnerDeployment)  # to_deployment is sync outside a loop
+    return deployment

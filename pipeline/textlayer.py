@@ -27,6 +27,20 @@ from typing import Any
 from pdfplumber.page import Page
 
 from .columns import map_header
+from .forms import (
+    COUNTIES,
+    COUNTS,
+    HEADER_VILLAGE,
+    JURAT,
+    NAMES,
+    PROPOSITION,
+    RESIDENCES,
+    SHEET_NUMBERS,
+    SIGNATURE_CAPTIONS,
+    TITLE,
+    VILLAGES,
+    statement_form,
+)
 from .records import (
     Box,
     Field,
@@ -46,76 +60,6 @@ log = logging.getLogger(__name__)
 MIN_WORDS = 5
 MIN_ALNUM_CHARS = 20
 
-_TITLE = re.compile(r"PETITION\s+FOR\s+A\s+[A-Z ]*REFERENDUM|PETITION\b[^\n]*", re.IGNORECASE)
-_HEADER_VILLAGE = re.compile(
-    r"Village\s+of\s+(?P<v>.*?)\s*,?\s*County\s+of\s+(?P<c>.*?)\s*,\s*State\s+of\s+New\s+York",
-    re.IGNORECASE | re.DOTALL,
-)
-_PROPOSITION = re.compile(
-    r"proposed\s+act\s+or\s+resolution\s+(?P<p>.*?)\s*be\s+submitted\s+to\s+a\s+vote",
-    re.IGNORECASE | re.DOTALL,
-)
-# The statement at the foot of a sheet, in the forms the statutes give: the statement of witness
-# (9-902(8); the nominating petition's, both versions), the notary's statement (nominating
-# petition, subd. 2) and the authenticating affidavit (2-202(1)(e)(4)). Each regex reads one
-# blank; a blank left as dots reads as empty.
-_STATEMENT_STARTS = (
-    ("notary", re.compile(r"before\s+me\s+personally\s+came", re.IGNORECASE)),
-    ("affidavit", re.compile(r"STATE\s+OF\s+NEW\s+YORK\s*\n|being\s+duly\s+sworn", re.IGNORECASE)),
-    ("witness", re.compile(r"Statement\s+of\s+Witness\s*:?", re.IGNORECASE)),
-)
-_W_NAMES = (
-    re.compile(r"\bI\s*,\s*(?P<x>.*?)\s*,?\s*state\s*(?::|that\b)", re.IGNORECASE | re.DOTALL),
-    re.compile(r"(?:ss\.?:?\s*)?(?P<x>[^\n]*?)\s*,?\s*being\s+duly\s+sworn", re.IGNORECASE),
-)
-_W_RESIDENCES = (
-    re.compile(
-        r"reside\s+at\s+(?P<x>.*?)\s*(?:\(\s*(?:residence|street)|\s+in\s+the\s)",
-        re.IGNORECASE | re.DOTALL,
-    ),
-)
-_W_VILLAGES = (
-    re.compile(
-        r"in\s+the\s+Village\s+of\s+(?P<x>.*?)\s+in\s+the\s+State\s+of", re.IGNORECASE | re.DOTALL
-    ),
-)
-_W_COUNTIES = (
-    re.compile(
-        r"State\s+of\s+New\s+York\s*,?\s*(?:in\s+the\s+)?County\s+of\s+(?P<x>.*?)\s*\.\s+Each",
-        re.IGNORECASE | re.DOTALL,
-    ),
-)
-_W_COUNTS = (
-    re.compile(
-        r"containing\s+(?P<x>.*?)\s*\(\s*fill\s+in\s+number\s*\)", re.IGNORECASE | re.DOTALL
-    ),
-    re.compile(
-        r"having\s+(?P<x>.*?)\s*(?:\(\s*number\s*\)\s*)?signatures", re.IGNORECASE | re.DOTALL
-    ),
-)
-# Single patterns of the statement of witness (9-902), for pipeline/scan/reader.py.
-_WITNESS_START = _STATEMENT_STARTS[2][1]
-_W_NAME, _W_RESIDENCE, _W_VILLAGE, _W_COUNTY, _W_COUNT = (
-    _W_NAMES[0],
-    _W_RESIDENCES[0],
-    _W_VILLAGES[0],
-    _W_COUNTIES[0],
-    _W_COUNTS[0],
-)
-# 2-202's jurat: "Sworn to before me This 5th day of October, 2026".
-_JURAT = re.compile(
-    r"Sworn\s+to\s+before\s+me\s+This\s+(?P<d>\d{1,2})\w*\s+day\s+of\s+(?P<m>[A-Za-z]+)\s*,?\s*"
-    r"(?P<y>\d{4})",
-    re.IGNORECASE,
-)
-# The caption under the statement's date and signature blanks.
-_SIGNATURE_CAPTIONS = ("signature of witness", "signature and official title")
-_SHEET_NO = (
-    re.compile(r"\bSheet\s+No\.?\s*(\d+)\b", re.IGNORECASE),
-    re.compile(r"\bSheet\s+(?:#\s*)?(\d+)\b", re.IGNORECASE),
-    re.compile(r"\bPage\s+No\.?\s*(\d+)\b", re.IGNORECASE),  # the notary form's "Page No."
-    re.compile(r"\bPage\s+(\d+)(?:\s+of\s+\d+)?\b", re.IGNORECASE),
-)
 _DOTS = re.compile(r"^[.\u2026_\s]*$")
 
 
@@ -195,10 +139,10 @@ def _read_lines(
 
 
 def _read_header(text: str) -> SheetHeader:
-    title_m = _TITLE.search(text)
+    title_m = TITLE.search(text)
     title = _clean(title_m.group(0)) if title_m else None
-    m = _HEADER_VILLAGE.search(text)
-    p = _PROPOSITION.search(text)
+    m = HEADER_VILLAGE.search(text)
+    p = PROPOSITION.search(text)
     return SheetHeader(
         title=title or None,
         village=_field("village", m.group("v")) if m else None,
@@ -224,27 +168,13 @@ def _words_field(name: str, words: Sequence[dict[str, Any]]) -> Field:
     return _field(name, " ".join(w["text"] for w in words), box)
 
 
-def _statement_form(text: str) -> tuple[str, int] | None:
-    """Which statement the text holds, and where it starts."""
-    found = [
-        (m.start(), form) for form, pattern in _STATEMENT_STARTS if (m := pattern.search(text))
-    ]
-    if not found:
-        return None
-    if any(form == "notary" for _, form in found):
-        start = min(start for start, _ in found)
-        return "notary", start
-    start, form = min(found)
-    return form, start
-
-
 def _read_witness(
     text: str, words: Sequence[dict[str, Any]], below: float, page_width: float
 ) -> WitnessStatement | None:
-    found = _statement_form(text)
+    found = statement_form(text)
     if found is None:
         return None
-    form, start = found
+    form, start, _ = found
     body = text[start:]
 
     def grab(patterns: Sequence[re.Pattern[str]], name: str) -> Field | None:
@@ -260,7 +190,7 @@ def _read_witness(
     box = None
     for group in _line_groups(stmt_words):
         joined = " ".join(w["text"].lower() for w in group).replace("(", "")
-        if not any(caption in joined for caption in _SIGNATURE_CAPTIONS):
+        if not any(caption in joined for caption in SIGNATURE_CAPTIONS):
             continue
         caption_top = min(w["top"] for w in group)
         sig_caption = next(w for w in group if "signature" in w["text"].lower())
@@ -283,15 +213,15 @@ def _read_witness(
                 max(w["bottom"] for w in group),
             )
         break
-    if form == "affidavit" and (jurat := _JURAT.search(body)):
+    if form == "affidavit" and (jurat := JURAT.search(body)):
         date_f = _field("date", f"{jurat['m']} {jurat['d']}, {jurat['y']}")
     return WitnessStatement(
         form=form,
-        witness_name=grab(_W_NAMES, "witness_name") if form != "notary" else None,
-        residence=grab(_W_RESIDENCES, "residence") if form != "notary" else None,
-        village=grab(_W_VILLAGES, "village"),
-        county=grab(_W_COUNTIES, "county"),
-        stated_count=grab(_W_COUNTS, "stated_count"),
+        witness_name=grab(NAMES, "witness_name") if form != "notary" else None,
+        residence=grab(RESIDENCES, "residence") if form != "notary" else None,
+        village=grab(VILLAGES, "village"),
+        county=grab(COUNTIES, "county"),
+        stated_count=grab(COUNTS, "stated_count"),
         date=date_f,
         signature=sig_f,
         box=box,
@@ -307,7 +237,7 @@ def _read_sheet_number(words: Sequence[dict[str, Any]], page_height: float) -> F
     groups = _line_groups([w for w in words if w["top"] > page_height * 0.6])
     for group in reversed(groups):
         line = " ".join(w["text"] for w in sorted(group, key=lambda w: w["x0"]))
-        for pattern in _SHEET_NO:
+        for pattern in SHEET_NUMBERS:
             m = pattern.search(line)
             if m:
                 phrase = line[m.start() : m.end(1)]

@@ -35,6 +35,18 @@ from rapidfuzz import fuzz
 from rapidfuzz import process as rf_process
 
 from ..columns import map_header, normalize_header
+from ..forms import (
+    COUNTIES,
+    COUNTS,
+    HEADER_VILLAGE,
+    NAMES,
+    PROPOSITION,
+    RESIDENCES,
+    SHEET_NUMBERS,
+    TITLE,
+    VILLAGES,
+    statement_form,
+)
 from ..records import (
     Box,
     Field,
@@ -100,50 +112,6 @@ _DIGIT_LOOKALIKES = str.maketrans(
     {"l": "1", "I": "1", "O": "0", "o": "0", "S": "5", "Z": "2", "B": "8"}
 )
 
-# The form's wording the blanks are anchored on. They follow `pipeline.textlayer`'s patterns
-# (kept here, not imported: that module's names are private and change with the forms it
-# reads), loosened where OCR differs from a text layer ("1," for "I,", a lost comma).
-_TITLE = re.compile(r"PETITION\s+FOR\s+A\s+[A-Z ]*REFERENDUM|PETITION\b[^\n]*", re.IGNORECASE)
-_HEADER_VILLAGE = re.compile(
-    r"Village\s+of\s+(?P<v>.*?)\s*,?\s*County\s+of\s+(?P<c>.*?)\s*[,.]?\s*State\s+of\s+New\s+York",
-    re.IGNORECASE | re.DOTALL,
-)
-_PROPOSITION = re.compile(
-    r"proposed\s+act\s+or\s+resolution\s+(?P<p>.*?)\s*be\s+submitted\s+to\s+a\s+vote",
-    re.IGNORECASE | re.DOTALL,
-)
-_STATEMENT_STARTS = (
-    ("notary", re.compile(r"before\s+me\s+personally\s+came", re.IGNORECASE)),
-    ("affidavit", re.compile(r"being\s+duly\s+sworn", re.IGNORECASE)),
-    ("witness", re.compile(r"Statement\s+of\s+Witness\s*:?", re.IGNORECASE)),
-)
-_W_NAME = re.compile(
-    r"(?<![A-Za-z])[I1l|]\s*,\s*(?P<x>[^\n]*?)\s*,?\s*state\s*(?::|;|that\b)", re.IGNORECASE
-)
-_W_RESIDENCE = re.compile(
-    r"reside\s+at\s+(?P<x>.*?)\s*(?:\(\s*(?:residence|street)|\s+in\s+the\s)",
-    re.IGNORECASE | re.DOTALL,
-)
-_W_VILLAGE = re.compile(
-    r"in\s+the\s+Village\s+of\s+(?P<x>.*?)\s+in\s+the\s+State\s+of", re.IGNORECASE | re.DOTALL
-)
-_W_COUNTY = re.compile(
-    r"State\s+of\s+New\s+York\s*,?\s*(?:in\s+the\s+)?County\s+of\s+(?P<x>.*?)\s*[.,]\s+Each",
-    re.IGNORECASE | re.DOTALL,
-)
-_W_COUNT = (
-    re.compile(
-        r"containing\s+(?P<x>.*?)\s*\(\s*fill\s+in\s+number\s*\)", re.IGNORECASE | re.DOTALL
-    ),
-    re.compile(
-        r"having\s+(?P<x>.*?)\s*(?:\(\s*number\s*\)\s*)?signatures", re.IGNORECASE | re.DOTALL
-    ),
-)
-_SHEET_NO = (
-    re.compile(r"\bSheet\s+No\.?\s*(\d+)\b", re.IGNORECASE),
-    re.compile(r"\bSheet\s+(?:#\s*)?(\d+)\b", re.IGNORECASE),
-    re.compile(r"\bPage\s+(\d+)(?:\s+of\s+\d+)?\b", re.IGNORECASE),
-)
 _DOTS = re.compile(r"^[.\u2026_\s,:;'`|-]*$")
 
 
@@ -475,10 +443,10 @@ def _write_crop(img: np.ndarray, crops_dir: Path, name: str) -> str:
 
 def _read_header(ocr: OcrText, dpi: float) -> SheetHeader:
     sp = _Spanned.of(ocr)
-    title_m = _TITLE.search(sp.text)
+    title_m = TITLE.search(sp.text)
     title = _clean_text(title_m.group(0)) if title_m else None
-    m = _HEADER_VILLAGE.search(sp.text)
-    p = _PROPOSITION.search(sp.text)
+    m = HEADER_VILLAGE.search(sp.text)
+    p = PROPOSITION.search(sp.text)
     return SheetHeader(
         title=title or None,
         village=sp.field("village", m, "v", dpi),
@@ -527,14 +495,10 @@ def _caption_fields(
 
 def _read_witness(ocr: OcrText, dpi: float, page_width: int) -> WitnessStatement | None:
     sp = _Spanned.of(ocr)
-    found = [
-        (m.start(), m.end(), form) for form, p in _STATEMENT_STARTS if (m := p.search(sp.text))
-    ]
-    if not found:
+    found = statement_form(sp.text)
+    if found is None:
         return None
-    start, end, form = min(found)
-    if any(f == "notary" for _, _, f in found):
-        form = "notary"
+    form, start, end = found
     body = sp.text[end:]
 
     def grab(patterns: re.Pattern[str] | tuple[re.Pattern[str], ...], name: str) -> Field | None:
@@ -548,11 +512,11 @@ def _read_witness(ocr: OcrText, dpi: float, page_width: int) -> WitnessStatement
     date_f, sig_f = _caption_fields(words_after, dpi, page_width)
     return WitnessStatement(
         form=form,
-        witness_name=grab(_W_NAME, "witness_name"),
-        residence=grab(_W_RESIDENCE, "residence"),
-        village=grab(_W_VILLAGE, "village"),
-        county=grab(_W_COUNTY, "county"),
-        stated_count=grab(_W_COUNT, "stated_count"),
+        witness_name=grab(NAMES, "witness_name"),
+        residence=grab(RESIDENCES, "residence"),
+        village=grab(VILLAGES, "village"),
+        county=grab(COUNTIES, "county"),
+        stated_count=grab(COUNTS, "stated_count"),
         date=date_f,
         signature=sig_f,
         box=_words_box(words_after, dpi),
@@ -564,7 +528,7 @@ def _read_sheet_number(ocr: OcrText, dpi: float) -> Field | None:
     for line in reversed(_lines_of(ocr.words)):
         text = " ".join(w.text for w in line)
         sp = _Spanned.of(ocr, line)
-        for pattern in _SHEET_NO:
+        for pattern in SHEET_NUMBERS:
             m = pattern.search(text)
             if m:
                 words = sp.words_in(m.start(), m.end(1))

@@ -1,0 +1,96 @@
+"""The printed wording of the petition forms, as patterns both readers anchor on: the text-layer
+reader (pipeline/textlayer.py) and the scan reader (pipeline/scan/reader.py).
+
+The statements at the foot of a sheet come in the forms the statutes give: the statement of
+witness (Village Law § 9-902(8); the village independent nominating petition's, both versions),
+the notary's statement (nominating petition, subd. 2) and the authenticating affidavit
+(Village Law § 2-202(1)(e)(4)). Each pattern reads one blank into the group `x` (or the named
+groups given). They are loose where OCR differs from a text layer ("1," for "I,", a lost comma).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "COUNTIES",
+    "COUNTS",
+    "HEADER_VILLAGE",
+    "JURAT",
+    "NAMES",
+    "PROPOSITION",
+    "RESIDENCES",
+    "SHEET_NUMBERS",
+    "SIGNATURE_CAPTIONS",
+    "STATEMENT_STARTS",
+    "TITLE",
+    "VILLAGES",
+    "statement_form",
+]
+
+_I = re.IGNORECASE
+_ID = re.IGNORECASE | re.DOTALL
+
+TITLE = re.compile(r"PETITION\s+FOR\s+A\s+[A-Z ]*REFERENDUM|PETITION\b[^\n]*", _I)
+# 9-902(8): "To the Board of Trustees of this Village of ... County of ..., State of New York."
+HEADER_VILLAGE = re.compile(
+    r"Village\s+of\s+(?P<v>.*?)\s*,?\s*County\s+of\s+(?P<c>.*?)\s*[,.]?\s*State\s+of\s+New\s+York",
+    _ID,
+)
+# 9-902(8): "the following proposed act or resolution ... be submitted to a vote".
+PROPOSITION = re.compile(
+    r"proposed\s+act\s+or\s+resolution\s+(?P<p>.*?)\s*be\s+submitted\s+to\s+a\s+vote", _ID
+)
+
+STATEMENT_STARTS = (
+    ("notary", re.compile(r"before\s+me\s+personally\s+came", _I)),
+    ("affidavit", re.compile(r"STATE\s+OF\s+NEW\s+YORK\s*\n|being\s+duly\s+sworn", _I)),
+    ("witness", re.compile(r"Statement\s+of\s+Witness\s*:?", _I)),
+)
+NAMES = (
+    # "I, ... state:" (9-902) / "I, ... state that" (nominating petition)
+    re.compile(r"(?<![A-Za-z])[I1l|]\s*,\s*(?P<x>[^\n]*?)\s*,?\s*state\s*(?::|;|that\b)", _I),
+    # 2-202: "... ss.: NAME being duly sworn"
+    re.compile(r"(?:ss\.?:?\s*)?(?P<x>[^\n]*?)\s*,?\s*being\s+duly\s+sworn", _I),
+)
+RESIDENCES = (
+    re.compile(r"reside\s+at\s+(?P<x>.*?)\s*(?:\(\s*(?:residence|street)|\s+in\s+the\s)", _ID),
+)
+VILLAGES = (re.compile(r"in\s+the\s+Village\s+of\s+(?P<x>.*?)\s+in\s+the\s+State\s+of", _ID),)
+COUNTIES = (
+    re.compile(
+        r"State\s+of\s+New\s+York\s*,?\s*(?:in\s+the\s+)?County\s+of\s+(?P<x>.*?)\s*[.,]\s+Each",
+        _ID,
+    ),
+)
+COUNTS = (
+    re.compile(r"containing\s+(?P<x>.*?)\s*\(\s*fill\s+in\s+number\s*\)", _ID),  # witness, notary
+    re.compile(r"having\s+(?P<x>.*?)\s*(?:\(\s*number\s*\)\s*)?signatures", _ID),  # 2-202
+)
+# 2-202's jurat: "Sworn to before me This 5th day of October, 2026".
+JURAT = re.compile(
+    r"Sworn\s+to\s+before\s+me\s+This\s+(?P<d>\d{1,2})\w*\s+day\s+of\s+(?P<m>[A-Za-z]+)\s*,?\s*"
+    r"(?P<y>\d{4})",
+    _I,
+)
+# The captions under the statement's date and signature blanks.
+SIGNATURE_CAPTIONS = ("signature of witness", "signature and official title")
+# 9-902(8): numbered "at the foot of each sheet"; the notary form ends "Page No. ...".
+SHEET_NUMBERS = (
+    re.compile(r"\bSheet\s+No\.?\s*(\d+)\b", _I),
+    re.compile(r"\bSheet\s+(?:#\s*)?(\d+)\b", _I),
+    re.compile(r"\bPage\s+No\.?\s*(\d+)\b", _I),
+    re.compile(r"\bPage\s+(\d+)(?:\s+of\s+\d+)?\b", _I),
+)
+
+
+def statement_form(text: str) -> tuple[str, int, int] | None:
+    """Which statement the text holds ("witness", "notary", "affidavit") and the span of its
+    opening words. The notary's statement mentions a sworn statement too, so it wins."""
+    found = [(m.start(), m.end(), form) for form, p in STATEMENT_STARTS if (m := p.search(text))]
+    if not found:
+        return None
+    start, end, form = min(found)
+    if any(f == "notary" for _, _, f in found):
+        form = "notary"
+    return form, start, end
