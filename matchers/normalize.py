@@ -11,15 +11,22 @@ tests/test_normalize.py checks these properties with hypothesis.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 __all__ = [
     "ADDRESS_WORDS",
     "NAME_DROP_WORDS",
+    "PersonName",
+    "StreetAddress",
     "name_suffix",
     "normalize_address",
     "normalize_name",
+    "soundex",
+    "split_person_name",
+    "split_street_address",
 ]
 
 # Letters that Unicode decomposition does not reduce to ASCII ("Ø" has no combining stroke).
@@ -94,6 +101,10 @@ ADDRESS_WORDS: Mapping[str, str] = {
     "UNIT": "APT",
     "SUITE": "APT",
     "STE": "APT",
+    "ROOM": "APT",
+    "RM": "APT",
+    "FLOOR": "APT",
+    "FL": "APT",
 }
 
 _UNIT = "APT"
@@ -102,6 +113,8 @@ _MAX_PASSES = 4
 
 def _fold(s: str) -> str:
     """Upper case, accents stripped, compatibility forms folded ("ﬁ" -> "FI", "²" -> "2")."""
+    if s.isascii():
+        return s.upper()  # the same result, without the per-character work
     s = "".join(_TRANSLITERATE.get(ch, ch) for ch in s)
     s = unicodedata.normalize("NFKD", s.upper())
     s = "".join(ch for ch in s if not unicodedata.combining(ch))
@@ -205,3 +218,143 @@ def normalize_address(s: str | None) -> str:
     if not s:
         return ""
     return _to_fixed_point(_address_pass, str(s))
+
+
+# --------------------------------------------------------------------------------------------
+# Splitting a line's free text into parts (for blocking and per-field comparison)
+# --------------------------------------------------------------------------------------------
+
+_SOUNDEX_CODES: Mapping[str, str] = {
+    **dict.fromkeys("BFPV", "1"),
+    **dict.fromkeys("CGJKQSXZ", "2"),
+    **dict.fromkeys("DT", "3"),
+    "L": "4",
+    **dict.fromkeys("MN", "5"),
+    "R": "6",
+}
+
+
+def soundex(s: str | None) -> str:
+    """A phonetic key of a surname: its first letter and up to three consonant-class digits.
+
+    "ROBERT" and "RUPERT" -> "R163". A simplified American Soundex (H and W are dropped like
+    vowels, so letters they separate are not merged twice); the same rule is written in SQL in
+    `matchers.store` (`soundex_sql`), and tests check the two agree. Letters only; "" when none.
+    """
+    letters = [ch for ch in _fold(s or "") if "A" <= ch <= "Z"]
+    if not letters:
+        return ""
+    digits = [_SOUNDEX_CODES.get(ch, "") for ch in letters[1:]]
+    out: list[str] = []
+    for d in digits:
+        if d and (not out or out[-1] != d):
+            out.append(d)
+    return letters[0] + "".join(out)[:3]
+
+
+@dataclass(frozen=True, slots=True)
+class PersonName:
+    """A signer's name in parts, normalized. `last` may be "" when only one word was written."""
+
+    first: str
+    middle: str
+    last: str
+    suffix: str
+
+    @property
+    def full(self) -> str:
+        return " ".join(p for p in (self.first, self.middle, self.last) if p)
+
+
+def split_person_name(s: str | None) -> PersonName:
+    """'John A. Smith Jr.' or 'Smith, John A' -> PersonName('JOHN', 'A', 'SMITH', 'JR').
+
+    A comma after the first word means "LAST, FIRST MIDDLE". Otherwise the last word is the
+    surname, the first the given name, anything between the middle name(s). Never raises."""
+    if not s:
+        return PersonName("", "", "", "")
+    # A hyphenated name is one name: "O'Brien-Smith" -> "OBRIENSMITH" (compared squashed).
+    raw = re.sub(r"(?<=\w)\s*-\s*(?=\w)", "", str(s))
+    suffix = name_suffix(raw)
+    head, sep, tail = raw.partition(",")
+    if sep and normalize_name(head) and normalize_name(tail):
+        tail_words = normalize_name(tail).split()
+        if tail_words:
+            # "Van Buren, Martin": the surname before the comma, squashed like a hyphenated one
+            return PersonName(
+                tail_words[0],
+                " ".join(tail_words[1:]),
+                normalize_name(head).replace(" ", ""),
+                suffix,
+            )
+    words = normalize_name(raw).split()
+    if not words:
+        return PersonName("", "", "", suffix)
+    if len(words) == 1:
+        return PersonName("", "", words[0], suffix)
+    return PersonName(words[0], " ".join(words[1:-1]), words[-1], suffix)
+
+
+@dataclass(frozen=True, slots=True)
+class StreetAddress:
+    """A residence in parts, normalized: '12 1/2 N MAIN ST APT 3, Town NY 12345' ->
+    house '12 1/2', street 'N MAIN ST', unit '3', zip5 '12345', rest 'TOWN' (place words)."""
+
+    house_number: str
+    street: str
+    unit: str
+    zip5: str
+
+    @property
+    def street_line(self) -> str:
+        parts = [self.house_number, self.street]
+        if self.unit:
+            parts += [_UNIT, self.unit]
+        return " ".join(p for p in parts if p)
+
+
+_STATE_WORDS = frozenset({"NY", "NEW YORK"})
+_UNIT_STARTS = ("#", "AP", "UN", "SU", "ST")
+_ZIP = re.compile(r"(?<![0-9/-])([0-9]{5})(?:-?[0-9]{4})?[^0-9A-Za-z]*$")
+
+
+def split_street_address(s: str | None) -> StreetAddress:
+    """Split a residence as written into house number, street, unit and ZIP. Never raises.
+
+    The text after a comma (town, state, ZIP) is dropped except for a 5-digit ZIP; the house
+    number is the leading token(s) with a digit ("12", "12A", "37-12", "12 1/2")."""
+    if not s:
+        return StreetAddress("", "", "", "")
+    raw = str(s)
+    parts = raw.split(",")
+    # Keep a unit written after a comma ("12 Main St, Apt 3, Town"); drop the place after it.
+    first = parts[0]
+    for part in parts[1:]:
+        if part.strip().upper().startswith(_UNIT_STARTS) and normalize_address(part).startswith(
+            _UNIT
+        ):
+            first = f"{first} {part}"
+    found = _ZIP.search(raw)
+    zip5 = found.group(1) if found else ""
+    tokens = normalize_address(first).split()
+    street_tokens = tokens
+    while street_tokens and (
+        street_tokens[-1] in _STATE_WORDS
+        or (street_tokens[-1].replace("-", "").isdigit() and len(street_tokens) > 1)
+        and len(street_tokens[-1].replace("-", "")) in (5, 9)
+    ):
+        street_tokens.pop()
+    house: list[str] = []
+    while street_tokens and any(ch.isdigit() for ch in street_tokens[0]) and len(house) < 2:
+        tok = street_tokens[0]
+        if house and "/" not in tok:
+            break  # only a fraction follows a house number ("12 1/2")
+        house.append(street_tokens.pop(0))
+        if "/" in tok:
+            break
+    unit = ""
+    if _UNIT in street_tokens:
+        i = street_tokens.index(_UNIT)
+        unit = " ".join(street_tokens[i + 1 :])
+        street_tokens = street_tokens[:i]
+    return StreetAddress(" ".join(house), " ".join(street_tokens), unit, zip5)

@@ -1,0 +1,219 @@
+"""Per-field comparisons with ordered levels, in the manner of splink.
+
+A `Comparison` is a small declarative value: which field, which similarity, and the floors for the
+CLOSE and LOOSE levels. Applied to two arrays of normalized values (a line's and a candidate
+entry's, one pair per row) it gives one `ComparisonLevel` code and one similarity (0..100) per
+pair, vectorized with RapidFuzz's `cpdist`:
+
+    MISSING    either side is empty: no evidence either way (weight 0)
+    EXACT      the two values are equal
+    CLOSE      similarity >= `close` (for names, the better of the similarity as written and
+               of the OCR-folded forms: "rn" read for "m", "cl" for "d", "0" for "O"), or a
+               nickname pair ("PEGGY" / "MARGARET"), or the middle
+               initial agrees with a middle name, or a house number one keystroke off, or a
+               street equal but for its street type ("S WABASH AVE" / "S WABASH")
+    LOOSE      similarity >= `loose`, or a given name is the initial of the other
+    DIFFERENT  anything else
+
+`level` applies a comparison to one pair (for evidence and tests). `COMPARISONS` is the set the
+matcher uses; the Fellegi-Sunter weights (matchers/weights.py) are per (field, level).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+import numpy as np
+from rapidfuzz import fuzz, process
+from rapidfuzz.distance import JaroWinkler, Levenshtein
+
+from pipeline.records import ComparisonLevel
+
+from .nicknames import NICKNAMES
+
+__all__ = [
+    "COMPARISONS",
+    "LEVEL_CODES",
+    "LEVELS",
+    "Comparison",
+    "Similarity",
+    "compare_arrays",
+    "level",
+    "ocr_fold",
+    "street_core",
+]
+
+# Level codes in order of agreement; the index is the code used in arrays.
+LEVELS: tuple[ComparisonLevel, ...] = (
+    ComparisonLevel.EXACT,
+    ComparisonLevel.CLOSE,
+    ComparisonLevel.LOOSE,
+    ComparisonLevel.DIFFERENT,
+    ComparisonLevel.MISSING,
+)
+LEVEL_CODES = {lv: i for i, lv in enumerate(LEVELS)}
+EXACT, CLOSE, LOOSE, DIFFERENT, MISSING = range(5)
+
+# "NICK|FORMAL" and "FORMAL|NICK" for every nickname pair: one vectorized lookup per batch.
+_NICKNAME_NAMES = frozenset({*NICKNAMES, *(f for formals in NICKNAMES.values() for f in formals)})
+_NICKNAME_PAIRS = frozenset(
+    pair
+    for nick, formals in NICKNAMES.items()
+    for f in formals
+    for pair in (f"{nick}|{f}", f"{f}|{nick}")
+)
+
+
+class Similarity(StrEnum):
+    JARO_WINKLER = "jaro_winkler"  # names: forgiving of a slip late in the word
+    TOKEN_SORT = "token_sort"  # streets: word order free ("MAIN ST N" / "N MAIN ST")
+    EDITS = "edits"  # short codes (house numbers): 100 * (1 - edits / longer length)
+    EQUAL = "equal"  # only EXACT or DIFFERENT (ZIP, unit, suffix)
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """One field's comparison. Floors are on the 0..100 similarity; None: no such level."""
+
+    field: str
+    similarity: Similarity
+    close: float | None = None
+    loose: float | None = None
+    nicknames: bool = False  # nickname pairs are CLOSE (given names)
+    initial_level: ComparisonLevel | None = None  # one side a single letter, the other's first
+    close_edits: int | None = None  # at most this many edits: CLOSE (house numbers)
+    street_core: bool = False  # equal once a trailing street type is dropped: CLOSE
+    ocr_fold: bool = False  # also compare the OCR-folded forms ("LARNAR" ~ "LAMAR"): the best
+
+
+COMPARISONS: tuple[Comparison, ...] = (
+    Comparison(
+        "first_name",
+        Similarity.JARO_WINKLER,
+        close=92.0,
+        loose=80.0,
+        nicknames=True,
+        initial_level=ComparisonLevel.LOOSE,
+        ocr_fold=True,
+    ),
+    Comparison(
+        "middle_name", Similarity.JARO_WINKLER, close=92.0, initial_level=ComparisonLevel.CLOSE
+    ),
+    Comparison("last_name", Similarity.JARO_WINKLER, close=88.0, loose=80.0, ocr_fold=True),
+    Comparison("suffix", Similarity.EQUAL),
+    Comparison("house_number", Similarity.EDITS, close_edits=1),
+    Comparison("street", Similarity.TOKEN_SORT, close=90.0, loose=75.0, street_core=True),
+    Comparison("unit", Similarity.EQUAL),
+    Comparison("zip5", Similarity.EQUAL),
+)
+
+
+# Letter shapes an OCR engine (or a hurried hand) confuses, folded to one spelling. Applied to
+# both sides before a second similarity; the better of the two counts.
+_OCR_FOLDS: tuple[tuple[str, str], ...] = (
+    ("RN", "M"),
+    ("CL", "D"),
+    ("VV", "W"),
+    ("0", "O"),
+    ("1", "L"),
+    ("5", "S"),
+    ("8", "B"),
+)
+
+
+def ocr_fold(s: str) -> str:
+    """'LARNAR' -> 'LAMAR', 'HOLWARCLER' -> 'HOLWARDER', '0SMOREOW' -> 'OSMOREOW'."""
+    for a, b in _OCR_FOLDS:
+        s = s.replace(a, b)
+    return s
+
+
+def _similarity(kind: Similarity, a: Sequence[str], b: Sequence[str]) -> np.ndarray:
+    if kind is Similarity.JARO_WINKLER:
+        return process.cpdist(
+            a, b, scorer=JaroWinkler.normalized_similarity, dtype=np.float32, workers=1
+        ) * np.float32(100.0)
+    if kind is Similarity.TOKEN_SORT:
+        return process.cpdist(a, b, scorer=fuzz.token_sort_ratio, dtype=np.float32, workers=1)
+    if kind is Similarity.EDITS:
+        return process.cpdist(
+            a, b, scorer=Levenshtein.normalized_similarity, dtype=np.float32, workers=1
+        ) * np.float32(100.0)
+    return np.where(np.asarray(a, dtype=object) == np.asarray(b, dtype=object), 100.0, 0.0).astype(
+        np.float32
+    )
+
+
+# USPS street types as normalize_address abbreviates them ("S WABASH AVE" / "S WABASH").
+STREET_TYPES = frozenset(
+    {"ST", "AVE", "RD", "DR", "LN", "CT", "PL", "BLVD", "TER", "CIR", "PKWY", "HWY", "WAY"}
+)
+
+
+def street_core(street: str) -> str:
+    """The street without a trailing street type: "N MAIN ST" -> "N MAIN"."""
+    words = street.split()
+    if len(words) > 1 and words[-1] in STREET_TYPES:
+        words = words[:-1]
+    return " ".join(words)
+
+
+def compare_arrays(
+    cmp: Comparison, a: Sequence[str], b: Sequence[str]
+) -> tuple[np.ndarray, np.ndarray]:
+    """(level codes int8, similarity float32 0..100) for each pair (a[i], b[i])."""
+    n = len(a)
+    if n != len(b):
+        raise ValueError("compare_arrays needs two arrays of one length")
+    if n == 0:
+        return np.zeros(0, dtype=np.int8), np.zeros(0, dtype=np.float32)
+    aa = np.asarray(a, dtype=object)
+    bb = np.asarray(b, dtype=object)
+    sim = _similarity(cmp.similarity, a, b)
+    if cmp.ocr_fold:
+        folded = {v: ocr_fold(v) for v in {*a, *b}}
+        fa = [folded[v] for v in a]
+        fb = [folded[v] for v in b]
+        np.maximum(sim, _similarity(cmp.similarity, fa, fb), out=sim)
+    codes = np.full(n, DIFFERENT, dtype=np.int8)
+    if cmp.loose is not None:
+        codes[sim >= cmp.loose] = LOOSE
+    if cmp.close is not None:
+        codes[sim >= cmp.close] = CLOSE
+    open_ = codes > CLOSE
+    if cmp.close_edits is not None and open_.any():
+        edits = process.cpdist(a, b, scorer=Levenshtein.distance, dtype=np.int32, workers=1)
+        codes[open_ & (edits <= cmp.close_edits)] = CLOSE
+    if cmp.nicknames and open_.any():
+        # only pairs with a known nickname on the line's side can be a nickname pair
+        known = np.fromiter((x in _NICKNAME_NAMES for x in a), dtype=bool, count=n)
+        for i in np.flatnonzero(open_ & known).tolist():
+            if f"{aa[i]}|{bb[i]}" in _NICKNAME_PAIRS:
+                codes[i] = CLOSE
+    if cmp.street_core and open_.any():
+        cores = {v: street_core(v) for v in {*a, *b}}
+        for i in np.flatnonzero(codes > CLOSE).tolist():
+            x = cores[aa[i]]
+            if x and x == cores[bb[i]]:
+                codes[i] = CLOSE
+    if cmp.initial_level is not None:
+        target = LEVEL_CODES[cmp.initial_level]
+        la = np.fromiter(map(len, a), dtype=np.int64, count=n)
+        lb = np.fromiter(map(len, b), dtype=np.int64, count=n)
+        for i in np.flatnonzero(((la == 1) | (lb == 1)) & (codes > target)).tolist():
+            x, y = aa[i], bb[i]
+            if x and y and x[0] == y[0]:
+                codes[i] = target
+    codes[aa == bb] = EXACT
+    empty = (aa == "") | (bb == "")
+    codes[empty] = MISSING
+    sim[empty] = 0.0
+    return codes, sim
+
+
+def level(cmp: Comparison, a: str, b: str) -> tuple[ComparisonLevel, float]:
+    """The level and similarity of one pair."""
+    codes, sim = compare_arrays(cmp, [a], [b])
+    return LEVELS[int(codes[0])], float(sim[0])

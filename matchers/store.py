@@ -1,0 +1,705 @@
+"""The register in an embedded DuckDB database: imported once per register file, then reused.
+
+`open_store(cfg, cache_dir)` hashes the register file (sha256) and opens
+`<cache_dir>/register-<sha256[:16]>.duckdb` if an earlier run imported that very file; otherwise
+it imports it (DuckDB's CSV reader, with DuckDB's progress bar when `progress=True`) into a new
+database file, written under a temporary name and renamed when complete, so a killed import never
+leaves a half database that a later case would trust.
+
+What an import keeps, per voter: every `RegisterEntry` field (status with its inactive and purge
+dates, registration date, town, ward, election district), the source row, and the normalized
+fields and blocking keys the matcher uses (computed in SQL, `_NORMALIZED`). The `meta` table holds
+the file's path, sha256, layout, row counts and the import date and time; `bad_rows` every row
+that could not be read and why. Rows are never dropped silently: `rows_read == entries +
+bad_rows`.
+
+`RegisterStore.from_entries(entries)` builds the same tables in memory from records (a village
+register already read, or a test's hand-made entries), so the matcher has one code path.
+
+`entries(as_of=day)` is the register as it stood on `day`: registered on or before it (or no
+registration date), and not purged on or before it. `status_on(entry, day)` is the status then.
+
+The SQL normalizers mirror the Python ones in `matchers.normalize` closely but not byte for byte
+(exotic letters such as "ß" differ); both sides of every comparison go through the SQL ones, so
+they agree with each other exactly. `soundex_sql` is checked against `normalize.soundex`.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import logging
+import os
+import random
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+import duckdb
+import pandas as pd
+
+from pipeline.case import RegisterConfig, RegisterFormat
+from pipeline.errors import UnreadableInputError
+from pipeline.records import RegisterEntry
+
+from .nicknames import NICKNAMES, canonical_given_name
+from .normalize import ADDRESS_WORDS
+from .register import NYSBOE_45_FIELDS, NYSBOE_47_FIELDS, BadRow, _check_file, _check_mapping
+
+__all__ = [
+    "BLOCKING_KEYS",
+    "SCHEMA_VERSION",
+    "ImportInfo",
+    "RegisterStore",
+    "open_store",
+    "soundex_sql",
+    "status_on",
+]
+
+log = logging.getLogger(__name__)
+
+SCHEMA_VERSION = 4
+
+_TEXT_FIELDS = tuple(
+    f.name
+    for f in fields(RegisterEntry)
+    if f.name not in {"registration_date", "inactive_date", "purge_date", "source_row"}
+)
+_DATE_FIELDS = ("registration_date", "inactive_date", "purge_date")
+
+_NYSBOE_TEXT: Mapping[str, str] = {
+    "voter_id": "SBOEID",
+    "last_name": "LASTNAME",
+    "first_name": "FIRSTNAME",
+    "middle_name": "MIDDLENAME",
+    "suffix": "NAMESUFFIX",
+    "house_number": "RADDNUMBER",
+    "half_code": "RHALFCODE",
+    "apartment": "RAPARTMENT",
+    "pre_direction": "RPREDIRECTION",
+    "street_name": "RSTREETNAME",
+    "post_direction": "RPOSTDIRECTION",
+    "city": "RCITY",
+    "zip5": "RZIP5",
+    "town_city": "TOWNCITY",
+    "ward": "WARD",
+    "election_district": "ED",
+    "county_code": "COUNTYCODE",
+    "status": "STATUS",
+    "reason_code": "REASONCODE",
+}
+_NYSBOE_DATES: Mapping[str, str] = {
+    "registration_date": "REGDATE",
+    "inactive_date": "INACT_DATE",
+    "purge_date": "PURGE_DATE",
+}
+_GENERIC_DATE_FORMATS = ("%Y-%m-%d", "%m/%d/%Y", "%Y%m%d")
+
+# The blocking keys, by pass name; each is a column of `entries` and of the lines' table.
+BLOCKING_KEYS: tuple[str, ...] = (
+    "k_address",  # house number + the street's first 3 letters (directions skipped)
+    "k_name",  # soundex(surname) + given initial (nicknames mapped to the formal name first)
+    "k_surname_house",  # soundex(surname) + house number
+    "k_zip_initials",  # ZIP + surname's first 2 letters + given name's initial
+    "k_given_house",  # soundex(given name) + house number + street's initial
+    "k_qgram",  # surname's last 3 letters + given name's first 2 (an OCR slip at the start)
+    "k_address_initial",  # house number + street's first 3 letters + surname initial
+    "k_name_street",  # soundex(surname) + given initial + street's first 3 letters
+)
+# The last two are the first two made narrower: in a state-sized register a house number and a
+# street (or a common surname and an initial) are shared by thousands, and a block larger than
+# the matcher's max_block is skipped; the narrower key keeps such a voter findable.
+
+
+def _sql_str(s: str) -> str:
+    return "'" + s.replace("'", "''") + "'"
+
+
+def _address_map_sql() -> str:
+    pairs = ", ".join(f"{_sql_str(k)}: {_sql_str(v)}" for k, v in sorted(ADDRESS_WORDS.items()))
+    return "MAP {" + pairs + "}"
+
+
+def soundex_sql(expr: str) -> str:
+    """SQL for `normalize.soundex` of a squashed upper-case name."""
+    letters = f"regexp_replace({expr}, '[^A-Z]', '', 'g')"
+    digits = f"translate(substr({letters}, 2), 'BFPVCGJKQSXZDTLMNRAEIOUYHW', '111122222222334556')"
+    for d in "123456":
+        digits = f"regexp_replace({digits}, '{d}+', '{d}', 'g')"
+    return f"(left({letters}, 1) || left({digits}, 3))"
+
+
+def _macros(con: duckdb.DuckDBPyConnection) -> None:
+    con.execute(
+        "CREATE OR REPLACE TEMP MACRO fold(s) AS "
+        "regexp_replace(upper(strip_accents(coalesce(trim(s), ''))), '[''’‘`´]', '', 'g')"
+    )
+    con.execute(
+        "CREATE OR REPLACE TEMP MACRO nsq(s) AS regexp_replace(fold(s), '[^A-Z0-9]', '', 'g')"
+    )
+    con.execute(
+        "CREATE OR REPLACE TEMP MACRO nwords(s) AS "
+        "trim(regexp_replace(regexp_replace(fold(s), '[^A-Z0-9]', ' ', 'g'), ' +', ' ', 'g'))"
+    )
+    con.execute(
+        "CREATE OR REPLACE TEMP MACRO naddr(s) AS array_to_string(list_transform(list_filter("
+        "string_split(regexp_replace(replace(fold(s), '#', ' APT '), '[^A-Z0-9/-]', ' ', 'g'), "
+        "' '), lambda t: t <> ''), lambda t: coalesce(map_extract_value("
+        + _address_map_sql()
+        + ", t), t)), ' ')"
+    )
+    con.execute(f"CREATE OR REPLACE TEMP MACRO sdx(s) AS {soundex_sql('s')}")
+    con.execute(
+        "CREATE OR REPLACE TEMP MACRO street3(s) AS coalesce(left(list_filter(string_split(s, ' '),"
+        " lambda t: t NOT IN ('N','S','E','W','NE','NW','SE','SW'))[1], 3), '')"
+    )
+    con.execute(
+        "CREATE OR REPLACE TEMP MACRO nunit(s) AS "
+        "trim(regexp_replace(naddr(s), '^(APT )+|^APT$', '', 'g'))"
+    )
+    # k(a, b, ...) : '' when any part is '', else the parts joined with '|'
+    con.execute(
+        "CREATE OR REPLACE TEMP MACRO k2(a, b) AS CASE WHEN a = '' OR b = '' THEN NULL "
+        "ELSE a || '|' || b END"
+    )
+    con.execute(
+        "CREATE OR REPLACE TEMP MACRO k3(a, b, c) AS CASE WHEN a = '' OR b = '' OR c = '' "
+        "THEN NULL ELSE a || '|' || b || '|' || c END"
+    )
+    nick = pd.DataFrame(
+        {
+            "nick": list(NICKNAMES),
+            "canon": [canonical_given_name(n) for n in NICKNAMES],
+        }
+    )
+    con.register("nick_df", nick)
+    con.execute("CREATE OR REPLACE TEMP TABLE nick AS SELECT * FROM nick_df")
+    con.unregister("nick_df")
+
+
+# Normalized fields and blocking keys from the raw columns of `src` (register or lines).
+_NORMALIZED = """
+WITH n AS (
+    SELECT s.*,
+        nsq(s.first_name) AS n_first,
+        nwords(s.middle_name) AS n_middle,
+        nsq(s.last_name) AS n_last,
+        CASE nsq(s.suffix) WHEN 'JUNIOR' THEN 'JR' WHEN 'SENIOR' THEN 'SR' WHEN '2ND' THEN 'II'
+            WHEN '3RD' THEN 'III' WHEN '4TH' THEN 'IV' ELSE nsq(s.suffix) END AS n_suffix,
+        naddr(trim(coalesce(s.house_number, '') || ' ' || coalesce(s.half_code, ''))) AS n_house,
+        naddr(concat_ws(' ', s.pre_direction, s.street_name, s.post_direction)) AS n_street,
+        nunit(s.apartment) AS n_unit,
+        left(nsq(s.zip5), 5) AS n_zip
+    FROM {src} s
+), c AS (
+    SELECT n.*, coalesce(nick.canon, n.n_first) AS n_first_canon
+    FROM n LEFT JOIN nick ON nick.nick = n.n_first
+)
+SELECT c.*,
+    k2(n_house, street3(n_street)) AS k_address,
+    k2(sdx(n_last), left(n_first_canon, 1)) AS k_name,
+    k2(sdx(n_last), n_house) AS k_surname_house,
+    k3(n_zip, left(n_last, 2), left(n_first_canon, 1)) AS k_zip_initials,
+    k3(sdx(n_first_canon), n_house, left(street3(n_street), 1)) AS k_given_house,
+    k2(CASE WHEN length(n_last) >= 4 THEN right(n_last, 3) ELSE '' END, left(n_first_canon, 2))
+        AS k_qgram,
+    k3(n_house, street3(n_street), left(n_last, 1)) AS k_address_initial,
+    k3(sdx(n_last), left(n_first_canon, 1), street3(n_street)) AS k_name_street
+FROM c
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class ImportInfo:
+    """How and when a register file became a store."""
+
+    path: str
+    sha256: str
+    layout: str  # "nysboe-45" | "nysboe-47" | "csv" | "records"
+    rows_read: int  # data rows: entries + bad_rows
+    entries: int
+    bad_rows: int
+    imported_at: dt.datetime
+    seconds: float
+    bad_examples: tuple[BadRow, ...] = ()  # the first few, for the report
+
+
+def status_on(entry: RegisterEntry, day: dt.date) -> str:
+    """The entry's status as it stood on `day`: "purged", "inactive", "active" or
+    "not registered" (registered after `day`)."""
+    if entry.registration_date is not None and entry.registration_date > day:
+        return "not registered"
+    if entry.purge_date is not None and entry.purge_date <= day:
+        return "purged"
+    if entry.inactive_date is not None and entry.inactive_date <= day:
+        return "inactive"
+    return "active"
+
+
+_ENTRY_COLUMNS = ", ".join((*_TEXT_FIELDS, *_DATE_FIELDS, "source_row"))
+
+
+class RegisterStore:
+    """A register in DuckDB: the `entries` table (RegisterEntry fields, normalized fields and
+    blocking keys), `bad_rows` and `meta`. Not thread-safe: one store per thread."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, info: ImportInfo) -> None:
+        self.con = con
+        self.info = info
+        _macros(con)
+
+    # ---- building ------------------------------------------------------------------------
+
+    @classmethod
+    def from_entries(cls, entries: Iterable[RegisterEntry]) -> RegisterStore:
+        """An in-memory store of the given records (their order is kept)."""
+        started = time.perf_counter()
+        rows = list(entries)
+        con = duckdb.connect(":memory:")
+        _macros(con)
+        frame = pd.DataFrame(
+            {
+                **{f: [str(getattr(e, f) or "") for e in rows] for f in _TEXT_FIELDS},
+                **{
+                    f: pd.Series([getattr(e, f) for e in rows], dtype="object")
+                    for f in _DATE_FIELDS
+                },
+                "source_row": [e.source_row for e in rows],
+            }
+        )
+        con.register("raw_df", frame)
+        con.execute(
+            "CREATE TEMP TABLE raw AS SELECT row_number() OVER () - 1 AS rid, "
+            + ", ".join(f"CAST({f} AS VARCHAR) AS {f}" for f in _TEXT_FIELDS)
+            + ", "
+            + ", ".join(f"CAST({f} AS DATE) AS {f}" for f in _DATE_FIELDS)
+            + ", CAST(source_row AS BIGINT) AS source_row FROM raw_df"
+        )
+        con.unregister("raw_df")
+        _finish_tables(con)
+        info = ImportInfo(
+            path="",
+            sha256="",
+            layout="records",
+            rows_read=len(rows),
+            entries=len(rows),
+            bad_rows=0,
+            imported_at=dt.datetime.now(dt.UTC),
+            seconds=time.perf_counter() - started,
+        )
+        return cls(con, info)
+
+    # ---- reading -------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        row = self.con.execute("SELECT count(*) FROM entries").fetchall()[0]
+        return int(row[0]) if row else 0
+
+    def entries(self, as_of: dt.date | None = None) -> tuple[RegisterEntry, ...]:
+        """Every entry (in file order), or the register as it stood on `as_of`. Meant for a
+        village's register; a state file's millions of rows are for the matcher, not a list."""
+        where, params = _as_of_clause(as_of)
+        return self._entries_where(where, params)
+
+    def count(self, as_of: dt.date | None = None) -> int:
+        where, params = _as_of_clause(as_of)
+        row = self.con.execute(f"SELECT count(*) FROM entries {where}", params).fetchall()[0]
+        return int(row[0]) if row else 0
+
+    def get(self, voter_ids: Sequence[str]) -> dict[str, RegisterEntry]:
+        """The entries with these voter ids (the last row wins when an id repeats)."""
+        if not voter_ids:
+            return {}
+        self.con.register("ids_df", pd.DataFrame({"voter_id": list(voter_ids)}))
+        try:
+            found = self._entries_where("WHERE voter_id IN (SELECT voter_id FROM ids_df)", [])
+        finally:
+            self.con.unregister("ids_df")
+        return {e.voter_id: e for e in found}
+
+    def by_rid(self, rids: Sequence[int]) -> list[RegisterEntry]:
+        """Entries by internal row id, in the order given."""
+        if not len(rids):
+            return []
+        self.con.register("rid_df", pd.DataFrame({"rid": list(rids)}))
+        try:
+            got = self.con.execute(
+                f"SELECT e.rid, {_ENTRY_COLUMNS} FROM entries e JOIN rid_df USING (rid)"
+            ).fetchall()
+        finally:
+            self.con.unregister("rid_df")
+        by = {row[0]: _entry(row[1:]) for row in got}
+        return [by[r] for r in rids]
+
+    def sample_rids(self, n: int, seed: int) -> list[int]:
+        """`n` internal row ids drawn at random (with replacement), reproducibly."""
+        got = self.con.execute("SELECT rid FROM entries ORDER BY rid").fetchnumpy()["rid"]
+        if not len(got):
+            return []
+        rng = random.Random(seed)
+        return [int(got[rng.randrange(len(got))]) for _ in range(n)]
+
+    def bad_rows(self) -> tuple[BadRow, ...]:
+        got = self.con.execute("SELECT row, problem FROM bad_rows ORDER BY row").fetchall()
+        return tuple(BadRow(int(r), str(p)) for r, p in got)
+
+    def _entries_where(self, where: str, params: list[object]) -> tuple[RegisterEntry, ...]:
+        got = self.con.execute(
+            f"SELECT {_ENTRY_COLUMNS} FROM entries {where} ORDER BY rid", params
+        ).fetchall()
+        return tuple(_entry(row) for row in got)
+
+    def close(self) -> None:
+        self.con.close()
+
+
+def _as_of_clause(as_of: dt.date | None) -> tuple[str, list[object]]:
+    if as_of is None:
+        return "", []
+    return (
+        "WHERE (registration_date IS NULL OR registration_date <= ?) "
+        "AND (purge_date IS NULL OR purge_date > ?)",
+        [as_of, as_of],
+    )
+
+
+def _entry(row: Sequence[object]) -> RegisterEntry:
+    n = len(_TEXT_FIELDS)
+    text = {f: str(v or "") for f, v in zip(_TEXT_FIELDS, row[:n], strict=True)}
+    dates = dict(zip(_DATE_FIELDS, row[n : n + 3], strict=True))
+    source_row = row[n + 3]
+    return RegisterEntry(
+        **text,  # type: ignore[arg-type]
+        **dates,  # type: ignore[arg-type]
+        source_row=int(source_row) if isinstance(source_row, int) else 0,
+    )
+
+
+def _finish_tables(
+    con: duckdb.DuckDBPyConnection, bad: str | None = None, raw_is_view: bool = False
+) -> None:
+    """From the temp table or view `raw` (rid, RegisterEntry columns): `entries` with
+    normalized fields and keys, `surnames` (distinct), and `bad_rows`."""
+    con.execute("CREATE TABLE entries AS " + _NORMALIZED.format(src="raw"))
+    con.execute("CREATE TABLE surnames AS SELECT DISTINCT n_last FROM entries WHERE n_last <> ''")
+    if bad is None:
+        con.execute("CREATE TABLE bad_rows (row BIGINT, problem VARCHAR)")
+    else:
+        con.execute(f"CREATE TABLE bad_rows AS {bad}")
+    con.execute("DROP VIEW raw" if raw_is_view else "DROP TABLE raw")
+
+
+# --------------------------------------------------------------------------------------------
+# Importing a file
+# --------------------------------------------------------------------------------------------
+
+
+def _detect_nysboe(path: Path) -> tuple[str, tuple[str, ...]]:
+    """The NYS layout from the field count of the first non-empty record."""
+    with path.open(encoding="utf-8", errors="replace", newline="") as fh:
+        for row in csv.reader(fh):
+            if any(v.strip() for v in row):
+                if len(row) == len(NYSBOE_47_FIELDS):
+                    return "nysboe-47", NYSBOE_47_FIELDS
+                return "nysboe-45", NYSBOE_45_FIELDS
+    return "nysboe-45", NYSBOE_45_FIELDS
+
+
+def _read_csv_sql(path: Path, columns: Sequence[str] | None, header: bool) -> str:
+    cols = (
+        "columns = {" + ", ".join(f"{_sql_str(c)}: 'VARCHAR'" for c in columns) + "}, "
+        if columns
+        else "all_varchar = true, "
+    )
+    return (
+        f"read_csv({_sql_str(str(path))}, header = {str(header).lower()}, {cols}"
+        "auto_detect = false, delim = ',', quote = '\"', escape = '\"', "
+        "ignore_errors = true, store_rejects = true, null_padding = false, strict_mode = true)"
+        if columns
+        else f"read_csv({_sql_str(str(path))}, header = true, all_varchar = true, "
+        "delim = ',', quote = '\"', escape = '\"', ignore_errors = true, store_rejects = true, "
+        "strict_mode = true)"
+    )
+
+
+def _line_numbers(con: duckdb.DuckDBPyConnection, header_lines: int) -> None:
+    """Give the rows of `raw0` (rn: 1..n in file order among the rows read) their line in the
+    file: the rn-th line that was not rejected, counting a header line."""
+    con.execute("CREATE TEMP TABLE rej AS SELECT DISTINCT line FROM reject_errors ORDER BY line")
+    con.execute(
+        "CREATE TEMP TABLE rej_s AS SELECT line - row_number() OVER (ORDER BY line) AS s, "
+        "row_number() OVER (ORDER BY line) AS i FROM rej"
+    )
+    # line(k) = k + #{i : s_i < k} where s_i = r_i - i is non-decreasing: an ASOF join.
+    con.execute(
+        "CREATE TEMP TABLE rej_u AS SELECT s - " + str(header_lines) + " AS s, max(i) AS i "
+        "FROM rej_s GROUP BY s"
+    )
+    con.execute(
+        "CREATE TEMP VIEW raw1 AS SELECT r.*, r.rn + coalesce(j.i, 0) + "
+        + str(header_lines)
+        + " AS line FROM raw0 r ASOF LEFT JOIN rej_u j ON r.rn > j.s"
+    )
+
+
+def _csv_header(path: Path) -> list[str]:
+    """The first non-empty record of a CSV file (its header row)."""
+    with path.open(encoding="utf-8-sig", errors="replace", newline="") as fh:
+        for row in csv.reader(fh):
+            if any(v.strip() for v in row):
+                return [v.strip() for v in row]
+    return []
+
+
+def _import(
+    con: duckdb.DuckDBPyConnection, cfg: RegisterConfig, path: Path
+) -> tuple[str, int, int]:
+    """Import the file into `entries` and `bad_rows`; (layout, entries, bad rows).
+
+    Only the columns a RegisterEntry needs are kept from the file (`raw0`, the one temporary
+    copy); line numbers, typing, checks and normalization are views evaluated once, into
+    `entries`."""
+    if cfg.format is RegisterFormat.CSV:
+        layout = "csv"
+        header = _csv_header(path)
+        folded = {h.casefold(): h for h in reversed(header)}
+        missing = [c for c in cfg.columns.values() if c.strip().casefold() not in folded]
+        if missing:
+            raise UnreadableInputError(
+                f"{path}: the register file has no column {', '.join(map(repr, missing))}. Its "
+                f"header row has: {', '.join(map(repr, header))}. Fix [register.columns]."
+            )
+        mapped = {k: folded[v.strip().casefold()] for k, v in cfg.columns.items()}
+
+        def col(name: str) -> str:
+            return '"' + name.replace('"', '""') + '"'
+
+        text = {
+            f: f"trim(coalesce({col(mapped[f])}, ''))" if f in mapped else "''"
+            for f in _TEXT_FIELDS
+        }
+        date_sql = {
+            f: (
+                f"nullif(trim(coalesce({col(mapped[f])}, '')), '')"
+                if f in mapped
+                else "CAST(NULL AS VARCHAR)"
+            )
+            for f in _DATE_FIELDS
+        }
+        formats: tuple[str, ...] = _GENERIC_DATE_FORMATS
+        source = _read_csv_sql(path, None, header=True)
+        header_lines = 1
+        is_header = "false"
+    else:
+        layout, names = _detect_nysboe(path)
+        text = {
+            f: f"trim(coalesce({_NYSBOE_TEXT[f]}, ''))" if f in _NYSBOE_TEXT else "''"
+            for f in _TEXT_FIELDS
+        }
+        if "RAPARTMENTTYPE" in names:
+            text["apartment"] = (
+                "CASE WHEN trim(coalesce(RAPARTMENT, '')) = '' "
+                "THEN trim(coalesce(RAPARTMENTTYPE, '')) ELSE trim(RAPARTMENT) END"
+            )
+            text["street_name"] = (
+                "CASE WHEN trim(coalesce(RSTREETNAME, '')) = '' AND "
+                "trim(coalesce(RADDNUMBER, '')) = '' THEN trim(coalesce(RADDRNONSTD, '')) "
+                "ELSE trim(coalesce(RSTREETNAME, '')) END"
+            )
+        date_sql = {f: f"nullif(trim(coalesce({c}, '')), '')" for f, c in _NYSBOE_DATES.items()}
+        formats = ("%Y%m%d",)
+        source = _read_csv_sql(path, names, header=False)
+        header_lines = 0
+        is_header = "upper(trim(coalesce(LASTNAME, ''))) = 'LASTNAME'"
+    keep = ", ".join(
+        [*(f"{expr} AS {f}" for f, expr in text.items())]
+        + [f"{date_sql[f]} AS {f}_raw" for f in _DATE_FIELDS]
+    )
+    con.execute(
+        f"CREATE TEMP TABLE raw0 AS SELECT {keep}, {is_header} AS is_header, "
+        f"row_number() OVER () AS rn FROM {source}"
+    )
+    _line_numbers(con, header_lines=header_lines)
+    parsed = ", ".join(
+        "coalesce("
+        + ", ".join(f"try_strptime({f}_raw, '{fmt}')::DATE" for fmt in formats)
+        + f") AS {f}"
+        for f in _DATE_FIELDS
+    )
+    problem_expr = (
+        "concat_ws('; ', "
+        + ", ".join(
+            [
+                "CASE WHEN voter_id = '' THEN 'no voter id' END",
+                "CASE WHEN last_name = '' THEN 'no last name' END",
+                *(
+                    f"CASE WHEN {f}_raw IS NOT NULL AND {f} IS NULL "
+                    f"THEN '{f} ' || {f}_raw || ' is not a date' END"
+                    for f in _DATE_FIELDS
+                ),
+            ]
+        )
+        + ")"
+    )
+    con.execute(
+        f"CREATE TEMP VIEW typed AS SELECT *, {parsed} FROM raw1 WHERE NOT (is_header AND line = 1)"
+    )
+    con.execute(f"CREATE TEMP VIEW checked AS SELECT *, {problem_expr} AS problem FROM typed")
+    con.execute(
+        "CREATE TEMP VIEW raw AS SELECT rn - 1 AS rid, "
+        + ", ".join(_TEXT_FIELDS)
+        + ", "
+        + ", ".join(_DATE_FIELDS)
+        + ", line AS source_row FROM checked WHERE problem = ''"
+    )
+    _finish_tables(
+        con,
+        bad=(
+            "SELECT line AS row, problem FROM checked WHERE problem <> '' "
+            "UNION ALL SELECT line AS row, 'not readable as a register row: ' || "
+            "lower(any_value(error_type)) AS problem FROM reject_errors GROUP BY line "
+            "ORDER BY row"
+        ),
+        raw_is_view=True,
+    )
+    for v in ("checked", "typed", "raw1"):
+        con.execute(f"DROP VIEW IF EXISTS {v}")
+    for t in ("raw0", "rej", "rej_s", "rej_u"):
+        con.execute(f"DROP TABLE IF EXISTS {t}")
+    n_entries = _scalar(con, "SELECT count(*) FROM entries")
+    n_bad = _scalar(con, "SELECT count(*) FROM bad_rows")
+    return layout, n_entries, n_bad
+
+
+def _scalar(con: duckdb.DuckDBPyConnection, sql: str) -> int:
+    row = con.execute(sql).fetchall()[0]
+    return int(row[0]) if row else 0
+
+
+def _read_meta(con: duckdb.DuckDBPyConnection) -> ImportInfo | None:
+    try:
+        row = con.execute(
+            "SELECT path, sha256, layout, rows_read, entries, bad_rows, imported_at, seconds, "
+            "schema_version FROM meta"
+        ).fetchall()[0]
+    except duckdb.Error:
+        return None
+    if row is None or int(row[8]) != SCHEMA_VERSION:
+        return None
+    imported = row[6]
+    if isinstance(imported, dt.datetime) and imported.tzinfo is None:
+        imported = imported.replace(tzinfo=dt.UTC)
+    return ImportInfo(
+        path=str(row[0]),
+        sha256=str(row[1]),
+        layout=str(row[2]),
+        rows_read=int(row[3]),
+        entries=int(row[4]),
+        bad_rows=int(row[5]),
+        imported_at=imported,
+        seconds=float(row[7]),
+    )
+
+
+def open_store(
+    cfg: RegisterConfig,
+    cache_dir: str | Path,
+    *,
+    progress: bool = False,
+    memory_limit: str = "2GB",
+    threads: int | None = None,
+) -> RegisterStore:
+    """The register file of `cfg` as a store, imported into `cache_dir` on first use.
+
+    Raises InputMissingError / UnreadableInputError like `read_register` (missing file, not
+    text, a mapped column missing, no readable row); CaseFileError for an unknown mapped field.
+    """
+    path = Path(cfg.path)
+    if cfg.format is RegisterFormat.CSV:
+        _check_mapping(cfg.columns)
+    sha256 = _check_file(path)
+    cache = Path(cache_dir)
+    cache.mkdir(parents=True, exist_ok=True)
+    db = cache / f"register-{sha256[:16]}.duckdb"
+    settings: dict[str, str | bool | int | float | list[str]] = {
+        "memory_limit": memory_limit,
+        "temp_directory": str(cache / "duckdb-tmp"),
+    }
+    if threads:
+        settings["threads"] = str(threads)
+    if db.exists():
+        con = duckdb.connect(str(db), read_only=True, config=settings)
+        info = _read_meta(con)
+        if info is not None and info.sha256 == sha256:
+            log.info("register %s: reusing the import of %s", path.name, info.imported_at)
+            return RegisterStore(con, info)
+        con.close()
+        log.info("register %s: the cached import is stale; importing again", path.name)
+    tmp = db.with_suffix(f".tmp-{os.getpid()}")
+    tmp.unlink(missing_ok=True)
+    started = time.perf_counter()
+    con = duckdb.connect(str(tmp), config=settings)
+    try:
+        con.execute(f"SET enable_progress_bar = {str(progress).lower()}")
+        _macros(con)
+        layout, n_entries, n_bad = _import(con, cfg, path)
+        if n_entries == 0:
+            raise UnreadableInputError(
+                f"{path}: no row of the register file could be read ({n_bad} bad rows). Check "
+                "the register format in the case file ('nysboe' or 'csv' with "
+                "[register.columns])."
+            )
+        seconds = time.perf_counter() - started
+        now = dt.datetime.now(dt.UTC)
+        con.execute(
+            "CREATE TABLE meta AS SELECT ? AS path, ? AS sha256, ? AS layout, ? AS rows_read, "
+            "? AS entries, ? AS bad_rows, ? AS imported_at, ? AS seconds, ? AS schema_version",
+            [
+                str(path),
+                sha256,
+                layout,
+                n_entries + n_bad,
+                n_entries,
+                n_bad,
+                now.replace(tzinfo=None),
+                seconds,
+                SCHEMA_VERSION,
+            ],
+        )
+        con.execute("CHECKPOINT")
+        con.close()
+    except BaseException:
+        con.close()
+        tmp.unlink(missing_ok=True)
+        raise
+    os.replace(tmp, db)
+    con = duckdb.connect(str(db), read_only=True, config=settings)
+    info = _read_meta(con)
+    if info is None:  # pragma: no cover - we just wrote it
+        raise UnreadableInputError(f"{db}: the register import did not complete")
+    log.info(
+        "register %s imported as %s: %d entries, %d bad rows, %.1f s",
+        path.name,
+        layout,
+        n_entries,
+        n_bad,
+        seconds,
+    )
+    store = RegisterStore(con, info)
+    examples = store.bad_rows()[:5]
+    return RegisterStore(con, _with_examples(info, examples))
+
+
+def _with_examples(info: ImportInfo, examples: tuple[BadRow, ...]) -> ImportInfo:
+    return ImportInfo(
+        info.path,
+        info.sha256,
+        info.layout,
+        info.rows_read,
+        info.entries,
+        info.bad_rows,
+        info.imported_at,
+        info.seconds,
+        examples,
+    )

@@ -1,0 +1,541 @@
+"""Fellegi-Sunter match weights: m and u probabilities per (field, level), and the thresholds.
+
+    weight(field, level) = log2(m / u)      m = P(level | same person)
+                                            u = P(level | two different people)
+
+A pair's match weight is the sum over its fields (MISSING counts 0: no evidence). The weights
+are estimated, not guessed:
+
+- u from random pairs of distinct register entries (`estimate_u`);
+- m from labelled synthetic pairs: register entries written out as a signer would (the noise
+  model `noisy_signer`: typos, OCR letter confusions, nicknames, initials, omitted middle names
+  and units, abbreviations), paired with the entry they came from (`estimate_m`).
+
+Both use add-one smoothing. `python -m matchers.weights --out matchers/weights/default.json`
+rebuilds the stored weights from a synthetic register (pipeline.synth, no real person) and
+records how in the file's "made" entry. The thresholds (MATCH / REVIEW / NO_MATCH) are set from
+bench/match_speed.py's labelled run and stored in the same file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import logging
+import math
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from pipeline.records import ComparisonLevel, RegisterEntry
+
+from .compare import COMPARISONS, LEVELS, MISSING, compare_arrays
+from .nicknames import _FORMAL
+
+if TYPE_CHECKING:
+    from .store import RegisterStore
+
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "Thresholds",
+    "Weights",
+    "estimate_m",
+    "estimate_u",
+    "load_weights",
+    "noisy_signer",
+]
+
+log = logging.getLogger(__name__)
+
+DEFAULT_WEIGHTS = Path(__file__).parent / "weights" / "default.json"
+
+
+@dataclass(frozen=True, slots=True)
+class Thresholds:
+    """Decision thresholds on the match weight (bits)."""
+
+    match: float  # best weight at or above this, and ...
+    margin: float  # ... this far above the next voter: MATCH
+    no_match: float  # best weight below this (and no surname like it nearby): NO_MATCH
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """m and u per field and level; `table` is weight[field index][level code] in bits."""
+
+    fields: tuple[str, ...]
+    m: tuple[tuple[float, ...], ...]
+    u: tuple[tuple[float, ...], ...]
+    thresholds: Thresholds
+    prior: float  # P(a random pair is a match), for the probability shown to a reviewer
+    made: str  # how the weights were made
+
+    @property
+    def table(self) -> np.ndarray:
+        """weight[field][level] in bits, made monotone: a level never weighs more than a
+        better one (a sparse level's estimate can come out above EXACT; it is capped)."""
+        t = np.zeros((len(self.fields), len(LEVELS)), dtype=np.float64)
+        for i in range(len(self.fields)):
+            for j in range(len(LEVELS)):
+                if j != MISSING:
+                    t[i, j] = math.log2(self.m[i][j] / self.u[i][j])
+                    if j > 0:
+                        t[i, j] = min(t[i, j], t[i, j - 1])
+        return t
+
+    def weight(self, field: str, level: ComparisonLevel) -> float:
+        return float(self.table[self.fields.index(field), LEVELS.index(level)])
+
+    def probability(self, match_weight: float) -> float:
+        """Posterior P(match) of a pair with this weight, given the prior."""
+        logit = match_weight + math.log2(self.prior / (1 - self.prior))
+        if logit > 60:
+            return 1.0
+        return 1.0 / (1.0 + 2.0 ** (-logit))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": 1,
+            "made": self.made,
+            "prior": self.prior,
+            "thresholds": {
+                "match": self.thresholds.match,
+                "margin": self.thresholds.margin,
+                "no_match": self.thresholds.no_match,
+            },
+            "fields": {
+                f: {
+                    "m": {lv.value: self.m[i][j] for j, lv in enumerate(LEVELS) if j != MISSING},
+                    "u": {lv.value: self.u[i][j] for j, lv in enumerate(LEVELS) if j != MISSING},
+                    "weight_bits": {
+                        lv.value: round(float(self.table[i, j]), 3)
+                        for j, lv in enumerate(LEVELS)
+                        if j != MISSING
+                    },
+                }
+                for i, f in enumerate(self.fields)
+            },
+        }
+
+
+def weights_from_json(data: Mapping[str, Any]) -> Weights:
+    fields = tuple(data["fields"])
+    m = tuple(
+        tuple(
+            1.0 if lv is ComparisonLevel.MISSING else float(data["fields"][f]["m"][lv.value])
+            for lv in LEVELS
+        )
+        for f in fields
+    )
+    u = tuple(
+        tuple(
+            1.0 if lv is ComparisonLevel.MISSING else float(data["fields"][f]["u"][lv.value])
+            for lv in LEVELS
+        )
+        for f in fields
+    )
+    t = data["thresholds"]
+    return Weights(
+        fields,
+        m,
+        u,
+        Thresholds(float(t["match"]), float(t["margin"]), float(t["no_match"])),
+        float(data["prior"]),
+        str(data["made"]),
+    )
+
+
+def load_weights(path: str | Path = DEFAULT_WEIGHTS) -> Weights:
+    return weights_from_json(json.loads(Path(path).read_text(encoding="utf-8")))
+
+
+# --------------------------------------------------------------------------------------------
+# Level frequencies
+# --------------------------------------------------------------------------------------------
+
+_FIELD_COLUMNS: Mapping[str, str] = {
+    "first_name": "n_first",
+    "middle_name": "n_middle",
+    "last_name": "n_last",
+    "suffix": "n_suffix",
+    "house_number": "n_house",
+    "street": "n_street",
+    "unit": "n_unit",
+    "zip5": "n_zip",
+}
+
+
+def _frequencies(
+    left: Mapping[str, Sequence[str]], right: Mapping[str, Sequence[str]]
+) -> list[list[float]]:
+    """Per comparison, P(level) among non-missing pairs, add-one smoothed (MISSING: 1.0)."""
+    out: list[list[float]] = []
+    for cmp in COMPARISONS:
+        col = _FIELD_COLUMNS[cmp.field]
+        codes, _ = compare_arrays(cmp, list(left[col]), list(right[col]))
+        counts = np.bincount(codes, minlength=len(LEVELS)).astype(float)[: len(LEVELS)]
+        counts[MISSING] = 0.0
+        present = counts.sum()
+        probs = [(counts[j] + 1.0) / (present + len(LEVELS) - 1) for j in range(len(LEVELS))]
+        probs[MISSING] = 1.0
+        out.append(probs)
+    return out
+
+
+def estimate_u(store: RegisterStore, pairs: int, seed: int) -> list[list[float]]:
+    """u from `pairs` random pairs of distinct register entries (different voter ids)."""
+    frame = store.con.execute(
+        "SELECT voter_id, " + ", ".join(_FIELD_COLUMNS.values()) + " FROM entries ORDER BY rid"
+    ).df()
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, len(frame), pairs)
+    b = rng.integers(0, len(frame), pairs)
+    keep = frame["voter_id"].to_numpy()[a] != frame["voter_id"].to_numpy()[b]
+    left = {c: frame[c].to_numpy()[a[keep]].tolist() for c in _FIELD_COLUMNS.values()}
+    right = {c: frame[c].to_numpy()[b[keep]].tolist() for c in _FIELD_COLUMNS.values()}
+    return _frequencies(left, right)
+
+
+def estimate_m(store: RegisterStore, pairs: int, seed: int) -> list[list[float]]:
+    """m from `pairs` synthetic signer lines written from random entries (`noisy_signer`),
+    each compared with the entry it came from, both normalized the way the matcher does."""
+    from .matcher import line_frame  # the matcher's own line preparation
+
+    rng = random.Random(seed)
+    rids = store.sample_rids(pairs, seed)
+    entries = store.by_rid(rids)
+    lines = [noisy_signer(e, rng) for e in entries]
+    q = line_frame(store, [(n, r) for n, r in lines], places=())
+    reg = store.con.execute(
+        "SELECT " + ", ".join(_FIELD_COLUMNS.values()) + " FROM entries e "
+        "JOIN (SELECT unnest(?) AS rid, generate_subscripts(?, 1) AS k) r USING (rid) ORDER BY k",
+        [rids, rids],
+    ).df()
+    left = {c: q[c].tolist() for c in _FIELD_COLUMNS.values()}
+    right = {c: reg[c].tolist() for c in _FIELD_COLUMNS.values()}
+    return _frequencies(left, right)
+
+
+# --------------------------------------------------------------------------------------------
+# The noise model: how a signer writes what the register holds
+# --------------------------------------------------------------------------------------------
+
+# OCR / handwriting letter confusions (both ways).
+_CONFUSIONS: tuple[tuple[str, str], ...] = (
+    ("m", "rn"),
+    ("a", "o"),
+    ("e", "c"),
+    ("l", "1"),
+    ("i", "l"),
+    ("u", "v"),
+    ("n", "h"),
+    ("0", "O"),
+    ("5", "S"),
+    ("1", "7"),
+    ("3", "8"),
+    ("cl", "d"),
+    ("g", "q"),
+)
+_NICK_OF: Mapping[str, tuple[str, ...]] = {k.title(): v for k, v in _FORMAL.items()}
+
+
+def _typo(s: str, rng: random.Random) -> str:
+    if len(s) < 3:
+        return s
+    i = rng.randrange(1, len(s))
+    kind = rng.random()
+    if kind < 0.35:  # substitution
+        return s[:i] + rng.choice("aeioulnrst") + s[i + 1 :]
+    if kind < 0.6:  # deletion
+        return s[:i] + s[i + 1 :]
+    if kind < 0.8 and i < len(s) - 1:  # transposition
+        return s[:i] + s[i + 1] + s[i] + s[i + 2 :]
+    return s[:i] + s[i - 1] + s[i:]  # doubled letter
+
+
+def _ocr(s: str, rng: random.Random) -> str:
+    options = [(a, b) for a, b in _CONFUSIONS if a in s] + [
+        (b, a) for a, b in _CONFUSIONS if b in s
+    ]
+    if not options:
+        return _typo(s, rng)
+    a, b = rng.choice(options)
+    return s.replace(a, b, 1)
+
+
+def noisy_signer(
+    e: RegisterEntry, rng: random.Random, handwriting: bool = False
+) -> tuple[str, str]:
+    """(name, residence) as a signer might write them and a reader read them. Synthetic: the
+    rates below are ours, chosen to be harsher than a typed petition."""
+    noise = _ocr if handwriting else _typo
+    p_err = 0.12 if handwriting else 0.05
+    first = e.first_name.title()
+    r = rng.random()
+    if r < 0.06 and first in _NICK_OF:
+        first = rng.choice(_NICK_OF[first]).title()
+    elif r < 0.09:
+        first = first[:1] + "."
+    elif rng.random() < p_err:
+        first = noise(first, rng)
+    middle = e.middle_name.title()
+    r = rng.random()
+    if r < 0.45:
+        middle = ""
+    elif r < 0.8:
+        middle = middle[:1] + "." if middle else ""
+    last = e.last_name.title()
+    if rng.random() < p_err * 1.5:
+        last = noise(last, rng)
+    suffix = e.suffix if e.suffix and rng.random() < 0.3 else ""
+    if rng.random() < 0.08:
+        name = f"{last}, {first} {middle}".strip()
+    else:
+        name = " ".join(p for p in (first, middle, last, suffix) if p)
+    house = f"{e.house_number} {e.half_code}".strip()
+    if house and rng.random() < p_err * 0.6:
+        house = noise(house, rng) if handwriting else _typo(house + "0", rng)[: len(house)]
+    street = " ".join(p for p in (e.pre_direction, e.street_name, e.post_direction) if p).title()
+    street = (
+        street.replace(" St", " Street").replace(" Ave", " Avenue")
+        if rng.random() < 0.4
+        else street
+    )
+    if rng.random() < p_err:
+        street = noise(street, rng)
+    residence = f"{house} {street}".strip()
+    if e.apartment and rng.random() < 0.6:
+        residence += rng.choice((" Apt ", " #", " Unit ")) + e.apartment
+    r = rng.random()
+    if r < 0.3 and e.city:
+        residence += f", {e.city.title()}"
+    elif r < 0.5 and e.city and e.zip5:
+        residence += f", {e.city.title()} NY {e.zip5}"
+    if rng.random() < 0.03:
+        residence = ""
+    return name, residence
+
+
+# --------------------------------------------------------------------------------------------
+# A synthetic NYS-layout register, generated in SQL (fast enough for 13 million rows)
+# --------------------------------------------------------------------------------------------
+
+# Invented name parts (syllables); their combinations are the names. No real register is used.
+_FIRST_A = (
+    "AL", "AN", "AR", "BE", "BR", "CA", "CL", "DA", "DE", "EL", "EM", "FE", "GA", "GR", "HA",
+    "IS", "JA", "JO", "KA", "LA", "LE", "MA", "MI", "NA", "NO", "OL", "PA", "RO", "SA", "SE",
+    "TA", "TE", "VI", "WI", "ZA",
+)  # fmt: skip
+_FIRST_B = (
+    "BEL", "DRA", "LIA", "LON", "MAR", "NEL", "RIN", "ROS", "SON", "TAN", "VIN", "WEN", "RA",
+    "NA", "DO", "LE", "RY", "TH", "ZY", "RIC", "MUND", "BERT", "LINE", "ETTE",
+)  # fmt: skip
+_LAST_A = (
+    "ASH", "BAR", "BIR", "BRAN", "CAL", "COR", "DAL", "DUN", "EL", "FAR", "FEN", "GAL", "GOR",
+    "HAL", "HAR", "HOL", "IN", "KEL", "KIR", "LAN", "LIN", "MAR", "MOR", "NOR", "OS", "PEL",
+    "PEN", "QUIL", "RAD", "ROW", "SAL", "STAN", "TAL", "TOR", "UL", "VAN", "WAL", "WEST", "WIN",
+    "YAR",
+)  # fmt: skip
+_LAST_B = (
+    "BROOK", "BURN", "BY", "COTT", "DALE", "DEN", "FIELD", "FORD", "GATE", "HAM", "HILL",
+    "HURST", "LAND", "LEY", "LOW", "MER", "MORE", "NELL", "RICK", "ROW", "SON", "STEAD", "TON",
+    "VILLE", "WARD", "WELL", "WICK", "WOOD", "WORTH", "ZEN",
+)  # fmt: skip
+_LAST_C = ("", "", "", "", "ER", "IN", "OW", "ES", "AN", "IG")
+_STREET_A = (
+    "OAK", "ELM", "MAPLE", "CEDAR", "BIRCH", "PINE", "WILLOW", "ASPEN", "CHESTNUT", "HICKORY",
+    "LAUREL", "SPRUCE", "ORCHARD", "MEADOW", "RIVER", "LAKE", "HILL", "VALLEY", "MILL", "BROOK",
+    "CHURCH", "SCHOOL", "MARKET", "UNION", "HARBOR", "SUMMIT", "PROSPECT", "LIBERTY", "FOREST",
+    "GROVE", "SUNSET", "RIDGE", "CANAL", "BRIDGE", "FERRY", "STATION", "GARDEN", "PARK",
+)  # fmt: skip
+_STREET_T = ("ST", "AVE", "RD", "LN", "DR", "CT", "PL", "TER", "WAY", "BLVD")
+_TOWNS = 900  # invented towns, "TOWN 1" ... each with its own ZIP
+
+
+def _sql_list(values: Sequence[str]) -> str:
+    return "[" + ", ".join("'" + v + "'" for v in values) + "]"
+
+
+def synthetic_register_sql(rows: int, seed: int, path: str | Path, layout: int = 45) -> str:
+    """SQL that writes `rows` synthetic voters as a NYS BOE export (45 or 47 fields, all
+    quoted, no header) to `path`. Households of 1-4 voters share an address and mostly a
+    surname; one voter in 25 has a nickname-able formal given name, one in 60 a Jr/Sr."""
+    from .register import NYSBOE_45_FIELDS, NYSBOE_47_FIELDS
+
+    names = NYSBOE_47_FIELDS if layout == 47 else NYSBOE_45_FIELDS
+    formal = _sql_list(sorted(_FORMAL))
+
+    def hx(key: str, salt: int | str) -> str:
+        """A well-mixed hash of `key` for one purpose (`salt`)."""
+        return f"hash(CAST({key} AS VARCHAR) || '|{seed}|{salt}')"
+
+    h = f"(i // 2 + ({hx('i // 7', 'h')} % 2))"  # household id: about 2 voters each
+
+    def pick(values: str, key: str, salt: int) -> str:
+        return f"list_element({values}, 1 + ({hx(key, salt)} % len({values}))::INT)"
+
+    surname_key = f"CASE WHEN {hx('i', 1)} % 5 = 0 THEN i ELSE {h} END"
+    # Zipf-ish surname choice: a skewed pick of the first part (r * r / 1000 for r in 0..999).
+    r = f"({hx(surname_key, 2)} % 1000)"
+    last = (
+        f"list_element({_sql_list(_LAST_A)}, 1 + ({r} * {r} * {len(_LAST_A)} // 1000000)::BIGINT)"
+        f" || {pick(_sql_list(_LAST_B), surname_key, 3)}"
+        f" || {pick(_sql_list(_LAST_C), surname_key, 4)}"
+    )
+    first = (
+        f"CASE WHEN {hx('i', 5)} % 25 = 0 THEN {pick(formal, 'i', 6)} ELSE "
+        f"{pick(_sql_list(_FIRST_A), 'i', 7)} || {pick(_sql_list(_FIRST_B), 'i', 8)} END"
+    )
+    middle = (
+        f"CASE WHEN {hx('i', 9)} % 10 < 6 THEN {pick(_sql_list(_FIRST_A), 'i', 10)} || "
+        f"{pick(_sql_list(_FIRST_B), 'i', 11)} ELSE '' END"
+    )
+    town = f"({hx(h, 12)} % {_TOWNS})"
+    suffixes = _sql_list(("JR", "SR", "II", "III"))
+    values = {
+        "LASTNAME": last,
+        "FIRSTNAME": first,
+        "MIDDLENAME": middle,
+        "NAMESUFFIX": f"CASE WHEN {hx('i', 13)} % 60 = 0 THEN {pick(suffixes, 'i', 24)} "
+        "ELSE '' END",
+        "RADDNUMBER": f"CAST(1 + {hx(h, 14)} % 400 AS VARCHAR)",
+        "RHALFCODE": f"CASE WHEN {hx(h, 15)} % 50 = 0 THEN '1/2' ELSE '' END",
+        "RAPARTMENT": f"CASE WHEN {hx(h, 16)} % 8 = 0 THEN "
+        f"CAST(1 + {hx(h, 17)} % 30 AS VARCHAR) ELSE '' END",
+        "RPREDIRECTION": f"CASE WHEN {hx(h, 18)} % 12 = 0 THEN 'N' ELSE '' END",
+        "RSTREETNAME": f"{pick(_sql_list(_STREET_A), h, 19)} || ' ' || "
+        f"{pick(_sql_list(_STREET_T), h, 20)}",
+        "RCITY": f"'TOWN ' || {town}",
+        "RZIP5": f"CAST(10000 + {town} * 3 AS VARCHAR)",
+        "COUNTYCODE": f"CAST(1 + {town} % 62 AS VARCHAR)",
+        "ED": f"CAST(1 + {hx(h, 21)} % 30 AS VARCHAR)",
+        "TOWNCITY": f"'TOWN ' || {town}",
+        "WARD": "''",
+        "REGDATE": f"strftime(DATE '1980-01-01' + CAST({hx('i', 22)} % 16000 AS INT), '%Y%m%d')",
+        "STATUS": f"CASE WHEN {hx('i', 23)} % 20 = 0 THEN 'I' "
+        f"WHEN {hx('i', 23)} % 20 = 1 THEN 'P' ELSE 'A' END",
+        "SBOEID": "'NY' || lpad(CAST(i + 1 AS VARCHAR), 18, '0')",
+    }
+    cols = ", ".join(f'{values.get(n, chr(39) * 2)} AS "{n}"' for n in names)
+    target = str(path).replace("'", "''")
+    return (
+        f"COPY (SELECT {cols} FROM range({int(rows)}) t(i)) TO '{target}' "
+        "(FORMAT csv, HEADER false, FORCE_QUOTE *)"
+    )
+
+
+def write_synthetic_register(path: str | Path, rows: int, seed: int = 5, layout: int = 45) -> None:
+    """Write a synthetic NYS-layout register file (see `synthetic_register_sql`)."""
+    import duckdb
+
+    con = duckdb.connect(":memory:")
+    try:
+        con.execute(synthetic_register_sql(rows, seed, path, layout))
+    finally:
+        con.close()
+
+
+# --------------------------------------------------------------------------------------------
+# Rebuilding the stored weights
+# --------------------------------------------------------------------------------------------
+
+
+def _synthetic_village_register(seed: int, size: int) -> list[RegisterEntry]:
+    """Entries of a synthetic village register (pipeline.synth: invented people)."""
+    import tempfile
+
+    from pipeline.case import RegisterConfig
+    from pipeline.synth.people import build_register, default_village
+    from pipeline.synth.register import write_register
+
+    from .register import read_register
+
+    village = default_village()
+    voters = build_register(
+        random.Random(seed),
+        village,
+        village_size=size,
+        election=dt.date(2026, 3, 17),
+        adopted=dt.date(2026, 9, 14),
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "register.csv"
+        write_register(voters, village, path)
+        return list(read_register(RegisterConfig(path=path)).entries)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    import tempfile
+
+    from pipeline.case import RegisterConfig
+
+    from .store import RegisterStore, open_store
+
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--out", type=Path, default=DEFAULT_WEIGHTS)
+    parser.add_argument("--rows", type=int, default=200_000, help="synthetic county register")
+    parser.add_argument("--village", type=int, default=3_000, help="synthetic village register")
+    parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--match", type=float, default=12.0)
+    parser.add_argument("--margin", type=float, default=5.0)
+    parser.add_argument("--no-match", type=float, default=0.0)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "register.csv"
+        write_synthetic_register(path, args.rows, args.seed)
+        county = open_store(RegisterConfig(path=path), Path(tmp) / "cache")
+        village = RegisterStore.from_entries(_synthetic_village_register(args.seed, args.village))
+        m = estimate_m(county, 50_000, args.seed)
+        u_county = estimate_u(county, 100_000, args.seed + 1)
+        u_village = estimate_u(village, 100_000, args.seed + 2)
+        size = len(county)
+        county.close()
+        village.close()
+    # Names: the county register's u (pipeline.synth's village draws from a few dozen names, far
+    # fewer than a real village has). Addresses: per level the larger u of the two registers:
+    # agreement by chance is likelier in a village (few streets, one ZIP); the larger is the
+    # conservative choice.
+    address = {"house_number", "street", "unit", "zip5"}
+    u = [
+        [max(a, b) for a, b in zip(ra, rb, strict=True)] if c.field in address else list(ra)
+        for c, ra, rb in zip(COMPARISONS, u_county, u_village, strict=True)
+    ]
+    made = (
+        f"estimated {dt.date.today().isoformat()} by `python -m matchers.weights --rows "
+        f"{args.rows} --village {args.village} --seed {args.seed}`. u from 100,000 random pairs of "
+        f"distinct entries of a synthetic county register of {size} rows "
+        "(matchers.weights.synthetic_register_sql, invented syllable names); for the address "
+        "fields, per level the larger of that and the same estimate on a synthetic village "
+        f"register of {args.village} voters (pipeline.synth, invented people). m: 50,000 "
+        "synthetic signer lines written from random county entries by "
+        "matchers.weights.noisy_signer (typed-petition noise), each compared with its entry. "
+        "Add-one smoothing; weights capped to be monotone in the level. Thresholds (match "
+        f"{args.match:g}, margin {args.margin:g}, no_match {args.no_match:g}) chosen on the "
+        "safe side of a sweep on bench/match_speed.py (200,000-row register, 20,000 lines: no "
+        "confident wrong match for match 6..16 and margin 2..8); the matcher also asks for a "
+        "weight of at least log2(register size)."
+    )
+    w = Weights(
+        tuple(c.field for c in COMPARISONS),
+        tuple(tuple(r) for r in m),
+        tuple(tuple(r) for r in u),
+        Thresholds(args.match, args.margin, args.no_match),
+        1.0 / 10_000,
+        made,
+    )
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(w.to_json(), indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {args.out}")
+    for i, f in enumerate(w.fields):
+        row = ", ".join(f"{lv.value} {w.table[i, j]:+.2f}" for j, lv in enumerate(LEVELS[:4]))
+        print(f"  {f:13s} {row}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,192 @@
+"""FSMatcher: the baseline's decision table, evidence, batching, and a hypothesis property.
+
+Every name and address here is invented.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from matchers.matcher import METHOD, FSMatcher
+from matchers.store import RegisterStore
+from pipeline.case import MatchingConfig
+from pipeline.records import (
+    ComparisonLevel,
+    Field,
+    MatchDecision,
+    RegisterEntry,
+    SignatureLine,
+    Source,
+)
+from tests.test_baseline import CASES as BASELINE_CASES
+from tests.test_baseline import REGISTER, line
+
+CFG = MatchingConfig()
+
+# The baseline's table, where the new matcher may be more cautious: a name with no address
+# may go to review (name-only evidence is weaker than name and address).
+RELAXED = {"name-only": ({MatchDecision.MATCH, MatchDecision.REVIEW}, {"V07", None})}
+
+
+@pytest.fixture(scope="module")
+def matcher():
+    return FSMatcher(REGISTER, CFG)
+
+
+@pytest.mark.parametrize(("name", "residence", "decisions", "voters"), BASELINE_CASES)
+def test_decisions(matcher, request, name, residence, decisions, voters):
+    case_id = request.node.callspec.id
+    decisions, voters = RELAXED.get(case_id, (decisions, voters))
+    m = matcher.match(line(name, residence))
+    assert m.decision in decisions, m.reason
+    assert m.voter_id in voters, m.reason
+    assert m.method == METHOD
+    assert m.line_id == "abcdef012345-01"
+    assert m.reason
+    assert (m.voter_id is not None) == (m.decision is MatchDecision.MATCH)
+
+
+def test_typo_never_picks_the_wrong_voter(matcher):
+    for typo in ("Jonh Smith", "John Smiht", "Jhon Smith", "J. Smith", "Joan Smith"):
+        m = matcher.match(line(typo, "12 Main St"))
+        assert m.voter_id in ("V01", None), (typo, m.reason)
+
+
+def test_jr_sr_pair_keeps_both_candidates(matcher):
+    m = matcher.match(line("Ansel Quillfeather", "40 Orchard Rd"))
+    assert m.decision is MatchDecision.REVIEW
+    assert {c.voter_id for c in m.candidates[:2]} == {"V02", "V03"}
+    assert "margin" in m.reason
+
+
+def test_written_suffix_picks_that_voter_with_evidence(matcher):
+    m = matcher.match(line("Ansel Quillfeather Jr.", "40 Orchard Rd"))
+    assert m.voter_id == "V03", m.reason
+    suffix = {c.voter_id: [e for e in c.evidence if e.field == "suffix"] for c in m.candidates}
+    assert suffix["V03"][0].level is ComparisonLevel.EXACT
+    assert suffix["V02"][0].level is ComparisonLevel.DIFFERENT
+
+
+def test_nickname_matches(matcher):
+    reg = (
+        *REGISTER,
+        RegisterEntry("V20", "Halloran", "William", house_number="5", street_name="Pine St"),
+    )
+    m = FSMatcher(reg, CFG).match(line("Bill Halloran", "5 Pine Street"))
+    assert m.decision is MatchDecision.MATCH and m.voter_id == "V20", m.reason
+    first = next(e for e in m.best.evidence if e.field == "first_name")
+    assert first.level is ComparisonLevel.CLOSE
+
+
+def test_candidates_carry_evidence(matcher):
+    m = matcher.match(line("John A. Smith", "12 Main Street"))
+    best = m.best
+    assert best is not None and best.voter_id == "V01"
+    assert best.display == "JOHN A SMITH, 12 MAIN ST"
+    fields = {e.field: e for e in best.evidence}
+    assert fields["first_name"].level is ComparisonLevel.EXACT
+    assert fields["last_name"].level is ComparisonLevel.EXACT
+    assert fields["middle_name"].level is ComparisonLevel.CLOSE  # "A" for "ALBERT"
+    assert fields["street"].line_value == "MAIN ST" == fields["street"].register_value
+    assert all(0.0 <= e.score <= 100.0 for e in best.evidence)
+    assert 0.0 <= best.score <= 100.0
+    assert m.reason.startswith("weight ")
+
+
+def test_review_keeps_the_configured_number_of_candidates():
+    reg = tuple(
+        RegisterEntry(f"S{i}", "Smith", "John", house_number=str(i), street_name="Elm St")
+        for i in range(8)
+    )
+    m = FSMatcher(reg, MatchingConfig(candidates=3)).match(line("John Smith", ""))
+    assert m.decision is MatchDecision.REVIEW
+    assert len(m.candidates) == 3
+    assert [c.score for c in m.candidates] == sorted((c.score for c in m.candidates), reverse=True)
+
+
+def test_match_all_keeps_order_and_does_not_depend_on_batching():
+    lines = [line(c.values[0], c.values[1], n=i + 1) for i, c in enumerate(BASELINE_CASES)]
+    whole = FSMatcher(REGISTER, CFG).match_all(lines)
+    assert [m.line_id for m in whole] == [ln.line_id for ln in lines]
+    assert FSMatcher(REGISTER, CFG, batch=2).match_all(lines) == whole
+
+
+def test_store_and_entries_give_the_same_result(matcher):
+    store = RegisterStore.from_entries(REGISTER)
+    lines = [line(c.values[0], c.values[1], n=i + 1) for i, c in enumerate(BASELINE_CASES)]
+    assert FSMatcher(store, CFG).match_all(lines) == matcher.match_all(lines)
+
+
+def test_blank_line_is_refused(matcher):
+    with pytest.raises(ValueError, match="blank"):
+        matcher.match_all([line("John Smith", "12 Main St"), line(blank=True, n=2)])
+
+
+def test_duplicate_rows_of_one_voter_do_not_block_a_match():
+    m = FSMatcher((*REGISTER, REGISTER[0]), CFG).match(line("John Smith", "12 Main St"))
+    assert m.decision is MatchDecision.MATCH and m.voter_id == "V01"
+    assert [c.voter_id for c in m.candidates].count("V01") == 1
+
+
+def test_empty_register_sends_to_review():
+    m = FSMatcher((), CFG).match(line("John Smith", "12 Main St"))
+    assert m.decision is MatchDecision.REVIEW and m.candidates == ()
+
+
+def test_housemate_not_on_the_register_is_never_matched(matcher):
+    m = matcher.match(line("Percival Smith", "12 Main St"))
+    assert m.decision is MatchDecision.REVIEW and m.voter_id is None
+    assert m.candidates and m.candidates[0].voter_id == "V01"
+
+
+words = st.text(alphabet="ABCDEFGHIKLMNOPRSTUWY", min_size=3, max_size=9)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.tuples(words, words, st.integers(1, 400), words),
+        min_size=2,
+        max_size=6,
+        unique_by=lambda t: (t[0], t[1]),
+    ),
+    st.data(),
+)
+def test_copied_line_never_matches_another_voter(values, data):
+    reg = tuple(
+        RegisterEntry(f"H{i}", last, first, house_number=str(no), street_name=f"{street} St")
+        for i, (first, last, no, street) in enumerate(values)
+    )
+    k = data.draw(st.integers(0, len(reg) - 1))
+    e = reg[k]
+    m = FSMatcher(reg, CFG).match(line(f"{e.first_name} {e.last_name}", e.address))
+    assert m.voter_id in (e.voter_id, None), m.reason
+    if m.decision is MatchDecision.NO_MATCH:
+        pytest.fail(f"a voter copied from the register was called not registered: {m.reason}")
+
+
+def test_a_signature_alone_never_rules_a_voter_out(matcher):
+    m = matcher.match(line(name="", signature="o me.ffvf", residence="12 Main St"))
+    assert m.decision is MatchDecision.REVIEW, m.reason
+    assert m.candidates and m.candidates[0].voter_id == "V01"
+    assert "signature" in m.reason
+
+
+def test_an_unsure_read_never_rules_a_voter_out(matcher):
+    fields = (
+        Field("name", "Percival Underhill", 0.6, Source.OCR),
+        Field("residence", "300 Lakeview Terrace", 0.6, Source.OCR),
+    )
+    m = matcher.match(SignatureLine("abcdef012345", 1, fields))
+    assert m.decision is MatchDecision.REVIEW, m.reason
+
+
+def test_a_suffix_read_by_ocr_does_not_pick_one_of_a_jr_sr_pair(matcher):
+    fields = (
+        Field("name", "Ansel Quillfeather Jr", 0.8, Source.OCR),
+        Field("residence", "40 Orchard Rd", 0.8, Source.OCR),
+    )
+    m = matcher.match(SignatureLine("abcdef012345", 1, fields))
+    assert m.decision is MatchDecision.REVIEW and "suffix" in m.reason, m.reason
