@@ -9,9 +9,10 @@
   (`COMPARISONS`), weighs with Fellegi-Sunter weights (`load_weights`) and decides MATCH,
   REVIEW or NO_MATCH with the candidates and their evidence. `BaselineMatcher` is the older
   all-pairs RapidFuzz matcher, kept as the yardstick.
-- `read_roll` / `OwnerMatcher`: assessment rolls and which parcels a signer owns.
+- `read_roll`: the assessment roll; its owners are matched like voters, its holdings credited.
 """
 
+from .assessment_roll import RollRead, owner_id, read_roll, split_co_owners
 from .baseline import METHOD, BaselineMatcher, comparison_level
 from .compare import COMPARISONS, Comparison, Similarity, compare_arrays
 from .matcher import FSMatcher
@@ -28,7 +29,6 @@ from .normalize import (
     split_street_address,
 )
 from .register import NYSBOE_45_FIELDS, NYSBOE_47_FIELDS, BadRow, RegisterRead, read_register
-from .rolls import Owner, OwnerKind, OwnerMatch, OwnerMatcher, Parcel, RollColumns, read_roll
 from .store import BLOCKING_KEYS, ImportInfo, RegisterStore, open_store, status_on
 from .weights import Thresholds, Weights, load_weights
 
@@ -46,15 +46,9 @@ __all__ = [
     "Comparison",
     "FSMatcher",
     "ImportInfo",
-    "Owner",
-    "OwnerKind",
-    "OwnerMatch",
-    "OwnerMatcher",
-    "Parcel",
     "PersonName",
     "RegisterRead",
     "RegisterStore",
-    "RollColumns",
     "Similarity",
     "StreetAddress",
     "Thresholds",
@@ -68,6 +62,9 @@ __all__ = [
     "open_store",
     "read_register",
     "read_roll",
+    "owner_id",
+    "split_co_owners",
+    "RollRead",
     "same_given_name",
     "soundex",
     "split_person_name",

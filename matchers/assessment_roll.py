@@ -100,6 +100,22 @@ def owner_id(owner_name: str, mailing_address: str) -> str:
     return "OWN-" + hashlib.sha1(key.encode("utf-8")).hexdigest()[:10].upper()
 
 
+_JOIN = re.compile(r"\s*(?:&|\bAND\b)\s*", re.IGNORECASE)
+
+
+def split_co_owners(owner_name: str) -> list[str]:
+    """The owners one roll entry names: "SMITH JOHN A & MARY B" is SMITH JOHN A and SMITH MARY
+    B (a co-owner written with given names only shares the first owner's surname). An
+    organisation's name is one owner ("SMITH & SONS INC")."""
+    if parse_owner_name(owner_name)[3]:
+        return [owner_name.strip()]
+    parts = [p.strip() for p in _JOIN.split(owner_name) if p.strip()]
+    if len(parts) <= 1:
+        return [owner_name.strip()]
+    surname = parts[0].split()[0]
+    return [parts[0]] + [p if len(p.split()) > 2 else f"{surname} {p}" for p in parts[1:]]
+
+
 def parse_owner_name(name: str) -> tuple[str, str, str, bool]:
     """(last, first, middle, is_organisation) from a roll's "SMITH JOHN A"."""
     words = name.replace(",", " ").split()
@@ -213,7 +229,6 @@ def read_roll(cfg: RollConfig) -> RollRead:
             bad.append(BadRow(n, str(err)))
             continue
         mailing = row["mailing_address"] or row["property_address"]
-        oid = owner_id(row["owner_name"], mailing)
         parcel = parcels.setdefault(
             row["parcel_id"],
             {
@@ -229,12 +244,15 @@ def read_roll(cfg: RollConfig) -> RollRead:
         if (parcel["value"], parcel["taxable"], parcel["share"]) != (value, taxable, share):
             bad.append(BadRow(n, f"parcel {row['parcel_id']} differs from its row {parcel['row']}"))
             continue
-        if oid not in parcel["owners"]:
-            parcel["owners"].append(oid)
-        if resident:
-            parcel["residents"].add(oid)
-        if oid not in owners:
-            last, first, middle, _ = parse_owner_name(row["owner_name"])
+        for name in split_co_owners(row["owner_name"]):
+            oid = owner_id(name, mailing)
+            if oid not in parcel["owners"]:
+                parcel["owners"].append(oid)
+            if resident:
+                parcel["residents"].add(oid)
+            if oid in owners:
+                continue
+            last, first, middle, _ = parse_owner_name(name)
             number, half, street, apartment, city = _split_address(mailing)
             owners[oid] = RegisterEntry(
                 voter_id=oid,

@@ -53,11 +53,13 @@ import pandas as pd
 from pipeline.case import MatchingConfig
 from pipeline.records import (
     Candidate,
+    Field,
     FieldEvidence,
     Match,
     MatchDecision,
     RegisterEntry,
     SignatureLine,
+    Source,
 )
 
 from .compare import CLOSE, COMPARISONS, DIFFERENT, EXACT, LEVELS, LOOSE, MISSING, compare_arrays
@@ -99,31 +101,38 @@ _MIDDLE = _FIELD_INDEX["middle_name"]
 _SUFFIX = _FIELD_INDEX["suffix"]
 
 
-def _line_name(line: SignatureLine) -> str:
+def _name_field(line: SignatureLine) -> Field | None:
+    """The field the signer's name is taken from: the printed name, else the signature's text
+    (not the scan reader's "[signed]", which says only that there is ink)."""
     for name in ("name", "signature"):
         f = line.get(name)
-        if f is not None and not f.empty:
-            return f.text.strip()
-    return ""
+        if f is not None and not f.empty and not f.text.strip().startswith("["):
+            return f
+    return None
+
+
+def _line_name(line: SignatureLine) -> str:
+    f = _name_field(line)
+    return f.text.strip() if f is not None else ""
 
 
 def _name_trust(line: SignatureLine) -> float:
-    """How far the name can be trusted to rule a voter out: the printed name's confidence;
-    0.0 when the name is only a signature's text (a signature is not a printed name: a
-    reader rarely gets it right, and it is never enough to say "not registered")."""
-    f = line.get("name")
-    if f is not None and not f.empty:
+    """How far the name can be trusted to rule a voter out: the printed name's confidence.
+    A signature read by OCR is 0.0 (a reader rarely gets handwriting right, and it is never
+    enough to say "not registered"); a signature in a PDF's text layer, or typed in by a
+    reviewer, is the name as written and counts as printed."""
+    f = _name_field(line)
+    if f is None:
+        return 0.0
+    if f.name == "name" or f.source in (Source.TEXT_LAYER, Source.REVIEWER):
         return f.confidence
     return 0.0
 
 
 def _name_confidence(line: SignatureLine) -> float:
     """The confidence of the field the name was taken from (printed name, else signature)."""
-    for name in ("name", "signature"):
-        f = line.get(name)
-        if f is not None and not f.empty:
-            return f.confidence
-    return 0.0
+    f = _name_field(line)
+    return f.confidence if f is not None else 0.0
 
 
 def _strip_place(street: str, places: frozenset[str], longest: int) -> str:

@@ -101,9 +101,15 @@ class DenominatorConfig(_Strict):
 
 
 class MatchingConfig(_Strict):
-    """Thresholds of the baseline matcher (0..100). Defaults are set from the fixtures'
-    benchmark; change them only with a benchmark run that shows why."""
+    """Which matcher, and the baseline's thresholds (0..100). The default matcher ("fs",
+    matchers/matcher.py) takes its weights and thresholds from matchers/weights/default.json;
+    "baseline" is the plain rapidfuzz matcher. Change either only with a benchmark run that
+    shows why."""
 
+    method: Literal["fs", "baseline"] = "fs"
+    # The DuckDB cache of imported registers (relative to the case file), used for a register
+    # too large to hold in memory; see matchers/store.py.
+    cache: Path = Path(".petitions-cache")
     accept: float = Field(default=90.0, ge=0, le=100)
     reject: float = Field(default=60.0, ge=0, le=100)
     margin: float = Field(default=6.0, ge=0, le=100)

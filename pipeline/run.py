@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
-from matchers import BaselineMatcher, RegisterRead, read_register
+from matchers import BaselineMatcher, FSMatcher, RegisterRead, read_register
 from matchers.assessment_roll import RollRead, read_roll
 
 from .case import CaseConfig, PetitionKind
@@ -224,7 +224,12 @@ def load_register(case: CaseConfig) -> RegisterData:
 def match_lines(
     sheets: Sequence[Sheet], register: RegisterData, case: CaseConfig
 ) -> dict[str, Match]:
-    matcher = BaselineMatcher(list(register.entries.values()), case.matching)
+    entries = list(register.entries.values())
+    matcher: BaselineMatcher | FSMatcher
+    if case.matching.method == "baseline":
+        matcher = BaselineMatcher(entries, case.matching)
+    else:
+        matcher = FSMatcher(entries, case.matching)
     lines = [line for sheet in sheets for line in sheet.lines if not line.blank]
     return {m.line_id: m for m in matcher.match_all(lines)}
 

@@ -90,3 +90,25 @@ def test_missing_column_and_missing_file(tmp_path):
     (tmp_path / "bin.csv").write_bytes(b"%PDF-1.4 \x00\x01")
     with pytest.raises(UnreadableInputError, match="not a CSV"):
         read_roll(RollConfig(path=tmp_path / "bin.csv"))
+
+
+@pytest.mark.parametrize(
+    "name,owners",
+    [
+        ("SMITH JOHN A & MARY B", ["SMITH JOHN A", "SMITH MARY B"]),
+        ("SMITH JOHN AND JONES MARY", ["SMITH JOHN", "SMITH JONES MARY"]),
+        ("SMITH JOHN & JONES MARY ANN", ["SMITH JOHN", "JONES MARY ANN"]),
+        ("SMITH & SONS INC", ["SMITH & SONS INC"]),
+        ("DOE JANE", ["DOE JANE"]),
+    ],
+)
+def test_co_owners_on_one_roll_entry(name, owners):
+    from matchers.assessment_roll import split_co_owners
+
+    assert split_co_owners(name) == owners
+
+
+def test_one_entry_naming_two_owners_makes_two_owners_of_the_parcel(tmp_path):
+    r = roll(tmp_path, ["9,Greenfield,9 Oak Ave,DOE JANE & JOHN,9 Oak Ave,Y,80000,Y,1"])
+    (parcel,) = r.holdings
+    assert len(parcel.owners) == 2 and len(r.owners) == 2

@@ -167,11 +167,21 @@ def test_copied_line_never_matches_another_voter(values, data):
         pytest.fail(f"a voter copied from the register was called not registered: {m.reason}")
 
 
-def test_a_signature_alone_never_rules_a_voter_out(matcher):
-    m = matcher.match(line(name="", signature="o me.ffvf", residence="12 Main St"))
+def test_a_signature_read_by_ocr_never_rules_a_voter_out(matcher):
+    fields = (
+        Field("signature", "o me.ffvf", 0.95, Source.OCR),
+        Field("residence", "12 Main St", 0.95, Source.OCR),
+    )
+    m = matcher.match(SignatureLine("abcdef012345", 1, fields))
     assert m.decision is MatchDecision.REVIEW, m.reason
     assert m.candidates and m.candidates[0].voter_id == "V01"
     assert "signature" in m.reason
+
+
+def test_a_typed_signature_in_a_text_layer_is_the_name_as_written(matcher):
+    """Born-digital sheets without a printed-name column: the signature's text is the name."""
+    m = matcher.match(line(name="", signature="Percival Underhill", residence="300 Lakeview Ter"))
+    assert m.decision is MatchDecision.NO_MATCH, m.reason
 
 
 def test_an_unsure_read_never_rules_a_voter_out(matcher):
