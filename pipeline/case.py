@@ -24,6 +24,7 @@ __all__ = [
     "DistrictConfig",
     "IncorporationConfig",
     "RollConfig",
+    "StreetRange",
     "MatchingConfig",
     "MunicipalityConfig",
     "NominationConfig",
@@ -50,15 +51,25 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 
 
+class StreetRange(_Strict):
+    """Part of a street inside the village: house numbers low..high on one side or both."""
+
+    street: str = Field(min_length=1)  # "Main St", "N Maple Avenue" (normalized when compared)
+    low: int = Field(default=0, ge=0)
+    high: int = Field(default=999_999, ge=0)
+    side: Literal["both", "odd", "even"] = "both"
+
+
 class MunicipalityConfig(_Strict):
     village: str = ""  # required for the village petitions; a town district has none
     town: str = Field(min_length=1)
     county: str = Field(min_length=1)
     # Who on the register lives in the village. The state export has a town but no village
-    # column, so the village is given by its wards and/or election districts. Empty lists:
-    # the register file is already the village's own list, and every entry is in the village.
+    # column, so the village is given by its wards and/or election districts, and/or by a
+    # street-range table. All empty: the register file is already the village's own list.
     wards: tuple[str, ...] = ()
     election_districts: tuple[str, ...] = ()
+    streets: tuple[StreetRange, ...] = ()
 
 
 class DatesConfig(_Strict):

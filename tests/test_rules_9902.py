@@ -362,3 +362,35 @@ def test_filed_in_january_goes_to_the_general_village_election():
     findings = {f.code: f for f in r9902.what_happens_next([], c)}
     assert findings["PROPOSITION_ELECTION"].evidence["kind"] == "general"
     assert findings["PROPOSITION_ELECTION"].evidence["earliest"] == "2027-03-16"
+
+
+# -- who lives in the village: a street-range table ---------------------------------------------
+
+STREETS = [
+    {"street": "Main Street", "low": 1, "high": 199},
+    {"street": "N Maple Ave", "low": 2, "high": 98, "side": "even"},
+    {"street": "Mill Rd"},  # the whole street
+]
+
+
+@pytest.mark.parametrize(
+    "house,street,pre,inside",
+    [
+        ("12", "MAIN ST", "", True),
+        ("199", "Main St", "", True),
+        ("201", "MAIN ST", "", False),  # past the range
+        ("14", "MAPLE AVE", "N", True),
+        ("15", "MAPLE AVE", "N", False),  # the odd side is another municipality
+        ("14", "MAPLE AVE", "S", False),  # South Maple is another street
+        ("", "MILL RD", "", True),  # the whole street: no number needed
+        ("", "MAIN ST", "", False),  # a range needs the number
+        ("7", "ELM ST", "", False),
+    ],
+)
+def test_village_by_street_ranges(house, street, pre, inside):
+    """The state export has no village column: a case may give the village by street ranges."""
+    from pipeline.rules.electors import in_village
+
+    c = b.case(municipality={"streets": STREETS})
+    e = b.entry(house_number=house, street_name=street, pre_direction=pre)
+    assert in_village(e, c.municipality) is inside

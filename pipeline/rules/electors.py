@@ -8,9 +8,12 @@ list means the register file is the village's own list).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
 
-from ..case import MunicipalityConfig
+from matchers.normalize import normalize_address
+
+from ..case import MunicipalityConfig, StreetRange
 from ..records import RegisterEntry
 
 __all__ = [
@@ -18,6 +21,7 @@ __all__ = [
     "PREREGISTERED",
     "count_electors_on",
     "in_village",
+    "on_a_village_street",
     "on_register_on",
 ]
 
@@ -45,7 +49,28 @@ def in_village(entry: RegisterEntry, village: MunicipalityConfig) -> bool:
         wards = {_district(w) for w in village.wards}
         if _district(entry.ward) not in wards:
             return False
-    return True
+    return not village.streets or on_a_village_street(entry, village.streets)
+
+
+def on_a_village_street(entry: RegisterEntry, streets: Sequence[StreetRange]) -> bool:
+    """The entry's residence is within one of the street ranges. A residence without a house
+    number is placed only by a range that covers the whole street."""
+    street = normalize_address(
+        " ".join(p for p in (entry.pre_direction, entry.street_name, entry.post_direction) if p)
+    )
+    digits = re.match(r"\d+", entry.house_number.strip())
+    number = int(digits.group()) if digits else None
+    for r in streets:
+        if normalize_address(r.street) != street:
+            continue
+        if number is None:
+            if r.low == 0 and r.high >= 999_999 and r.side == "both":
+                return True
+            continue
+        side_ok = r.side == "both" or (number % 2 == 1) == (r.side == "odd")
+        if r.low <= number <= r.high and side_ok:
+            return True
+    return False
 
 
 def on_register_on(entry: RegisterEntry, day: dt.date) -> bool:
