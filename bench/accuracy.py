@@ -54,6 +54,8 @@ from pipeline.case import load_case  # noqa: E402
 from pipeline.records import FIELD_NAMES, MatchDecision, SufficiencyReport  # noqa: E402
 from pipeline.run import check_case  # noqa: E402
 from pipeline.synth.corpus import STYLES, generate_corpus  # noqa: E402
+from pipeline.synth.kinds import VARIANTS as KIND_VARIANTS  # noqa: E402
+from pipeline.synth.kinds import generate_kind  # noqa: E402
 
 log = logging.getLogger("bench.accuracy")
 
@@ -284,7 +286,7 @@ def format_tables(results: Sequence[CaseResult]) -> str:
     """The two tables the benchmark prints: reading, then matching and judging."""
     rows = [(name, figures(group)) for name, group in groups(results)]
     width = max(len(name) for name, _ in rows) + 2
-    short = {"election_district": "ED", "signature": "sig", "residence": "res"}
+    short = {"election_district": "ED", "signature": "sig", "residence": "res", "valuation": "val"}
     cols = [short.get(n, n) for n in FIELD_NAMES]
     lines = [
         "Reading (rows matched to truth by file, page and row; CER = edits / truth chars)",
@@ -401,10 +403,34 @@ def write_csv(rows: Sequence[dict[str, Any]], path: Path) -> None:
 # -- the command ----------------------------------------------------------------------------------
 
 
-def run(corpus: Path, mapper: Any = map, styles: Sequence[str] = STYLES) -> list[CaseResult]:
-    """Check every folder of the corpus in one of `styles`."""
+def generate_other_kinds(root: Path, seed: int) -> list[dict[str, Any]]:
+    """Every variant of the three other petition kinds (pipeline/synth/kinds.py), born-digital,
+    as corpus entries under root/kinds/."""
+    entries = []
+    for kind, variants in KIND_VARIANTS.items():
+        for variant in variants:
+            path = Path("kinds") / f"{kind}-{variant}"
+            generate_kind(root / path, kind, variant, seed)
+            entries.append(
+                {
+                    "case": f"{kind}-{variant}",
+                    "style": "born-digital",
+                    "path": str(path),
+                    "kind": kind,
+                }
+            )
+    return entries
+
+
+def run(
+    corpus: Path,
+    mapper: Any = map,
+    styles: Sequence[str] = STYLES,
+    extra: Sequence[dict[str, Any]] = (),
+) -> list[CaseResult]:
+    """Check every folder of the corpus in one of `styles`, and the `extra` entries."""
     index = json.loads((corpus / "index.json").read_text(encoding="utf-8"))
-    entries = [e for e in index["entries"] if e["style"] in styles]
+    entries = [e for e in [*index["entries"], *extra] if e["style"] in styles]
     return list(mapper(run_entry, [str(corpus)] * len(entries), entries))
 
 
@@ -426,6 +452,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--csv", type=Path, default=ROOT / "bench" / "out" / "disagreements.csv")
     parser.add_argument("--jobs", type=int, default=1, help="cases checked in parallel")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
+    parser.add_argument(
+        "--no-kinds",
+        action="store_true",
+        help="leave out the other petition kinds (generated born-digital, every variant)",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)
 
@@ -437,11 +468,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         mapper = pool.map if args.jobs > 1 else map
         corpus = args.corpus
         gen_seconds = 0.0
+        extra: list[dict[str, Any]] = []
         if corpus is None:
             corpus = args.keep or Path(tmp)
             generate_corpus(corpus, args.seed, args.cases, args.styles, mapper=mapper)
+            if not args.no_kinds and "born-digital" in args.styles:
+                extra = generate_other_kinds(corpus, args.seed)
             gen_seconds = time.perf_counter() - start
-        results = run(corpus, mapper, args.styles)
+        results = run(corpus, mapper, args.styles, extra)
     total = time.perf_counter() - start
 
     print(format_tables(results))
