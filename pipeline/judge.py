@@ -140,11 +140,17 @@ def judge(
     inputs: Mapping[str, str] | None = None,
     now: dt.datetime | None = None,
     holdings: Sequence[Holding] = (),
+    petition_findings: Sequence[Finding] = (),
 ) -> SufficiencyReport:
+    """Judge every line and the petition. `petition_findings` are found outside the rules
+    (where they need the matcher, as the committee to fill vacancies does)."""
     decisions = decisions or {}
     sheets = order_sheets(sheets)
 
-    petition_findings = [f for rule in rules.petition_rules for f in rule(sheets, case)]
+    petition_findings = [
+        *petition_findings,
+        *(f for rule in rules.petition_rules for f in rule(sheets, case)),
+    ]
     by_page: dict[str | None, list[Finding]] = {}
     for f in petition_findings:
         by_page.setdefault(f.page_id, []).append(f)

@@ -221,17 +221,28 @@ def load_register(case: CaseConfig) -> RegisterData:
     return RegisterData(entries, electors, source, tuple(reads), tuple(findings))
 
 
-def match_lines(
-    sheets: Sequence[Sheet], register: RegisterData, case: CaseConfig
-) -> dict[str, Match]:
+def make_matcher(register: RegisterData, case: CaseConfig) -> BaselineMatcher | FSMatcher:
     entries = list(register.entries.values())
-    matcher: BaselineMatcher | FSMatcher
     if case.matching.method == "baseline":
-        matcher = BaselineMatcher(entries, case.matching)
-    else:
-        matcher = FSMatcher(entries, case.matching)
+        return BaselineMatcher(entries, case.matching)
+    return FSMatcher(entries, case.matching)
+
+
+def match_lines(sheets: Sequence[Sheet], matcher: BaselineMatcher | FSMatcher) -> dict[str, Match]:
     lines = [line for sheet in sheets for line in sheet.lines if not line.blank]
     return {m.line_id: m for m in matcher.match_all(lines)}
+
+
+def people_named_in_the_petition(
+    case: CaseConfig, matcher: BaselineMatcher | FSMatcher, register: RegisterData
+) -> list[Finding]:
+    """People the petition names who must be registered voters of the village (the nominating
+    petition's committee to fill vacancies), looked up on the register like signers."""
+    if case.nomination is None or not case.nomination.committee:
+        return []
+    people = village_nomination.committee_lines(case.nomination.committee)
+    matches = matcher.match_all(people)
+    return list(village_nomination.committee_registered(case, people, matches, register.entries))
 
 
 def input_hashes(case: CaseConfig, files: Sequence[Path]) -> dict[str, str]:
@@ -261,7 +272,8 @@ def finish(
     """Corrections, matching and judging: everything after the pages are read."""
     in_force = latest_decisions(decisions)
     sheets = apply_corrections(sheets, in_force)
-    matches = match_lines(sheets, register, case)
+    matcher = make_matcher(register, case)
+    matches = match_lines(sheets, matcher)
     report = judge(
         case,
         rules_for(case),
@@ -273,6 +285,7 @@ def finish(
         file_errors=errors,
         inputs=inputs,
         holdings=register.holdings,
+        petition_findings=people_named_in_the_petition(case, matcher, register),
     )
     if register.findings:
         report = replace(report, findings=register.findings + report.findings)

@@ -233,3 +233,23 @@ def test_signature_field_from_ocr_is_still_a_signature():
     )
     assert report.lines[0].status is LineStatus.VALID
     assert MatchDecision.MATCH is report.lines[0].match.decision
+
+
+@pytest.mark.parametrize(
+    "decision,entry_kw,flagged",
+    [
+        (MatchDecision.MATCH, {}, False),
+        (MatchDecision.MATCH, {"town_city": "ELSEWHERE"}, True),  # not within the village
+        (MatchDecision.MATCH, {"status": "P"}, True),
+        (MatchDecision.NO_MATCH, {}, True),
+        (MatchDecision.REVIEW, {}, True),
+    ],
+)
+def test_committee_members_must_be_registered_voters_of_the_village(decision, entry_kw, flagged):
+    """Subd. 1's form: 'at least three persons, all of whom shall be registered voters within
+    such village'."""
+    c = case()
+    people = nom.committee_lines(c.nomination.committee[:1])
+    match = b.match(people[0].line_id, "NY1" if decision is MatchDecision.MATCH else None, decision)
+    found = list(nom.committee_registered(c, people, [match], {"NY1": b.entry(**entry_kw)}))
+    assert [f.code for f in found] == (["COMMITTEE_MEMBER_NOT_VILLAGE_VOTER"] if flagged else [])

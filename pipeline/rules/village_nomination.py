@@ -11,10 +11,20 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
-from ..case import CaseConfig, NominationConfig
-from ..records import Finding, Severity, Sheet
+from ..case import CaseConfig, NominationConfig, PersonConfig
+from ..records import (
+    Field,
+    Finding,
+    Match,
+    MatchDecision,
+    RegisterEntry,
+    Severity,
+    Sheet,
+    SignatureLine,
+    Source,
+)
 from .base import LineContext, RuleSet, Threshold, finding
 from .common import (
     check_dated,
@@ -26,8 +36,17 @@ from .common import (
     check_witness_statement,
     witness_date,
 )
+from .electors import PURGED, in_village
 
-__all__ = ["FORM_CHANGED", "RULES", "STATUTE", "required_signatures", "witness_form_in_force"]
+__all__ = [
+    "FORM_CHANGED",
+    "RULES",
+    "STATUTE",
+    "committee_lines",
+    "committee_registered",
+    "required_signatures",
+    "witness_form_in_force",
+]
 
 STATUTE = "Village independent nominating petition"
 SUBD_1 = f"{STATUTE}, subd. 1"
@@ -189,6 +208,53 @@ def committee_to_fill_vacancies(sheets: Sequence[Sheet], case: CaseConfig) -> It
                 f"no address given for committee member {person.name}",
                 member=person.name,
             )
+
+
+def committee_lines(committee: Sequence[PersonConfig]) -> list[SignatureLine]:
+    """The committee members as lines to look up on the register (as the case file gives them:
+    typed, so as sure as a text layer)."""
+    return [
+        SignatureLine(
+            page_id="committee",
+            line_no=i,
+            fields=(
+                Field("name", person.name, 1.0, Source.TEXT_LAYER),
+                Field("residence", person.address, 1.0, Source.TEXT_LAYER),
+            ),
+        )
+        for i, person in enumerate(committee, start=1)
+    ]
+
+
+def committee_registered(
+    case: CaseConfig,
+    people: Sequence[SignatureLine],
+    matches: Sequence[Match],
+    register: Mapping[str, RegisterEntry],
+) -> Iterable[Finding]:
+    """Subd. 1's form: the committee's members, "all of whom shall be registered voters within
+    such village". One not found, not sure, or not a voter of the village: a person decides
+    (the statute does not say the petition falls)."""
+    for person, match in zip(people, matches, strict=True):
+        name = person.text("name")
+        entry = register.get(match.voter_id) if match.voter_id else None
+        if match.decision is MatchDecision.MATCH and entry is not None:
+            purged = entry.status.strip().upper() == PURGED
+            if in_village(entry, case.municipality) and not purged:
+                continue
+            why = "is purged" if purged else "lives outside the village"
+        elif match.decision is MatchDecision.NO_MATCH:
+            why = "is not on the register"
+        else:
+            why = f"cannot be found for sure on the register ({match.reason})"
+        yield finding(
+            "COMMITTEE_MEMBER_NOT_VILLAGE_VOTER",
+            REVIEW,
+            SUBD_1,
+            f"committee member {name} {why}",
+            member=name,
+            candidates=[c.voter_id for c in match.candidates[:3]],
+        )
 
 
 _WORD = re.compile(r"[A-Za-z0-9]+")
