@@ -79,7 +79,7 @@ _NYSBOE_LAYOUTS: Mapping[int, tuple[str, tuple[str, ...]]] = {
 }
 
 # RegisterEntry field <- NYS BOE field (both layouts).
-_NYSBOE_TEXT: Mapping[str, str] = {
+NYSBOE_TEXT_FIELDS: Mapping[str, str] = {
     "voter_id": "SBOEID",
     "last_name": "LASTNAME",
     "first_name": "FIRSTNAME",
@@ -100,7 +100,7 @@ _NYSBOE_TEXT: Mapping[str, str] = {
     "status": "STATUS",
     "reason_code": "REASONCODE",
 }
-_NYSBOE_DATES: Mapping[str, str] = {
+NYSBOE_DATE_FIELDS: Mapping[str, str] = {
     "registration_date": "REGDATE",
     "inactive_date": "INACT_DATE",
     "purge_date": "PURGE_DATE",
@@ -287,13 +287,13 @@ def _finish(
 
 def _nysboe_entry(row_values: Sequence[str], names: Sequence[str], row: int) -> RegisterEntry:
     by_name = dict(zip(names, row_values, strict=True))
-    values = {k: by_name[v] for k, v in _NYSBOE_TEXT.items()}
+    values = {k: by_name[v] for k, v in NYSBOE_TEXT_FIELDS.items()}
     if not values["apartment"] and by_name.get("RAPARTMENTTYPE"):
         values["apartment"] = by_name["RAPARTMENTTYPE"]  # a unit without a number: "REAR", "BSMT"
     if not values["street_name"] and not values["house_number"] and by_name.get("RADDRNONSTD"):
         values["street_name"] = by_name["RADDRNONSTD"]  # a non-standard address, as one text
-    dates = {k: _nysboe_date(by_name[v], v) for k, v in _NYSBOE_DATES.items()}
-    return _make_entry(values, dates, row, _NYSBOE_TEXT)
+    dates = {k: _nysboe_date(by_name[v], v) for k, v in NYSBOE_DATE_FIELDS.items()}
+    return _make_entry(values, dates, row, NYSBOE_TEXT_FIELDS)
 
 
 def _is_nysboe_header(values: Sequence[str], names: Sequence[str]) -> bool:

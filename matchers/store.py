@@ -32,7 +32,7 @@ import logging
 import os
 import random
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -45,7 +45,15 @@ from pipeline.records import RegisterEntry
 
 from .nicknames import NICKNAMES, canonical_given_name
 from .normalize import ADDRESS_WORDS
-from .register import NYSBOE_45_FIELDS, NYSBOE_47_FIELDS, BadRow, _check_file, _check_mapping
+from .register import (
+    NYSBOE_45_FIELDS,
+    NYSBOE_47_FIELDS,
+    NYSBOE_DATE_FIELDS,
+    NYSBOE_TEXT_FIELDS,
+    BadRow,
+    _check_file,
+    _check_mapping,
+)
 
 __all__ = [
     "BLOCKING_KEYS",
@@ -68,32 +76,6 @@ _TEXT_FIELDS = tuple(
 )
 _DATE_FIELDS = ("registration_date", "inactive_date", "purge_date")
 
-_NYSBOE_TEXT: Mapping[str, str] = {
-    "voter_id": "SBOEID",
-    "last_name": "LASTNAME",
-    "first_name": "FIRSTNAME",
-    "middle_name": "MIDDLENAME",
-    "suffix": "NAMESUFFIX",
-    "house_number": "RADDNUMBER",
-    "half_code": "RHALFCODE",
-    "apartment": "RAPARTMENT",
-    "pre_direction": "RPREDIRECTION",
-    "street_name": "RSTREETNAME",
-    "post_direction": "RPOSTDIRECTION",
-    "city": "RCITY",
-    "zip5": "RZIP5",
-    "town_city": "TOWNCITY",
-    "ward": "WARD",
-    "election_district": "ED",
-    "county_code": "COUNTYCODE",
-    "status": "STATUS",
-    "reason_code": "REASONCODE",
-}
-_NYSBOE_DATES: Mapping[str, str] = {
-    "registration_date": "REGDATE",
-    "inactive_date": "INACT_DATE",
-    "purge_date": "PURGE_DATE",
-}
 _GENERIC_DATE_FORMATS = ("%Y-%m-%d", "%m/%d/%Y", "%Y%m%d")
 
 # The blocking keys, by pass name; each is a column of `entries` and of the lines' table.
@@ -494,7 +476,7 @@ def _import(
     else:
         layout, names = _detect_nysboe(path)
         text = {
-            f: f"trim(coalesce({_NYSBOE_TEXT[f]}, ''))" if f in _NYSBOE_TEXT else "''"
+            f: f"trim(coalesce({NYSBOE_TEXT_FIELDS[f]}, ''))" if f in NYSBOE_TEXT_FIELDS else "''"
             for f in _TEXT_FIELDS
         }
         if "RAPARTMENTTYPE" in names:
@@ -507,7 +489,9 @@ def _import(
                 "trim(coalesce(RADDNUMBER, '')) = '' THEN trim(coalesce(RADDRNONSTD, '')) "
                 "ELSE trim(coalesce(RSTREETNAME, '')) END"
             )
-        date_sql = {f: f"nullif(trim(coalesce({c}, '')), '')" for f, c in _NYSBOE_DATES.items()}
+        date_sql = {
+            f: f"nullif(trim(coalesce({c}, '')), '')" for f, c in NYSBOE_DATE_FIELDS.items()
+        }
         formats = ("%Y%m%d",)
         source = _read_csv_sql(path, names, header=False)
         header_lines = 0

@@ -275,14 +275,12 @@ def _valuation_verdict(
     file_errors: Sequence[FileError],
     unread: Sequence[Finding],
 ) -> tuple[Verdict, str]:
-    whole = [f for f in petition_findings if f.page_id is None]
-    fatal = [f for f in whole if f.severity is Severity.FATAL]
+    fatal, doubts = _about_the_petition(petition_findings)
     if fatal:
-        return Verdict.INSUFFICIENT, "; ".join(f"{f.message} ({f.citation})" for f in fatal)
+        return Verdict.INSUFFICIENT, fatal
     shares = "; ".join(
         f"{p.label}: {float(p.share):.2%} signed, {p.rule} required" for p in now.parts
     )
-    doubts = [f for f in whole if f.severity is Severity.REVIEW]
     if now.met and not doubts:
         return Verdict.SUFFICIENT, f"{now.explanation} ({now.citation}): {shares}"
     if not best.met and not (file_errors or unread):
@@ -324,22 +322,30 @@ def _count_each_signer_once(judged: list[JudgedLine], citation: str) -> list[Jud
     return out
 
 
+def _about_the_petition(findings: Sequence[Finding]) -> tuple[str, str]:
+    """The petition's own fatal defects and doubts (not a sheet's or a line's), as text."""
+    whole = [f for f in findings if f.page_id is None]
+
+    def text(severity: Severity) -> str:
+        return "; ".join(f"{f.message} ({f.citation})" for f in whole if f.severity is severity)
+
+    return text(Severity.FATAL), text(Severity.REVIEW)
+
+
 def _verdict(
     totals: Totals,
     petition_findings: Sequence[Finding],
     file_errors: Sequence[FileError],
     unread: Sequence[Finding],
 ) -> tuple[Verdict, str]:
-    whole = [f for f in petition_findings if f.page_id is None]
-    fatal = [f for f in whole if f.severity is Severity.FATAL]
+    fatal, doubts = _about_the_petition(petition_findings)
     if fatal:
-        return Verdict.INSUFFICIENT, "; ".join(f"{f.message} ({f.citation})" for f in fatal)
-    doubts = [f for f in whole if f.severity is Severity.REVIEW]
+        return Verdict.INSUFFICIENT, fatal
     valid, review, required = totals.valid, totals.needs_review, totals.required
     if doubts and valid + review >= required:
         return Verdict.UNDETERMINED, (
             f"{valid} valid signatures, {required} required, but a person must decide about "
-            "the petition itself: " + "; ".join(f"{f.message} ({f.citation})" for f in doubts)
+            f"the petition itself: {doubts}"
         )
     if valid >= required:
         return Verdict.SUFFICIENT, (
