@@ -1,6 +1,7 @@
 """`petitions`: the command line.
 
     petitions check CASE.toml --out DIR [--decisions decisions.jsonl] [--engine prefect|local]
+                    [--jobs N]
     petitions demo [--out DIR]
     petitions serve CASE.toml --out DIR [--every MINUTES]
     petitions generate --out DIR [--seed N]
@@ -19,6 +20,7 @@ import logging
 import os
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from .errors import ExitCode, PetitionError
@@ -46,7 +48,7 @@ def _quiet_offline_prefect(verbose: bool) -> None:
     os.environ.setdefault("PREFECT_SERVER_LOGGING_LEVEL", "WARNING")
 
 
-def _run(case_path: Path, out_dir: Path, decisions: Path | None, engine: str):
+def _run(case_path: Path, out_dir: Path, decisions: Path | None, engine: str, jobs: int = 1):
     """Validate first (fast, clear errors), then run the flow or the plain pipeline."""
     from .case import load_case
     from .decisions import load_decisions
@@ -71,9 +73,13 @@ def _run(case_path: Path, out_dir: Path, decisions: Path | None, engine: str):
     from .report import write_report
     from .run import check_case
 
-    report = check_case(
-        case, load_decisions(decisions) if decisions else [], crops_dir=out_dir / "crops"
-    )
+    logged = load_decisions(decisions) if decisions else []
+    if jobs <= 1:
+        report = check_case(case, logged, crops_dir=out_dir / "crops")
+    else:  # pages across processes: OCR is CPU-bound (and tesseract runs one thread each)
+        os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+        with ProcessPoolExecutor(jobs) as pool:
+            report = check_case(case, logged, mapper=pool.map, crops_dir=out_dir / "crops")
     write_report(report, out_dir)
     return report
 
@@ -94,7 +100,7 @@ def _summary(report, out_dir: Path, seconds: float) -> None:
 def _check(args: argparse.Namespace) -> int:
     _quiet_offline_prefect(args.verbose)
     started = time.perf_counter()
-    report = _run(args.case, args.out, args.decisions, args.engine)
+    report = _run(args.case, args.out, args.decisions, args.engine, args.jobs)
     _summary(report, args.out, time.perf_counter() - started)
     return ExitCode.PARTIAL if report.file_errors else ExitCode.OK
 
@@ -154,6 +160,12 @@ def build_parser() -> argparse.ArgumentParser:
         choices=("prefect", "local"),
         default="prefect",
         help="run as a Prefect flow (default) or as plain functions in this process",
+    )
+    check.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        help="with --engine local: read pages in this many processes (scans: the cores)",
     )
     check.set_defaults(func=_check)
 

@@ -123,3 +123,14 @@ def test_malformed_decisions_stop_the_run(demo_case, tmp_path, capsys):
     )
     assert code == ExitCode.UNREADABLE_INPUT
     assert "decisions.jsonl line 1" in capsys.readouterr().err
+
+
+def test_pages_in_several_processes_give_the_same_report(demo_case, tmp_path):
+    one, two = tmp_path / "one", tmp_path / "two"
+    assert main(["check", str(demo_case), "--out", str(one), "--engine", "local"]) == 0
+    assert (
+        main(["check", str(demo_case), "--out", str(two), "--engine", "local", "--jobs", "2"]) == 0
+    )
+    a, b = report(one), report(two)
+    assert a["totals"] == b["totals"] and a["verdict"] == b["verdict"]
+    assert [ln["status"] for ln in a["lines"]] == [ln["status"] for ln in b["lines"]]
