@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
 import pytest
 
 from pipeline.judge import judge
-from pipeline.records import LineStatus, MatchDecision, Severity, Verdict
+from pipeline.records import Field, LineStatus, MatchDecision, Severity, Source, Verdict
 from pipeline.rules import village_9902 as r9902
 from tests import builders as b
 
@@ -302,6 +303,14 @@ WITNESS_CASES = [
     ),
     ("no name", b.witness(count="2", name=""), {"WITNESS_NAME_MISSING"}, LineStatus.NEEDS_REVIEW),
     ("undated", b.witness(count="2", date=""), {"WITNESS_DATE_MISSING"}, LineStatus.NEEDS_REVIEW),
+    (
+        "lives in another village",
+        replace(
+            b.witness(count="2"), village=Field("village", "Harrow Glen", 1.0, Source.TEXT_LAYER)
+        ),
+        {"WITNESS_NOT_OF_VILLAGE"},
+        LineStatus.NEEDS_REVIEW,
+    ),
 ]
 
 

@@ -23,6 +23,7 @@ __all__ = [
     "check_signer_is_owner",
     "check_signer_registered",
     "check_table_read",
+    "check_witness_lives_in_village",
     "check_witness_statement",
     "witness_date",
 ]
@@ -318,6 +319,27 @@ def check_witness_statement(
             page_id=page_id,
             stated=stated,
             lines_on_sheet=filled,
+        )
+
+
+def check_witness_lives_in_village(sheet: Sheet, village: str, citation: str) -> Iterable[Finding]:
+    """The witness states a residence "in the Village of ..." and it is another village: the
+    witness is not qualified to witness this petition's sheet (a person decides)."""
+    w = sheet.witness
+    if w is None or w.form != "witness" or w.village is None or w.village.empty or not village:
+        return
+
+    def norm(text: str) -> str:
+        return " ".join(text.upper().split())
+
+    if norm(w.village.text) != norm(village):
+        yield finding(
+            "WITNESS_NOT_OF_VILLAGE",
+            REVIEW,
+            citation,
+            f"the witness states a residence in the Village of {w.village.text}, not {village}",
+            page_id=sheet.page.page_id,
+            stated=w.village.text,
         )
 
 

@@ -22,6 +22,7 @@ from .common import (
     check_signed,
     check_signer_registered,
     check_table_read,
+    check_witness_lives_in_village,
     check_witness_statement,
 )
 
@@ -182,9 +183,11 @@ def witness_statement(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
     now reside at ... Each of the electors whose names are subscribed to this petition sheet
     containing ... (fill in number) signatures, subscribed his name in my presence. ... Date,
     Signature of Witness". Without a statement, or unsigned, nothing on the sheet is witnessed:
-    every line falls. A blank or wrong count, a missing name, residence or date: a person decides.
-    """
+    every line falls. A blank or wrong count, a missing name, residence or date, or a residence
+    in another village (the witness "now reside[s] ... in the Village of" this one): a person
+    decides."""
     yield from check_witness_statement(sheet, SUBD_8)
+    yield from check_witness_lives_in_village(sheet, case.municipality.village, SUBD_8)
 
 
 def table_was_read(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:

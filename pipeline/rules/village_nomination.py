@@ -33,6 +33,7 @@ from .common import (
     check_signed,
     check_signer_registered,
     check_table_read,
+    check_witness_lives_in_village,
     check_witness_statement,
     witness_date,
 )
@@ -168,12 +169,15 @@ def statement_at_the_foot(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
         ("residence", "WITNESS_RESIDENCE_MISSING", "the witness's residence address"),
         ("date", "WITNESS_DATE_MISSING", "the date of the statement"),
     ]
-    if witness_form_in_force(sheet, case) == "before-2017-11-22":
+    old_form = witness_form_in_force(sheet, case) == "before-2017-11-22"
+    if old_form:
         needs += [
             ("village", "WITNESS_VILLAGE_MISSING", "the village the witness resides in"),
             ("county", "WITNESS_COUNTY_MISSING", "the county the witness resides in"),
         ]
     yield from check_witness_statement(sheet, SUBD_1, needs=needs, forms=("witness",))
+    if old_form:  # "a duly qualified voter and now reside at ... in the Village of ..."
+        yield from check_witness_lives_in_village(sheet, case.municipality.village, SUBD_1)
 
 
 def table_was_read(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:

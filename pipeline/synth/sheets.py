@@ -80,6 +80,7 @@ class WitnessPlan:
     stated_count: str  # as written in the "(fill in number)" blank
     date_text: str
     signature: str  # "" when the witness did not sign
+    village: str | None = None  # the village the witness states; None: the sheet's village
 
 
 @dataclass(frozen=True, slots=True)
@@ -228,7 +229,8 @@ def _draw_witness(
     statement = (
         f"I, {_or_blank(w.name)} state: I am over the age of eighteen years and now reside at "
         f"{_or_blank(w.residence)} (residence address, or postoffice address if not identical) "
-        f"in the Village of {_or_blank(plan.village)} in the State of New York, County of "
+        f"in the Village of {_or_blank(plan.village if w.village is None else w.village)} "
+        "in the State of New York, County of "
         f"{_or_blank(plan.county)}. Each of the electors whose names are subscribed to this "
         f"petition sheet containing {_or_blank(w.stated_count)} (fill in number) signatures, "
         "subscribed his name in my presence."

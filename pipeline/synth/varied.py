@@ -12,7 +12,8 @@ planted with the pipeline's finding codes, each with the status the rules of
   DATE_AFTER_FILING, DUPLICATE_SIGNER, NO_SIGNATURE, RESIDENCE_MISSING
 - line, review: DATE_BEFORE_ADOPTION, DATE_AFTER_WITNESS_DATE, ELECTION_DISTRICT_MISSING
 - sheet, review (every signed line of the sheet waits): WITNESS_COUNT_MISMATCH,
-  WITNESS_NAME_MISSING, WITNESS_RESIDENCE_MISSING, WITNESS_DATE_MISSING, SHEET_NUMBER_MISSING,
+  WITNESS_NAME_MISSING, WITNESS_RESIDENCE_MISSING, WITNESS_DATE_MISSING, WITNESS_NOT_OF_VILLAGE
+  (an unqualified witness: lives in another village), SHEET_NUMBER_MISSING,
   SHEET_NUMBER_DUPLICATE
 - sheet, fatal (every signed line falls): WITNESS_NOT_SIGNED
 - petition, note: SHEET_NUMBERING_GAP
@@ -65,7 +66,10 @@ SHEET_REVIEW = (
     "WITNESS_DATE_MISSING",
     "SHEET_NUMBER_MISSING",
     "SHEET_NUMBER_DUPLICATE",
+    "WITNESS_NOT_OF_VILLAGE",
 )
+# Where a witness who does not live in the village says they live (an invented village).
+_OTHER_VILLAGE = "Harrow Glen"
 SHEET_FATAL = ("WITNESS_NOT_SIGNED",)
 GAP = "SHEET_NUMBERING_GAP"
 _PROPOSITION = "Local Law No. 3 of 2026, a local law amending the zoning code"
@@ -462,6 +466,7 @@ def plan_varied(
             stated_count=str(stated),
             date_text=format_date(witness_date, _style(rng)) if witness_date else "",
             signature="" if d.kind == "WITNESS_NOT_SIGNED" else wv.printed_name,
+            village=_OTHER_VILLAGE if d.kind == "WITNESS_NOT_OF_VILLAGE" else None,
         )
         plan = SheetPlan(
             number=d.number,
