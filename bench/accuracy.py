@@ -56,6 +56,7 @@ from pipeline.run import check_case  # noqa: E402
 from pipeline.synth.corpus import STYLES, generate_corpus  # noqa: E402
 from pipeline.synth.kinds import VARIANTS as KIND_VARIANTS  # noqa: E402
 from pipeline.synth.kinds import generate_kind  # noqa: E402
+from pipeline.synth.scan import scan_case  # noqa: E402
 
 log = logging.getLogger("bench.accuracy")
 
@@ -403,22 +404,22 @@ def write_csv(rows: Sequence[dict[str, Any]], path: Path) -> None:
 # -- the command ----------------------------------------------------------------------------------
 
 
-def generate_other_kinds(root: Path, seed: int) -> list[dict[str, Any]]:
-    """Every variant of the three other petition kinds (pipeline/synth/kinds.py), born-digital,
-    as corpus entries under root/kinds/."""
+def generate_other_kinds(root: Path, seed: int, styles: Sequence[str]) -> list[dict[str, Any]]:
+    """Every variant of the three other petition kinds (pipeline/synth/kinds.py: typed, not
+    handwritten), born-digital and scanned in `styles`, as corpus entries under root/kinds/."""
+    scans = {"clean-scan": "clean-300", "degraded-scan": "degraded"}
     entries = []
     for kind, variants in KIND_VARIANTS.items():
         for variant in variants:
-            path = Path("kinds") / f"{kind}-{variant}"
-            generate_kind(root / path, kind, variant, seed)
-            entries.append(
-                {
-                    "case": f"{kind}-{variant}",
-                    "style": "born-digital",
-                    "path": str(path),
-                    "kind": kind,
-                }
-            )
+            case = f"{kind}-{variant}"
+            born = Path("kinds") / case / "born-digital"
+            generate_kind(root / born, kind, variant, seed)
+            for style in styles:
+                path = born
+                if style in scans:
+                    path = born.parent / style
+                    scan_case(root / born, root / path, scans[style], seed)
+                entries.append({"case": case, "style": style, "path": str(path), "kind": kind})
     return entries
 
 
@@ -472,8 +473,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if corpus is None:
             corpus = args.keep or Path(tmp)
             generate_corpus(corpus, args.seed, args.cases, args.styles, mapper=mapper)
-            if not args.no_kinds and "born-digital" in args.styles:
-                extra = generate_other_kinds(corpus, args.seed)
+            if not args.no_kinds:
+                extra = generate_other_kinds(corpus, args.seed, args.styles)
             gen_seconds = time.perf_counter() - start
         results = run(corpus, mapper, args.styles, extra)
     total = time.perf_counter() - start

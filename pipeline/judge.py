@@ -27,6 +27,7 @@ from .records import (
     LineStatus,
     Match,
     MatchDecision,
+    PageKind,
     RegisterEntry,
     ReviewAction,
     ReviewDecision,
@@ -106,6 +107,19 @@ def status_of(findings: Sequence[Finding]) -> LineStatus:
     return LineStatus.VALID
 
 
+def _confirm_on_the_scan(f: Finding) -> Finding:
+    """A fatal defect of a scanned sheet (no statement, an unsigned one) may be a misreading:
+    OCR that found no statement has not shown there is none. A person confirms it before the
+    sheet's lines fall."""
+    if f.severity is not Severity.FATAL:
+        return f
+    return replace(
+        f,
+        severity=Severity.REVIEW,
+        message=f"{f.message} (read from a scan: confirm on the sheet)",
+    )
+
+
 def _cascade(sheet_findings: Sequence[Finding], line_no: int) -> list[Finding]:
     """A sheet's FATAL or REVIEW findings, copied onto one of its lines so that each line says
     why it fell or waits."""
@@ -161,6 +175,8 @@ def judge(
         page_id = sheet.page.page_id
         own = [f for rule in rules.sheet_rules + READING_SHEET_RULES for f in rule(sheet, case)]
         own += by_page.get(page_id, [])
+        if sheet.page.kind is not PageKind.PDF_TEXT:
+            own = [_confirm_on_the_scan(f) for f in own]
         sheet_level += own
         for line in sheet.lines:
             if line.blank:

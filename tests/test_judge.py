@@ -180,3 +180,19 @@ def test_a_doubtful_reading_is_never_decided_by_the_software():
     doubt = Finding("FIELD_LOW_CONFIDENCE", Severity.REVIEW, "", "m")
     assert status_of([fatal]) is LineStatus.INVALID
     assert status_of([fatal, doubt]) is LineStatus.NEEDS_REVIEW
+
+
+def test_a_scanned_sheets_fatal_defect_waits_for_a_person():
+    """No statement found by OCR is not proof there is none: the lines wait, they do not fall."""
+    from dataclasses import replace as _replace
+
+    from pipeline.records import PageKind
+
+    ln = b.line(1)
+    born = b.sheet((ln,), witness_statement=None)
+    scanned = _replace(born, page=_replace(born.page, kind=PageKind.IMAGE))
+    matches = {ln.line_id: b.match(ln.line_id, "NY1")}
+    assert _run([born], matches, {"NY1": b.entry()}).lines[0].status is LineStatus.INVALID
+    report = _run([scanned], matches, {"NY1": b.entry()})
+    assert report.lines[0].status is LineStatus.NEEDS_REVIEW
+    assert "confirm on the sheet" in report.lines[0].findings[0].message

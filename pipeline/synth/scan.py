@@ -235,8 +235,9 @@ def scan_case(src: Path, dst: Path, style: str, seed: int) -> Path:
     rng = random.Random(seed)
     src, dst = Path(src), Path(dst)
     (dst / "sheets").mkdir(parents=True, exist_ok=True)
-    for name in ("register.csv", "case.toml"):
-        shutil.copyfile(src / name, dst / name)
+    for path in src.iterdir():  # the case file, the register or roll: all but sheets and truth
+        if path.is_file() and path.name not in ("truth.json", "README.md"):
+            shutil.copyfile(path, dst / path.name)
     truth: dict[str, Any] = json.loads((src / "truth.json").read_text(encoding="utf-8"))
     by_file: dict[str, list[dict[str, Any]]] = {}
     for sheet in truth["sheets"]:
