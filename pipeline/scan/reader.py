@@ -61,7 +61,7 @@ from .clean import RULE_RATIO, Cleaned, binarize, clean_page, rotate_quarter
 from .engine import DATE_CHARS, DIGITS, OcrEngine, OcrText, Psm, Rect, Word, default_engine
 from .images import load_page_image
 from .ink import measure_ink
-from .table import Grid, find_grid, rule_masks
+from .table import Grid, find_grid, rule_masks, table_bands
 
 __all__ = ["CELL_SETTINGS", "SIGNED_PLACEHOLDER", "read_image_page", "read_scan"]
 
@@ -310,6 +310,34 @@ def _header_columns(grid: Grid, engine: OcrEngine, dpi: float) -> tuple[str | No
 
 def _try_layout(cleaned: Cleaned, dpi: float, engine: OcrEngine, flipped: bool) -> _Layout:
     masks = rule_masks(binarize(cleaned.gray, RULE_RATIO), dpi)
+    layout = _layout_for(cleaned, masks, dpi, engine, flipped)
+    if _good(layout):
+        return layout
+    # Several ruled tables on the page (a candidates table above the signatures): each alone.
+    bands = table_bands(masks[0], dpi)
+    for top, bottom in bands if len(bands) > 1 else ():
+        margin = int(dpi * 0.05)
+        banded = tuple(_only_rows(m, top - margin, bottom + margin) for m in masks)
+        candidate = _layout_for(cleaned, (banded[0], banded[1]), dpi, engine, flipped)
+        if _good(candidate):
+            return candidate
+    engine.set_page(layout.ocr_gray, dpi)
+    return layout
+
+
+def _only_rows(mask: np.ndarray, top: int, bottom: int) -> np.ndarray:
+    out = np.zeros_like(mask)
+    out[max(0, top) : bottom] = mask[max(0, top) : bottom]
+    return out
+
+
+def _layout_for(
+    cleaned: Cleaned,
+    masks: tuple[np.ndarray, np.ndarray],
+    dpi: float,
+    engine: OcrEngine,
+    flipped: bool,
+) -> _Layout:
     grid = find_grid(cleaned.binary, dpi, masks)
     ocr_gray, ink = _erase_rules(cleaned, masks, grid, dpi)
     engine.set_page(ocr_gray, dpi)

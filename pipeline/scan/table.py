@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["Grid", "find_grid", "rule_masks"]
+__all__ = ["table_bands", "Grid", "find_grid", "rule_masks"]
 
 log = logging.getLogger(__name__)
 
@@ -294,6 +294,27 @@ def _crossed(ys: list[int], vert: np.ndarray, xs: list[int], dpi: float) -> list
         if np.count_nonzero(window.max(axis=0)) * 3 >= len(xs):
             kept.append(y)
     return kept
+
+
+def table_bands(horiz: np.ndarray, dpi: float) -> list[tuple[int, int]]:
+    """The y-bands of the page's separate ruled tables: its strong horizontal rules split where
+    the gap is much wider than the rows around it (a form with a candidates table above the
+    signature table, as the nominating petition has). One band when the page has one table."""
+    prof = horiz.sum(axis=1, dtype=np.int64) // 255
+    if prof.max() < dpi * 1.5:
+        return []
+    ys = _centres(_peaks(prof, prof.max() * STRONG_COVER), merge=max(2, int(dpi * 0.02)))
+    if len(ys) < 3:
+        return [(ys[0], ys[-1])] if len(ys) == 2 else []
+    gaps = np.diff(ys)
+    pitch = float(np.median(gaps))
+    bands, start = [], ys[0]
+    for y0, y1, gap in zip(ys, ys[1:], gaps, strict=False):
+        if gap > 2.5 * pitch:
+            bands.append((start, y0))
+            start = y1
+    bands.append((start, ys[-1]))
+    return [(a, b) for a, b in bands if b > a]
 
 
 def find_grid(
