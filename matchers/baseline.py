@@ -109,23 +109,6 @@ def _strip_place(address: str, places: frozenset[str], longest: int) -> str:
     return address
 
 
-def _line_name(line: SignatureLine) -> str:
-    """The printed name, else the signature's text; a placeholder the scan reader writes for
-    "signed, not read" ("[signed]") is no name."""
-    for name in ("name", "signature"):
-        f = line.get(name)
-        if f is not None and not f.empty and not f.text.strip().startswith("["):
-            return f.text.strip()
-    return ""
-
-
-def _display(e: RegisterEntry) -> str:
-    middle = e.middle_name[:1]
-    name = " ".join(p for p in (e.first_name, middle, e.last_name, e.suffix) if p)
-    address = " ".join(e.address.split())
-    return f"{name}, {address}".upper() if address else name.upper()
-
-
 def _fmt(x: float) -> str:
     return f"{x:.1f}"
 
@@ -178,7 +161,7 @@ class BaselineMatcher:
         )
         self._longest_place = max((len(p.split()) for p in self._places), default=0)
         self._has_address = np.fromiter((bool(a) for a in self._address), dtype=bool, count=n)
-        self._display = [_display(e) for e in self._entries]
+        self._display = [e.display for e in self._entries]
         # The same extraction on both sides, so a surname like "II" is no suffix conflict.
         self._suffix = np.array([name_suffix(e.full_name) for e in self._entries])
         self._surname_words = sorted(
@@ -212,7 +195,7 @@ class BaselineMatcher:
 
     def _prepare(self, line: SignatureLine) -> _Prepared:
         address = _line_address(line.text("residence"))
-        raw_name = _line_name(line)
+        raw_name = line.signer_name
         return _Prepared(
             name=normalize_name(raw_name),
             suffix=name_suffix(raw_name),

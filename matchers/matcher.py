@@ -53,7 +53,6 @@ import pandas as pd
 from pipeline.case import MatchingConfig
 from pipeline.records import (
     Candidate,
-    Field,
     FieldEvidence,
     Match,
     MatchDecision,
@@ -101,27 +100,12 @@ _MIDDLE = _FIELD_INDEX["middle_name"]
 _SUFFIX = _FIELD_INDEX["suffix"]
 
 
-def _name_field(line: SignatureLine) -> Field | None:
-    """The field the signer's name is taken from: the printed name, else the signature's text
-    (not the scan reader's "[signed]", which says only that there is ink)."""
-    for name in ("name", "signature"):
-        f = line.get(name)
-        if f is not None and not f.empty and not f.text.strip().startswith("["):
-            return f
-    return None
-
-
-def _line_name(line: SignatureLine) -> str:
-    f = _name_field(line)
-    return f.text.strip() if f is not None else ""
-
-
 def _name_trust(line: SignatureLine) -> float:
     """How far the name can be trusted to rule a voter out: the printed name's confidence.
     A signature read by OCR is 0.0 (a reader rarely gets handwriting right, and it is never
     enough to say "not registered"); a signature in a PDF's text layer, or typed in by a
     reviewer, is the name as written and counts as printed."""
-    f = _name_field(line)
+    f = line.signer_name_field
     if f is None:
         return 0.0
     if f.name == "name" or f.source in (Source.TEXT_LAYER, Source.REVIEWER):
@@ -131,7 +115,7 @@ def _name_trust(line: SignatureLine) -> float:
 
 def _name_confidence(line: SignatureLine) -> float:
     """The confidence of the field the name was taken from (printed name, else signature)."""
-    f = _name_field(line)
+    f = line.signer_name_field
     return f.confidence if f is not None else 0.0
 
 
@@ -305,7 +289,7 @@ class FSMatcher:
             )
         # One blocking join for every line (each pass scans the register once), then scoring
         # and deciding in chunks of `batch` lines, which bounds the memory.
-        texts = [(_line_name(ln), ln.text("residence")) for ln in lines]
+        texts = [(ln.signer_name, ln.text("residence")) for ln in lines]
         q = line_frame(self._store, texts, self._places)
         self._block()
         self._store.con.execute(
@@ -444,7 +428,7 @@ class FSMatcher:
         ]
         shown = sorted({int(scored.rid[j]) for js in kept for j in js})
         entries = {
-            rid: (e, _display(e)) for rid, e in zip(shown, self._store.by_rid(shown), strict=True)
+            rid: (e, e.display) for rid, e in zip(shown, self._store.by_rid(shown), strict=True)
         }
         out = []
         for line, (decision, why), js in zip(lines, decided, kept, strict=True):
@@ -606,7 +590,7 @@ class FSMatcher:
             why = "the names do not agree well enough to match on the address"
         else:
             why = f"below match {match_at:.1f}"
-        if name_suffix(_line_name(line)) == "" and bc[_SUFFIX] == DIFFERENT:
+        if name_suffix(line.signer_name) == "" and bc[_SUFFIX] == DIFFERENT:
             why += "; suffix differs"
         if not trusted:
             why += (
@@ -615,10 +599,3 @@ class FSMatcher:
                 else f"; the name was read with confidence {qrow.trust:.2f}"
             )
         return MatchDecision.REVIEW, f"{summary}; {why}"
-
-
-def _display(e: RegisterEntry) -> str:
-    middle = e.middle_name[:1]
-    name = " ".join(p for p in (e.first_name, middle, e.last_name, e.suffix) if p)
-    address = " ".join(e.address.split())
-    return f"{name}, {address}".upper() if address else name.upper()

@@ -188,6 +188,22 @@ class SignatureLine:
         f = self.get(name)
         return f.text.strip() if f is not None else ""
 
+    @property
+    def signer_name_field(self) -> Field | None:
+        """The field the signer's name is taken from: the printed name, else the signature's
+        text. A bracketed placeholder ("[signed]": the scan reader saw ink but read no text)
+        is no name."""
+        for name in ("name", "signature"):
+            f = self.get(name)
+            if f is not None and not f.empty and not f.text.strip().startswith("["):
+                return f
+        return None
+
+    @property
+    def signer_name(self) -> str:
+        f = self.signer_name_field
+        return f.text.strip() if f is not None else ""
+
     def replace_field(self, new: Field) -> SignatureLine:
         others = tuple(f for f in self.fields if f.name != new.name)
         return SignatureLine(
@@ -293,6 +309,14 @@ class RegisterEntry:
     def full_name(self) -> str:
         parts = (self.first_name, self.middle_name, self.last_name, self.suffix)
         return " ".join(p for p in parts if p)
+
+    @property
+    def display(self) -> str:
+        """One line for the review queue: "JOHN A SMITH JR, 12 MAIN ST APT 3"."""
+        parts = (self.first_name, self.middle_name[:1], self.last_name, self.suffix)
+        name = " ".join(p for p in parts if p)
+        address = " ".join(self.address.split())
+        return f"{name}, {address}".upper() if address else name.upper()
 
     @property
     def address(self) -> str:
