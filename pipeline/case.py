@@ -118,8 +118,12 @@ class MatchingConfig(_Strict):
     shows why."""
 
     method: Literal["fs", "baseline"] = "fs"
-    # The DuckDB cache of imported registers (relative to the case file), used for a register
-    # too large to hold in memory; see matchers/store.py.
+    # Where the register lives while matching: "memory" reads it into Python records (a
+    # village's few thousand voters); "duckdb" imports it once into the cache below and matches
+    # against the database (a county's or the state's millions); "auto" picks "duckdb" for a
+    # register file of LARGE_REGISTER_BYTES or more.
+    store: Literal["auto", "memory", "duckdb"] = "auto"
+    # The DuckDB cache of imported registers (relative to the case file); see matchers/store.py.
     cache: Path = Path(".petitions-cache")
     accept: float = Field(default=90.0, ge=0, le=100)
     reject: float = Field(default=60.0, ge=0, le=100)
@@ -347,6 +351,7 @@ def parse_case(data: dict[str, Any], case_dir: Path, label: str = "<case>") -> C
                 "register_file": other.model_copy(update={"path": _resolve(case_dir, other.path)})
             }
         )
+    matching = case.matching.model_copy(update={"cache": _resolve(case_dir, case.matching.cache)})
     sheets = tuple(_resolve(case_dir, p) for p in case.sheets)
     for i, p in enumerate(sheets):
         if not p.exists():
@@ -360,6 +365,7 @@ def parse_case(data: dict[str, Any], case_dir: Path, label: str = "<case>") -> C
             "sheets": sheets,
             "district": district,
             "incorporation": incorporation,
+            "matching": matching,
         }
     )
 

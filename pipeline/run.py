@@ -15,9 +15,10 @@ from pathlib import Path
 
 from matchers import BaselineMatcher, FSMatcher, RegisterRead, read_register
 from matchers.assessment_roll import RollRead, read_roll
+from matchers.store import RegisterStore, open_store
 
-from .case import CaseConfig, PetitionKind
-from .errors import PetitionError
+from .case import CaseConfig, PetitionKind, RegisterConfig
+from .errors import CaseFileError, PetitionError
 from .ingest import discover, ingest_file, read_page, sha256_file
 from .judge import apply_corrections, judge, latest_decisions
 from .records import (
@@ -37,7 +38,9 @@ from .rules.base import RuleSet
 from .rules.electors import count_electors_on
 
 __all__ = [
+    "LARGE_REGISTER_BYTES",
     "RegisterData",
+    "StoredRegister",
     "check_case",
     "collect_pages",
     "ingest_one",
@@ -124,17 +127,34 @@ def split_results(results: Iterable[Sheet | FileError]) -> tuple[list[Sheet], li
     return sheets, errors
 
 
+LARGE_REGISTER_BYTES = 64 * 1024 * 1024  # [matching] store = "auto": DuckDB from this size on
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRegister:
+    """A register matched in DuckDB, imported once into the case's cache (matchers/store.py):
+    what it takes to open it again, in this process or another (it pickles; a connection
+    would not)."""
+
+    config: RegisterConfig
+    cache: Path
+
+    def open(self) -> RegisterStore:
+        return open_store(self.config, self.cache)
+
+
 @dataclass(frozen=True, slots=True)
 class RegisterData:
     """Whom the signers are matched against (voters, or owners on the roll), and the
-    threshold's inputs."""
+    threshold's inputs. A village's register is held in memory (`entries`); a large one stays
+    in DuckDB (`stored`, `entries` empty) and only the entries the report needs are fetched."""
 
     entries: Mapping[str, RegisterEntry]
     electors: int | None  # the threshold's denominator, when it is a count of electors
     electors_source: str
-    reads: tuple[RegisterRead | RollRead, ...]
     findings: tuple[Finding, ...]  # about the register or roll itself (bad rows)
     holdings: tuple[Holding, ...] = ()  # the roll's parcels, for owner-signed kinds
+    stored: StoredRegister | None = None
 
 
 def _by_id(
@@ -167,20 +187,44 @@ def _bad_rows(read: RegisterRead | RollRead) -> list[Finding]:
     if not read.bad_rows:
         return []
     return [
-        Finding(
-            code="REGISTER_BAD_ROWS",
-            severity=Severity.NOTE,
-            citation="",
-            message=(
-                f"{len(read.bad_rows)} of {read.rows_read} rows of {Path(read.path).name} could "
-                "not be read; a signer on one of them would not be found"
-            ),
-            evidence={
-                "rows": [b.row for b in read.bad_rows[:20]],
-                "first": read.bad_rows[0].problem,
-            },
+        _bad_rows_finding(
+            read.path,
+            len(read.bad_rows),
+            read.rows_read,
+            read.bad_rows[0].problem,
+            [b.row for b in read.bad_rows[:20]],
         )
     ]
+
+
+def _bad_rows_finding(path: str, bad: int, rows: int, first: str, examples: list[int]) -> Finding:
+    return Finding(
+        code="REGISTER_BAD_ROWS",
+        severity=Severity.NOTE,
+        citation="",
+        message=(
+            f"{bad} of {rows} rows of {Path(path).name} could not be read; a signer on one of "
+            "them would not be found"
+        ),
+        evidence={"rows": examples, "first": first},
+    )
+
+
+def _in_duckdb(case: CaseConfig, cfg: RegisterConfig) -> bool:
+    """Whether this register is matched in DuckDB rather than held in memory."""
+    if case.matching.store != "auto":
+        return case.matching.store == "duckdb"
+    try:
+        return Path(cfg.path).stat().st_size >= LARGE_REGISTER_BYTES
+    except OSError:
+        return False  # reading it reports the missing file
+
+
+def _electors_in_store(store: RegisterStore, case: CaseConfig) -> int:
+    """The village's electors on the day the threshold counts: only the town's entries leave
+    the database, then the same rules as in memory (`rules.electors`) place and date them."""
+    day = case.denominator_as_of
+    return count_electors_on(store.entries_in_town(case.municipality.town), case.municipality, day)
 
 
 def load_register(case: CaseConfig) -> RegisterData:
@@ -193,35 +237,77 @@ def load_register(case: CaseConfig) -> RegisterData:
             entries,
             None,
             "the assessment roll",
-            (roll,),
             tuple(_bad_rows(roll) + dup),
             roll.holdings,
         )
-    if case.register_file is None:  # the case file's validation prevents this
+    cfg = case.register_file
+    if cfg is None:  # the case file's validation prevents this
         raise PetitionError("this kind of petition needs [register] in the case file")
-    read = read_register(case.register_file)
-    reads: list[RegisterRead | RollRead] = [read]
+    if _in_duckdb(case, cfg):
+        # A large register: imported on first use (later runs reuse the import).
+        stored = StoredRegister(cfg, case.matching.cache)
+        store = stored.open()
+        try:
+            electors, source, more = _electors(case, (), store)
+            findings = _store_findings(store) + more
+        finally:
+            store.close()
+        return RegisterData({}, electors, source, tuple(findings), stored=stored)
+    read = read_register(cfg)
     entries, dup = _by_id(read.entries, read.path)
-    electors: int | None
+    electors, source, more = _electors(case, read.entries, None)
+    return RegisterData(entries, electors, source, tuple(_bad_rows(read) + dup + more))
+
+
+def _electors(
+    case: CaseConfig, held: Sequence[RegisterEntry], store: RegisterStore | None
+) -> tuple[int | None, str, list[Finding]]:
+    """The threshold's count of electors, where it comes from, and findings about a separate
+    denominator register. `held` / `store` is the matching register, already read."""
     if case.denominator.electors is not None:
-        electors = case.denominator.electors
-        source = "given in the case file (denominator.electors)"
-    else:
-        denom_cfg = case.denominator_register or case.register_file
-        if denom_cfg.path == case.register_file.path:
-            denom_entries: Sequence[RegisterEntry] = read.entries
-        else:
-            other = read_register(denom_cfg)
-            reads.append(other)
-            denom_entries = other.entries
-        day = case.denominator_as_of
-        electors = count_electors_on(denom_entries, case.municipality, day)
-        source = f"counted from {Path(denom_cfg.path).name} as it stood on {day.isoformat()}"
-    findings = [f for r in reads for f in _bad_rows(r)] + dup
-    return RegisterData(entries, electors, source, tuple(reads), tuple(findings))
+        return case.denominator.electors, "given in the case file (denominator.electors)", []
+    assert case.register_file is not None
+    cfg = case.denominator_register or case.register_file
+    day = case.denominator_as_of
+    source = f"counted from {Path(cfg.path).name} as it stood on {day.isoformat()}"
+    if cfg.path == case.register_file.path:
+        if store is not None:
+            return _electors_in_store(store, case), source, []
+        return count_electors_on(held, case.municipality, day), source, []
+    if _in_duckdb(case, cfg):
+        other_store = StoredRegister(cfg, case.matching.cache).open()
+        try:
+            return _electors_in_store(other_store, case), source, _store_findings(other_store)
+        finally:
+            other_store.close()
+    other = read_register(cfg)
+    return count_electors_on(other.entries, case.municipality, day), source, _bad_rows(other)
 
 
-def make_matcher(register: RegisterData, case: CaseConfig) -> BaselineMatcher | FSMatcher:
+def _store_findings(store: RegisterStore) -> list[Finding]:
+    info = store.info
+    if not info.bad_rows:
+        return []
+    first = info.bad_examples[0].problem if info.bad_examples else ""
+    return [
+        _bad_rows_finding(
+            info.path, info.bad_rows, info.rows_read, first, [b.row for b in info.bad_examples]
+        )
+    ]
+
+
+def make_matcher(
+    register: RegisterData, case: CaseConfig, store: RegisterStore | None = None
+) -> BaselineMatcher | FSMatcher:
+    """The case's matcher over the register in memory, or over `store` (an open
+    `register.stored`)."""
+    if store is not None:
+        if case.matching.method == "baseline":
+            raise CaseFileError(
+                "[matching]",
+                ["method = 'baseline' works on a register held in memory; use store = 'memory'"],
+            )
+        return FSMatcher(store, case.matching)
     entries = list(register.entries.values())
     if case.matching.method == "baseline":
         return BaselineMatcher(entries, case.matching)
@@ -234,7 +320,9 @@ def match_lines(sheets: Sequence[Sheet], matcher: BaselineMatcher | FSMatcher) -
 
 
 def people_named_in_the_petition(
-    case: CaseConfig, matcher: BaselineMatcher | FSMatcher, register: RegisterData
+    case: CaseConfig,
+    matcher: BaselineMatcher | FSMatcher,
+    entries: Callable[[Sequence[Match]], Mapping[str, RegisterEntry]],
 ) -> list[Finding]:
     """People the petition names who must be registered voters of the village (the nominating
     petition's committee to fill vacancies), looked up on the register like signers."""
@@ -242,7 +330,7 @@ def people_named_in_the_petition(
         return []
     people = village_nomination.committee_lines(case.nomination.committee)
     matches = matcher.match_all(people)
-    return list(village_nomination.committee_registered(case, people, matches, register.entries))
+    return list(village_nomination.committee_registered(case, people, matches, entries(matches)))
 
 
 def input_hashes(case: CaseConfig, files: Sequence[Path]) -> dict[str, str]:
@@ -272,21 +360,35 @@ def finish(
     """Corrections, matching and judging: everything after the pages are read."""
     in_force = latest_decisions(decisions)
     sheets = apply_corrections(sheets, in_force)
-    matcher = make_matcher(register, case)
-    matches = match_lines(sheets, matcher)
-    report = judge(
-        case,
-        rules_for(case),
-        sheets,
-        matches,
-        register.entries,
-        register.electors,
-        decisions=in_force,
-        file_errors=errors,
-        inputs=inputs,
-        holdings=register.holdings,
-        petition_findings=people_named_in_the_petition(case, matcher, register),
-    )
+    store = register.stored.open() if register.stored is not None else None
+    try:
+        matcher = make_matcher(register, case, store)
+        matches = match_lines(sheets, matcher)
+
+        def entries(found: Iterable[Match]) -> Mapping[str, RegisterEntry]:
+            """The entries the judge may look at: every matched or chosen voter."""
+            if store is None:
+                return register.entries
+            ids = {m.voter_id for m in found if m.voter_id}
+            ids |= {d.voter_id for d in in_force.values() if d.voter_id}
+            return store.get(sorted(ids))
+
+        report = judge(
+            case,
+            rules_for(case),
+            sheets,
+            matches,
+            entries(matches.values()),
+            register.electors,
+            decisions=in_force,
+            file_errors=errors,
+            inputs=inputs,
+            holdings=register.holdings,
+            petition_findings=people_named_in_the_petition(case, matcher, entries),
+        )
+    finally:
+        if store is not None:
+            store.close()
     if register.findings:
         report = replace(report, findings=register.findings + report.findings)
     return report
