@@ -289,6 +289,14 @@ class RegisterStore:
         row = self.con.execute(f"SELECT count(*) FROM entries {where}", params).fetchall()[0]
         return int(row[0]) if row else 0
 
+    def entries_in_town(self, town: str) -> tuple[RegisterEntry, ...]:
+        """The entries of one town or city (and those with no town given): what can be in a
+        village, without reading a state's register into memory."""
+        return self._entries_where(
+            "WHERE upper(trim(town_city)) = upper(trim(?)) OR coalesce(trim(town_city), '') = ''",
+            [town],
+        )
+
     def get(self, voter_ids: Sequence[str]) -> dict[str, RegisterEntry]:
         """The entries with these voter ids (the last row wins when an id repeats)."""
         if not voter_ids:
