@@ -10,6 +10,12 @@ judge.
     .venv/bin/python bench/accuracy.py --cases 60 --jobs 2 # the large corpus, on demand
     .venv/bin/python bench/accuracy.py --corpus DIR        # a corpus already generated
     .venv/bin/python bench/accuracy.py --csv /tmp/d.csv      # default bench/out/disagreements.csv
+    .venv/bin/python bench/accuracy.py --hand-kinds all    # every other-kind variant by hand
+
+The other three petition kinds (pipeline/synth/kinds.py) come typed, every variant in every
+style, and filled in by hand (handwriting fonts; the statements' blanks too): one variant a kind
+by default (`--hand-kinds sample`), every variant with `--hand-kinds all`, none with
+`--hand-kinds none`. Their groups are printed apart ("kinds typed ...", "kinds by hand ...").
 
 The figures:
 
@@ -57,6 +63,7 @@ from pipeline.synth.corpus import STYLES, generate_corpus  # noqa: E402
 from pipeline.synth.kinds import VARIANTS as KIND_VARIANTS  # noqa: E402
 from pipeline.synth.kinds import generate_kind  # noqa: E402
 from pipeline.synth.scan import scan_case  # noqa: E402
+from pipeline.synth.varied import Variation  # noqa: E402
 
 log = logging.getLogger("bench.accuracy")
 
@@ -125,6 +132,7 @@ class CaseResult:
     got_verdict: str
     seconds: float
     errors: tuple[str, ...] = field(default=())
+    fill: str = ""  # the other kinds: "typed" or "hand"; "" for the 9-902 corpus
 
 
 def compare(case: str, style: str, truth: dict[str, Any], report: SufficiencyReport) -> CaseResult:
@@ -199,7 +207,7 @@ def run_entry(root: str, entry: dict[str, Any]) -> CaseResult:
     start = time.perf_counter()
     report = check_case(load_case(folder / "case.toml"))
     result = compare(entry["case"], entry["style"], truth, report)
-    return replace(result, seconds=time.perf_counter() - start)
+    return replace(result, seconds=time.perf_counter() - start, fill=entry.get("fill", ""))
 
 
 # -- figures ------------------------------------------------------------------------------------
@@ -280,6 +288,11 @@ def groups(results: Sequence[CaseResult]) -> list[tuple[str, list[CaseResult]]]:
         picked = [c for c in results if c.kind == kind]
         if picked:
             out.append((f"kind {kind}", picked))
+    for fill, label in (("typed", "kinds typed"), ("hand", "kinds by hand")):
+        for style in STYLES:
+            picked = [c for c in results if c.fill == fill and c.style == style]
+            if picked:
+                out.append((f"{label}, {style}", picked))
     return out
 
 
@@ -404,22 +417,40 @@ def write_csv(rows: Sequence[dict[str, Any]], path: Path) -> None:
 # -- the command ----------------------------------------------------------------------------------
 
 
-def generate_other_kinds(root: Path, seed: int, styles: Sequence[str]) -> list[dict[str, Any]]:
-    """Every variant of the three other petition kinds (pipeline/synth/kinds.py: typed, not
-    handwritten), born-digital and scanned in `styles`, as corpus entries under root/kinds/."""
+# One variant a kind: the default run's sample of the other kinds scanned by hand.
+HAND_SAMPLE = (
+    ("independent_nomination", "old-form"),
+    ("improvement_district", "sufficient"),
+    ("incorporation", "residents"),
+)
+
+
+def generate_other_kinds(
+    root: Path, seed: int, styles: Sequence[str], hand: str = "sample"
+) -> list[dict[str, Any]]:
+    """Every variant of the three other petition kinds (pipeline/synth/kinds.py) typed, and
+    filled in by hand `hand` = "all" variants, the "sample" (HAND_SAMPLE: one a kind, to keep
+    the CI run short) or "none"; each in `styles` (born-digital, scanned clean and degraded).
+    Corpus entries under root/kinds/."""
     scans = {"clean-scan": "clean-300", "degraded-scan": "degraded"}
     entries = []
     for kind, variants in KIND_VARIANTS.items():
         for variant in variants:
-            case = f"{kind}-{variant}"
-            born = Path("kinds") / case / "born-digital"
-            generate_kind(root / born, kind, variant, seed)
-            for style in styles:
-                path = born
-                if style in scans:
-                    path = born.parent / style
-                    scan_case(root / born, root / path, scans[style], seed)
-                entries.append({"case": case, "style": style, "path": str(path), "kind": kind})
+            fills = [("typed", f"{kind}-{variant}", False)]
+            if hand == "all" or (hand == "sample" and (kind, variant) in HAND_SAMPLE):
+                fills.append(("hand", f"{kind}-{variant}-hand", True))
+            for fill, case, by_hand in fills:
+                born = Path("kinds") / case / "born-digital"
+                generate_kind(root / born, kind, variant, seed, handwriting=by_hand)
+                for style in styles:
+                    path = born
+                    if style in scans:
+                        path = born.parent / style
+                        scan_case(root / born, root / path, scans[style], seed)
+                    entries.append(
+                        {"case": case, "style": style, "path": str(path), "kind": kind}
+                        | {"fill": fill}
+                    )
     return entries
 
 
@@ -458,6 +489,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="leave out the other petition kinds (generated born-digital, every variant)",
     )
+    parser.add_argument(
+        "--hand-kinds",
+        choices=("none", "sample", "all"),
+        default="sample",
+        help="the other kinds filled in by hand: one variant a kind (default), every variant, "
+        "or none",
+    )
+    parser.add_argument(
+        "--written-statement",
+        action="store_true",
+        help="9-902 corpus: the witness statement's blanks written by hand too (default typed, "
+        "as the committed sample)",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)
 
@@ -472,9 +516,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         extra: list[dict[str, Any]] = []
         if corpus is None:
             corpus = args.keep or Path(tmp)
-            generate_corpus(corpus, args.seed, args.cases, args.styles, mapper=mapper)
+            variation = Variation(written_statement=args.written_statement)
+            generate_corpus(
+                corpus, args.seed, args.cases, args.styles, variation=variation, mapper=mapper
+            )
             if not args.no_kinds:
-                extra = generate_other_kinds(corpus, args.seed, args.styles)
+                extra = generate_other_kinds(corpus, args.seed, args.styles, args.hand_kinds)
             gen_seconds = time.perf_counter() - start
         results = run(corpus, mapper, args.styles, extra)
     total = time.perf_counter() - start

@@ -373,3 +373,53 @@ def test_benchmark_every_style(corpus: Path, tmp_path: Path) -> None:
     assert figures["overall"]["cases"] == 3
     for style in STYLES:
         assert figures[f"style {style}"]["rows_true"] == figures["overall"]["rows_true"] // 3
+
+
+# -- the witness statement written by hand -------------------------------------------------------
+
+
+def test_written_statement_reads_as_truth_says(tmp_path: Path) -> None:
+    """With `written_statement`, the statement's blanks are written in the witness's hand:
+    truth records each blank's font, and the text layer reads each blank as truth has it.
+    The rows are drawn as without it (the statement is drawn after them)."""
+    plain, written = tmp_path / "plain", tmp_path / "written"
+    generate_case(plain, 33, village_size=90, target="undetermined", variation=Variation())
+    variation = Variation(written_statement=True)
+    generate_case(written, 33, village_size=90, target="undetermined", variation=variation)
+    truth, before = _truth(written), _truth(plain)
+    assert truth["expected"] == before["expected"]
+    for sheet, read in _read_pdf_sheets(written, truth):
+        w = sheet["witness"]
+        blanks = {"village", "county", "count"} | {k for k in ("name", "residence") if w[k]}
+        assert blanks <= set(w["fonts"]) and set(w["fonts"].values()) <= FONT_NAMES
+        assert read.witness is not None and read.witness.stated_count_value == w["stated_count"]
+        assert read.witness.witness_name is not None
+        assert read.witness.witness_name.text == w["name"]
+        assert read.witness.residence is not None
+        assert read.witness.residence.text == w["residence"]
+        for got, want in zip(read.lines, sheet["lines"], strict=True):
+            assert {f.name: f.text for f in got.fields} == want["fields"]
+    for a, b in zip(truth["sheets"], before["sheets"], strict=True):
+        assert [ln["fields"] for ln in a["lines"]] == [ln["fields"] for ln in b["lines"]]
+
+
+def test_benchmark_reports_the_kinds_by_hand(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The other kinds come typed and, for the sample, filled in by hand: each printed as its
+    own group; born-digital, both read whole, and nothing decided wrongly."""
+    bench = _bench()
+    monkeypatch.setattr(bench, "KIND_VARIANTS", {"improvement_district": ("sufficient",)})
+    extra = bench.generate_other_kinds(tmp_path, 7, ["born-digital"], "sample")
+    assert [(e["case"], e["fill"]) for e in extra] == [
+        ("improvement_district-sufficient", "typed"),
+        ("improvement_district-sufficient-hand", "hand"),
+    ]
+    (tmp_path / "index.json").write_text(json.dumps({"entries": []}), encoding="utf-8")
+    results = bench.run(tmp_path, styles=["born-digital"], extra=extra)
+    groups = dict(bench.groups(results))
+    for name in ("kinds typed, born-digital", "kinds by hand, born-digital"):
+        f = bench.figures(groups[name])
+        assert f["rows_recall"] == 1.0 and f["silent_wrong"] == 0 and f["verdict_accuracy"] == 1
+    assert "kinds by hand, born-digital" in bench.format_tables(results)
+    assert bench.generate_other_kinds(tmp_path / "t", 7, ["born-digital"], "none") == extra[:1]

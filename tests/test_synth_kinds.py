@@ -5,16 +5,28 @@ All data here are synthetic (pipeline.synth.kinds); no real person's data."""
 
 from __future__ import annotations
 
+import csv
+import datetime as dt
 import hashlib
 import json
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
+import pdfplumber
 import pytest
+from reportlab.pdfbase import pdfmetrics
 
+from matchers.register import NYSBOE_45_FIELDS
 from pipeline.case import load_case
+from pipeline.dates import parse_written_date
+from pipeline.records import PageKind, PageRef
 from pipeline.run import check_case
+from pipeline.synth import handwriting as hw
 from pipeline.synth.kinds import VARIANTS, generate_kind, main
+from pipeline.synth.scan import render_page
+from pipeline.textlayer import read_text_page
+from tests.test_corpus import _row_ink
 
 CASES = [(kind, variant) for kind, variants in VARIANTS.items() for variant in variants]
 SEED = 7
@@ -28,19 +40,37 @@ def _digest(folder: Path) -> dict[str, str]:
     }
 
 
+def _by_file(report: Any) -> dict[tuple[str, int], Any]:
+    """The report's lines by (sheet file name, row): sheet numbers may be missing or twice."""
+    files = {s.page.page_id: Path(s.page.path).name for s in report.sheets}
+    return {(files[j.line.page_id], j.line.line_no): j for j in report.lines}
+
+
+def _statuses(report: Any) -> dict[tuple[str, int], str]:
+    return {key: j.status.value for key, j in _by_file(report).items()}
+
+
+def _want(truth: dict) -> dict[tuple[str, int], str]:
+    return {
+        (Path(s["file"]).name, ln["line_no"]): ln["expected_status"]
+        for s in truth["sheets"]
+        for ln in s["lines"]
+    }
+
+
 @pytest.mark.parametrize("kind,variant", CASES)
 def test_pipeline_agrees_with_truth(tmp_path: Path, kind: str, variant: str) -> None:
     truth = generate_kind(tmp_path, kind, variant, SEED)
     assert truth == json.loads((tmp_path / "truth.json").read_text(encoding="utf-8"))
     report = check_case(load_case(tmp_path / "case.toml"))
     expected = truth["expected"]
-    lines = {(j.sheet_number, j.line.line_no): j for j in report.lines}
+    lines = _by_file(report)
     disagreements = []
     for sheet in truth["sheets"]:
         for t in sheet["lines"]:
-            j = lines.get((sheet["sheet_number"], t["line_no"]))
+            j = lines.get((Path(sheet["file"]).name, t["line_no"]))
             if j is None:
-                disagreements.append((sheet["sheet_number"], t["line_no"], "not read"))
+                disagreements.append((sheet["file"], t["line_no"], "not read"))
                 continue
             got = (j.status.value, j.voter_id if j.status.value != "blank" else None)
             want = (t["expected_status"], t["voter_id"])
@@ -48,7 +78,7 @@ def test_pipeline_agrees_with_truth(tmp_path: Path, kind: str, variant: str) -> 
                 got = (got[0], None)  # a signer on no list: no id to compare
             if got != want:
                 codes = sorted({f.code for f in j.findings})
-                disagreements.append((sheet["sheet_number"], t["line_no"], want, got, codes))
+                disagreements.append((sheet["file"], t["line_no"], want, got, codes))
     assert not disagreements, disagreements
     assert len(report.lines) == expected["lines_read"]
     assert (report.totals.valid, report.totals.needs_review, report.totals.invalid) == (
@@ -113,6 +143,56 @@ def test_truth_plants_what_each_variant_promises(tmp_path: Path) -> None:
     short = facts[("improvement_district", "resident-short")]["valuation"]
     assert short[0]["met"] and not short[1]["met"]
     assert facts[("incorporation", "residents")]["sheets"][0]["witness"]["form"] == "affidavit"
+    flawed = facts[("independent_nomination", "sheet-defects")]
+    numbers = [s["sheet_number"] for s in flawed["sheets"]]
+    assert None in numbers and len(set(numbers)) < len(numbers)  # one missing, one twice
+    assert max(n for n in numbers if n) > len({n for n in numbers if n})  # and a gap
+    assert any(s["witness"]["name"] == "" for s in flawed["sheets"])
+    sheet_codes = {c for s in flawed["sheets"] for c in s["defects"]}
+    assert sheet_codes == {"SHEET_NUMBER_MISSING", "SHEET_NUMBER_DUPLICATE", "WITNESS_NAME_MISSING"}
+    lines = planted[("independent_nomination", "sheet-defects")]
+    assert lines["DATE_AFTER_FILING"] == 1 and lines["DATE_AFTER_WITNESS_DATE"] == 2
+
+
+def test_threshold_edges_and_a_register_as_hard_as_a_real_one(tmp_path: Path) -> None:
+    """just-enough: exactly the required number valid (5% rounded up); one-short: one fewer
+    and nothing in review. Their register has a Jr beside his Sr, an apartment, a fractional
+    house number, a household, an inactive voter who signs (valid) and a purged one who signs
+    (invalid), and a signer who signs twice."""
+    for variant, verdict, short in (
+        ("just-enough", "sufficient", 0),
+        ("one-short", "insufficient", 1),
+    ):
+        folder = tmp_path / variant
+        truth = generate_kind(folder, "independent_nomination", variant, SEED)
+        e = truth["expected"]
+        assert (e["verdict"], e["valid"] + short, e["needs_review"]) == (verdict, e["required"], 0)
+        assert e["required"] == -(-e["denominator"] * 5 // 100)
+        assert e["denominator"] * 5 % 100  # 5% is not whole: the rounding up decides it
+        codes = Counter(c for s in truth["sheets"] for ln in s["lines"] for c in ln["defects"])
+        assert codes["SIGNER_PURGED"] == 1 and codes["DUPLICATE_SIGNER"] == 1
+        with (folder / "register.csv").open(encoding="utf-8", newline="") as fh:
+            rows = [dict(zip(NYSBOE_45_FIELDS, r, strict=True)) for r in csv.reader(fh)]
+        by_id = {r["SBOEID"]: r for r in rows}
+        status = {
+            by_id[ln["voter_id"]]["STATUS"]: ln["expected_status"]
+            for s in truth["sheets"]
+            for ln in s["lines"]
+            if ln["voter_id"] and "DUPLICATE_SIGNER" not in ln["defects"]
+        }
+        assert status == {"A": "valid", "I": "valid", "P": "invalid"}
+        assert {r["NAMESUFFIX"] for r in rows} >= {"Jr", "Sr"}
+        jr, sr = (next(r for r in rows if r["NAMESUFFIX"] == x) for x in ("Jr", "Sr"))
+        assert (jr["FIRSTNAME"], jr["LASTNAME"], jr["RADDNUMBER"]) == (
+            sr["FIRSTNAME"],
+            sr["LASTNAME"],
+            sr["RADDNUMBER"],
+        )
+        assert any(r["RHALFCODE"] == "1/2" for r in rows) and any(r["RAPARTMENT"] for r in rows)
+        homes = Counter((r["RADDNUMBER"], r["RSTREETNAME"], r["LASTNAME"]) for r in rows)
+        assert sum(n > 1 for n in homes.values()) >= 2  # the Jr's and another household
+        signed = {ln["fields"]["signature"] for s in truth["sheets"] for ln in s["lines"]}
+        assert any(n.endswith(" Jr") for n in signed)
 
 
 def test_roll_layout(tmp_path: Path) -> None:
@@ -159,11 +239,198 @@ def test_other_seeds_agree(tmp_path: Path, kind: str, variant: str, seed: int) -
     """The same agreement on other seeds (names, addresses and values drawn anew)."""
     truth = generate_kind(tmp_path, kind, variant, seed)
     report = check_case(load_case(tmp_path / "case.toml"))
-    got = {(j.sheet_number, j.line.line_no): j.status.value for j in report.lines}
-    want = {
-        (s["sheet_number"], ln["line_no"]): ln["expected_status"]
-        for s in truth["sheets"]
-        for ln in s["lines"]
-    }
-    assert got == want
+    assert _statuses(report) == _want(truth)
     assert report.verdict.value == truth["expected"]["verdict"]
+
+
+# -- filled in by hand -------------------------------------------------------------------------
+
+# One variant of each kind and each statement form (new and old witness, notary, affidavit).
+HAND_CASES = [
+    ("independent_nomination", "old-form"),
+    ("improvement_district", "sufficient"),
+    ("incorporation", "residents"),
+    ("incorporation", "owners-two-towns"),
+    ("independent_nomination", "sheet-defects"),
+]
+# The blanks each statement form has written in by hand.
+WRITTEN = {
+    "witness-new": {"name", "residence", "count", "date", "signature"},
+    "witness-old": {"name", "residence", "village", "county", "count", "date", "signature"},
+    "notary": {"count", "date", "signature"},
+    "affidavit": {"county", "name", "residence", "town", "count", "day", "month", "signature"},
+}
+
+
+@pytest.fixture(scope="module", params=HAND_CASES, ids=lambda kv: f"{kv[0]}-{kv[1]}")
+def by_hand(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    kind, variant = request.param
+    out = tmp_path_factory.mktemp(f"hand-{kind}-{variant}")
+    generate_kind(out, kind, variant, SEED, handwriting=True)
+    return out
+
+
+def _truth(folder: Path) -> dict:
+    return json.loads((folder / "truth.json").read_text(encoding="utf-8"))
+
+
+def _written_date(text: str, filed: str) -> dt.date | None:
+    return parse_written_date(text, dt.date.fromisoformat(filed))
+
+
+def test_hand_is_the_typed_case_written_by_hand(by_hand: Path, tmp_path: Path) -> None:
+    """The same signers, defects, statuses and verdict as the typed case of the seed; only
+    the dates' form differs (each still names the same day) and the truth says how each
+    entry was drawn."""
+    hand = _truth(by_hand)
+    typed = generate_kind(tmp_path, hand["kind"], hand["variant"], SEED)
+    assert hand["style"] == "handwriting" and "style" not in typed
+    assert hand["expected"] == typed["expected"]
+    filed = load_case(by_hand / "case.toml").dates.filed.isoformat()
+    forms = set()
+    for h, t in zip(hand["sheets"], typed["sheets"], strict=True):
+        assert h["defects"] == t["defects"] and h["sheet_number"] == t["sheet_number"]
+        for hl, tl in zip(h["lines"], t["lines"], strict=True):
+            assert (hl["voter_id"], hl["defects"], hl["expected_status"]) == (
+                tl["voter_id"],
+                tl["defects"],
+                tl["expected_status"],
+            )
+            for name, text in tl["fields"].items():
+                if name == "date" and text:
+                    assert _written_date(hl["fields"][name], filed) == _written_date(text, filed)
+                else:
+                    assert hl["fields"][name] == text
+            forms.add(hl["fields"].get("date", "").count("/"))
+        w = h["witness"]
+        assert w["date"] == t["witness"]["date"]
+        if w["form"] != "affidavit":
+            assert (
+                _written_date(w["date_text"].removeprefix("Date: "), filed).isoformat()
+                == (w["date"])
+            )
+        empty = {k for k in ("county", "name") if w.get(k) == ""}  # left blank: dots
+        assert set(w["written"]) == WRITTEN[w["form"]] - empty
+    assert len(forms) > 1  # the dates are written more than one way
+
+
+def _sheets(folder: Path, truth: dict) -> list[tuple[dict, object, object]]:
+    out = []
+    for sheet in truth["sheets"]:
+        pdf = pdfplumber.open(folder / sheet["file"])
+        page = pdf.pages[sheet["page_index"]]
+        ref = PageRef(sheet["file"], 0, "ab" * 32, PageKind.PDF_TEXT, page.width, page.height)
+        out.append((sheet, page, read_text_page(page, ref)))
+    return out
+
+
+def test_hand_text_layer_holds_the_truth(by_hand: Path) -> None:
+    """What the handwritten sheets say is what truth says: every line's fields, and the
+    statement's blanks as the witness wrote them."""
+    truth = _truth(by_hand)
+    for sheet, _, read in _sheets(by_hand, truth):
+        assert list(read.columns) == sheet["columns"]
+        assert [ln.line_no for ln in read.lines] == [ln["line_no"] for ln in sheet["lines"]]
+        for got, want in zip(read.lines, sheet["lines"], strict=True):
+            assert got.blank == want["blank"]
+            assert {f.name: f.text for f in got.fields} == want["fields"]
+        w, stmt = sheet["witness"], read.witness
+        assert stmt is not None and stmt.stated_count_value == w["stated_count"]
+        assert stmt.signature is not None and stmt.signature.text == w["signature"]
+        if w["form"] != "notary":
+            assert stmt.witness_name is not None and stmt.witness_name.text == w["name"]
+            assert stmt.residence is not None and stmt.residence.text == w["residence"]
+        if w["form"] in ("witness-new", "witness-old"):
+            assert stmt.date is not None and stmt.date.text == w["date_text"]
+
+
+def _pdf_font(name: str) -> str:
+    """The name a PDF gives the font reportlab registered as `name` (a TrueType face's
+    PostScript name; the base-14 fonts' own)."""
+    face = pdfmetrics.getFont(name).face.name
+    return face.decode() if isinstance(face, bytes) else str(face)
+
+
+def test_hand_fields_drawn_in_their_recorded_fonts(by_hand: Path) -> None:
+    """Each filled field's characters, found inside its row, are in the font truth records;
+    so are the statement's written blanks."""
+    truth = _truth(by_hand)
+    known = {f.name for f in hw.HAND_FONTS} | {hw.BUILTIN_HAND.name, hw.BUILTIN_SIGNATURE.name}
+    for sheet, page, _ in _sheets(by_hand, truth):
+        for ln in sheet["lines"]:
+            filled = {k for k, v in ln["fields"].items() if v}
+            assert set(ln["fonts"]) == filled and set(ln["fonts"].values()) <= known
+            x0, top, x1, bottom = ln["box"]
+            inside = page.crop((x0, top, x1, bottom)).chars
+            fonts = {c["fontname"].split("+")[-1] for c in inside}
+            assert fonts == {_pdf_font(f) for f in ln["fonts"].values()}
+            text = "".join(c["text"] for c in inside)
+            assert len(text) == sum(len(v.replace(" ", "")) for v in ln["fields"].values())
+        written = sheet["witness"]["written"]
+        assert set(sheet["witness"]["strokes"]) == set(written)
+        hands = {_pdf_font(s["font"]) for s in sheet["witness"]["strokes"].values()}
+        if hands & {"Helvetica", "Helvetica-Oblique"}:
+            continue  # the built-in fallback: the printed words share the font
+        below = sheet["lines"][-1]["box"][3]  # the table's foot
+        hand_chars = "".join(
+            c["text"]
+            for c in page.chars
+            if c["fontname"].split("+")[-1] in hands and c["top"] > below
+        )
+        assert hand_chars == "".join(v.replace(" ", "") for v in written.values())
+
+
+def test_hand_blank_rows_have_no_ink(by_hand: Path) -> None:
+    """Rasterized, a row truth calls blank has no ink; every signed row has some."""
+    truth = _truth(by_hand)
+    for sheet in truth["sheets"]:
+        image = render_page(by_hand / sheet["file"], sheet["page_index"], 100)
+        for ln in sheet["lines"]:
+            ink = _row_ink(image, ln["box"], 100)
+            assert (ink == 0) if ln["blank"] else (ink > 20), (sheet["file"], ln["line_no"])
+
+
+@pytest.mark.parametrize("kind,variant", HAND_CASES[:3])
+def test_hand_pipeline_agrees_with_truth(tmp_path: Path, kind: str, variant: str) -> None:
+    """The born-digital handwritten case reads and judges as its truth says."""
+    _hand_agrees(tmp_path, kind, variant, SEED)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(1, 4))
+@pytest.mark.parametrize("kind,variant", CASES)
+def test_hand_every_variant_agrees(tmp_path: Path, kind: str, variant: str, seed: int) -> None:
+    _hand_agrees(tmp_path, kind, variant, seed)
+
+
+def _hand_agrees(tmp_path: Path, kind: str, variant: str, seed: int) -> None:
+    truth = generate_kind(tmp_path, kind, variant, seed, handwriting=True)
+    report = check_case(load_case(tmp_path / "case.toml"))
+    assert _statuses(report) == _want(truth)
+    assert report.verdict.value == truth["expected"]["verdict"]
+
+
+def test_hand_same_seed_same_bytes(tmp_path: Path) -> None:
+    args = ("incorporation", "owners-exactly-half", SEED)
+    generate_kind(tmp_path / "a", *args, handwriting=True)
+    generate_kind(tmp_path / "b", *args, handwriting=True)
+    assert _digest(tmp_path / "a") == _digest(tmp_path / "b")
+    generate_kind(tmp_path / "c", *args)
+    assert (
+        _digest(tmp_path / "c")["sheets/sheet-01.pdf"]
+        != _digest(tmp_path / "a")["sheets/sheet-01.pdf"]
+    )
+
+
+def test_hand_builtin_font_fallback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No handwriting font installed (a fresh CI machine): the built-ins, recorded as such,
+    and the case still reads as its truth says."""
+    missing = tuple(hw.HandFont(f"Missing{i}", f"nowhere/{i}.ttf", "", True) for i in range(2))
+    monkeypatch.setattr(hw, "HAND_FONTS", missing)
+    truth = generate_kind(tmp_path, "improvement_district", "exactly-half", SEED, handwriting=True)
+    assert set(truth["fonts"]) <= {"Helvetica", "Helvetica-Oblique"} and truth["fonts"]
+    report = check_case(load_case(tmp_path / "case.toml"))
+    assert report.verdict.value == truth["expected"]["verdict"]
+    assert main(["--kind", "incorporation", "--variant", "residents", "--handwriting",
+                 "--builtin-fonts", "--out", str(tmp_path / "cli")]) == 0  # fmt: skip
+    assert _truth(tmp_path / "cli")["fonts"] == ["Helvetica", "Helvetica-Oblique"]

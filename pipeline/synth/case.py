@@ -10,7 +10,6 @@ shown on the register of electors for the previous general village election".
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import datetime as dt
 import json
 import logging
@@ -304,7 +303,7 @@ def generate_case(
             kind="permissive_referendum",
             style="born-digital",
             target=target,
-            variation=dataclasses.asdict(variation),
+            variation=variation.as_json(),
             petition_defects=list(petition_defects),
         )
     truth |= {

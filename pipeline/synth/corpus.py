@@ -168,7 +168,7 @@ def generate_corpus(
         "seed": seed,
         "n_cases": n_cases,
         "styles": list(ordered),
-        "variation": dataclasses.asdict(variation),
+        "variation": variation.as_json(),
         "entries": [dataclasses.asdict(e) for e in entries],
     }
     path = out_dir / "index.json"
@@ -198,9 +198,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="draw entries in Helvetica even when handwriting fonts are installed",
     )
+    parser.add_argument(
+        "--written-statement",
+        action="store_true",
+        help="write the witness statement's blanks (name, residence, count, ...) by hand too",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="cases made in parallel")
     args = parser.parse_args(argv)
-    variation = Variation(system_fonts=not args.builtin_fonts)
+    variation = Variation(
+        system_fonts=not args.builtin_fonts, written_statement=args.written_statement
+    )
     with ProcessPoolExecutor(max(1, args.jobs)) as pool:
         index = generate_corpus(
             args.out,

@@ -3,7 +3,9 @@
 People fill petition lines by hand. The born-digital stand-in draws each entry as TEXT in a
 handwriting-style TrueType font (so a born-digital PDF's text layer still holds it, which is
 how a filled-in PDF form behaves) with a little jitter in size, slant and baseline; a scan of
-the page rasterizes it. Signatures use the more cursive of the fonts.
+the page rasterizes it. Signatures use the more cursive of the fonts. A printed statement's
+blanks (the witness's name, residence, the count, ...) are written in among its printed words
+by `write_in_text`, which wraps the line where the writing makes it too wide.
 
 Fonts come from Debian packages (none is bundled; all are free licences):
 
@@ -22,6 +24,7 @@ import functools
 import logging
 import math
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +39,7 @@ __all__ = [
     "BUILTIN_HAND",
     "BUILTIN_SIGNATURE",
     "FONT_DIRS",
+    "GAP",
     "HAND_FONTS",
     "Hand",
     "HandFont",
@@ -43,6 +47,8 @@ __all__ = [
     "available_fonts",
     "draw_handwritten",
     "pick_hand",
+    "write_in",
+    "write_in_text",
 ]
 
 log = logging.getLogger(__name__)
@@ -150,6 +156,7 @@ class Stroke:
     size: float
     slant: float
     baseline: float  # offset from the row's baseline, points (positive is up)
+    width: float = 0.0  # how far the entry runs from its start, points (for laying out text)
 
 
 def draw_handwritten(
@@ -197,4 +204,83 @@ def draw_handwritten(
         c.drawString(cursor, 0, w)
         cursor += stringWidth(w, font.name, size) + space
     c.restoreState()
-    return Stroke(font.name, round(size, 2), round(slant, 2), round(baseline, 2))
+    return Stroke(
+        font.name, round(size, 2), round(slant, 2), round(baseline, 2), round(total + shear, 2)
+    )
+
+
+# Between printed and written words: wider than a text-layer reader's word gap (3 pt), so the
+# reader splits them as a person reads them.
+GAP = 4.5
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def write_in(
+    c: Canvas,
+    rng: random.Random,
+    hand: Hand,
+    text: str,
+    x: float,
+    y: float,
+    signature: bool = False,
+) -> Stroke:
+    """One blank of a printed statement filled in by hand at (x, y): a little larger than the
+    print, the wobble kept small so the entry stays on the printed line (a reader groups
+    words into lines within about 3 pt)."""
+    font = hand.signature_font if signature else hand.entry_font
+    size = (11.5 if signature else 9.5) * min(1.1, hand.scale)
+    slant = hand.slant + (6.0 if signature else 0.0)
+    return draw_handwritten(c, rng, text, x, y, 260, font, size, slant, min(hand.wobble, 0.8))
+
+
+def _tokens(template: str) -> list[tuple[str, str]]:
+    """A template as ("text", word) and ("blank", name) tokens, in order."""
+    out: list[tuple[str, str]] = []
+    for k, part in enumerate(_PLACEHOLDER.split(template)):
+        if k % 2:
+            out.append(("blank", part))
+        else:
+            out += [("text", w) for w in part.split()]
+    return out
+
+
+def write_in_text(
+    c: Canvas,
+    rng: random.Random,
+    hand: Hand,
+    template: str,
+    blanks: dict[str, str],
+    x0: float,
+    y: float,
+    width: float,
+    *,
+    size: float = 9.0,
+    leading: float = 15.0,
+) -> tuple[float, list[tuple[str, Stroke]]]:
+    """A printed text with blanks (`{name}` in the template) filled in by hand: the printed
+    words in Helvetica `size`, each blank's entry written in `hand`, wrapped at a word when a
+    line would pass `width`. An empty blank, or one holding only dots, is printed as dots.
+    Returns the baseline of the last line drawn and each written blank's stroke."""
+    strokes: list[tuple[str, Stroke]] = []
+    x, run = x0, ""
+    for kind, value in _tokens(template):
+        if kind == "blank":
+            text = blanks.get(value, "")
+            if text.strip("."):
+                if x + stringWidth(text, hand.entry_font.name, 10) > x0 + width:
+                    x, y = x0, y - leading
+                stroke = write_in(c, rng, hand, text, x + GAP, y)
+                strokes.append((value, stroke))
+                x, run = x + 2 * GAP + stroke.width, ""
+                continue
+            value, x, run = text or "..........", x + GAP, ""  # printed dots
+        word = value if not run else " " + value
+        w = stringWidth(word, "Helvetica", size)
+        if x + w > x0 + width and x > x0:
+            x, y, word = x0, y - leading, value
+            w = stringWidth(word, "Helvetica", size)
+        c.setFont("Helvetica", size)
+        c.drawString(x, y, word)
+        x += w
+        run += word
+    return y, strokes

@@ -16,8 +16,17 @@ The truth is written from what the generator planted, with its own arithmetic of
 planted defects and expected status; the expected totals and verdict. Owner ids are the roll
 reader's `owner_id(owner_name, mailing_address)`.
 
+Each case comes typed (every entry in Helvetica: the committed fixtures/kinds/) or, with
+`handwriting=True` (`--handwriting`), filled in by hand: the same signers, defects and verdict,
+every entry in its signer's handwriting font with jitter in size, slant and baseline, the
+signature in a script font, the dates as people write them (3/4/26, 03-04-2026, March 4), and
+the statement's blanks (name, residence, count, village, county, date, signature; the jurat's
+day and month) in the witness's or officer's hand. The truth then records each row's box and
+the font of every field and blank. The fonts are Debian's (pipeline/synth/handwriting.py);
+without them the built-in Helvetica stands in, and the truth says so.
+
     python -m pipeline.synth.kinds --kind improvement_district --variant sufficient --seed 7 \\
-        --out DIR
+        --out DIR [--handwriting]
 
 Synthetic: no real person's data.
 """
@@ -39,7 +48,9 @@ from typing import Any
 
 from matchers.assessment_roll import owner_id
 
-from .kinds_draw import Foot, Grid, PagePlan, write_pages
+from .case import format_date
+from .handwriting import Hand, HandFont, Stroke, available_fonts, pick_hand
+from .kinds_draw import Foot, Grid, PageLayout, PagePlan, write_pages
 from .kinds_people import (
     AWAY_CITIES,
     AWAY_STREETS,
@@ -66,6 +77,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 TRUTH_SCHEMA = "petitions-truth/1"
+EMPTY_BLANK = ".................."  # a blank of the printed statement left empty
 FATAL, REVIEW = "fatal", "review"
 
 VARIANTS: Mapping[str, tuple[str, ...]] = MappingProxyType(
@@ -76,6 +88,9 @@ VARIANTS: Mapping[str, tuple[str, ...]] = MappingProxyType(
             "insufficient",
             "party-name",
             "small-committee",
+            "just-enough",
+            "one-short",
+            "sheet-defects",
         ),
         "improvement_district": ("sufficient", "insufficient", "exactly-half", "resident-short"),
         "incorporation": (
@@ -156,6 +171,8 @@ class Statement:
     village: str = ""  # the old witness form's
     county: str = ""  # the old form's (and the affidavit's venue)
     town: str = ""  # the affidavit's
+    date_text: str = ""  # the date as written by hand ("" typed: MM/DD/YYYY)
+    name_blank: bool = False  # the witness signed but left the name blank empty
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +183,10 @@ class SheetSpec:
     rows: int  # rows of the table; the rest of `lines` are blank
     statement: Statement
     defects: tuple[tuple[str, str], ...] = ()  # sheet-level: cascade onto each signed line
+    # Handwritten: each filled line's hand, the statement's writer's, and the wobble's seed.
+    hands: tuple[Hand, ...] | None = None
+    statement_hand: Hand | None = None
+    jitter_seed: int = 0
 
 
 def _statuses(sheets: Sequence[SheetSpec]) -> list[list[tuple[tuple[str, ...], str]]]:
@@ -212,14 +233,18 @@ def _count_verdict(
 
 
 def _foot(s: Statement) -> Foot:
-    n = str(s.stated_count)
+    """The statement's printed words with its blanks ({name}, {residence}, {count}, ...) and
+    what is written in them. `s.date_text`, when given, is the date as the witness wrote it."""
+    name = EMPTY_BLANK if s.name_blank else s.name
+    blanks = {"name": name, "residence": s.residence, "count": str(s.stated_count)}
+    written = s.date_text or _us(s.date)
     if s.form == "witness-new":
         return Foot(
             heading="STATEMENT OF WITNESS",
-            lines=(
-                f"I, {s.name} state that I am a duly qualified voter of the State of New York.",
-                f"I now reside at {s.residence} (residence address). Each of the voters whose",
-                f"names are subscribed to this petition sheet containing {n} (fill in number) "
+            template=(
+                "I, {name} state that I am a duly qualified voter of the State of New York.",
+                "I now reside at {residence} (residence address). Each of the voters whose",
+                "names are subscribed to this petition sheet containing {count} (fill in number) "
                 "signatures,",
                 "subscribed his or her name in my presence. I understand that this statement "
                 "will be",
@@ -228,21 +253,20 @@ def _foot(s: Statement) -> Foot:
                 "false statement, shall subject me to the same penalties as if I had been duly "
                 "sworn.",
             ),
-            values=(_us(s.date), s.name),
+            blanks=tuple((blanks | {"date": written, "signature": s.name}).items()),
+            values=(written, s.name),
             captions=("Date", "Signature of witness"),
         )
     if s.form == "witness-old":
-        county = s.county or ".................."
+        county = s.county or EMPTY_BLANK
         return Foot(
             heading="STATEMENT OF WITNESS",
-            lines=(
-                f"I, {s.name} state that I am a duly qualified voter and now reside at "
-                f"{s.residence}",
-                f"(residence address) in the Village of {s.village} in the State of New York "
-                "in the",
-                f"County of {county} . Each of the voters whose names are subscribed to this "
+            template=(
+                "I, {name} state that I am a duly qualified voter and now reside at {residence}",
+                "(residence address) in the Village of {village} in the State of New York in the",
+                "County of {county} . Each of the voters whose names are subscribed to this "
                 "petition sheet",
-                f"containing {n} (fill in number) signatures, subscribed his or her name in my "
+                "containing {count} (fill in number) signatures, subscribed his or her name in my "
                 "presence.",
                 "I understand that this statement will be accepted for all purposes as the "
                 "equivalent of an",
@@ -250,37 +274,51 @@ def _foot(s: Statement) -> Foot:
                 "the same",
                 "penalties as if I had been duly sworn.",
             ),
-            values=(_us(s.date), s.name),
+            blanks=tuple(
+                (
+                    blanks
+                    | {"village": s.village, "county": county}
+                    | {"date": written, "signature": s.name}
+                ).items()
+            ),
+            values=(written, s.name),
             captions=("Date", "Signature of witness"),
         )
     if s.form == "notary":
+        signature = f"{s.name}, Notary Public"
         return Foot(
-            lines=(
+            template=(
                 "On the dates above indicated before me personally came each of the voters whose",
-                f"signatures appear on this petition sheet containing {n} (fill in number) "
+                "signatures appear on this petition sheet containing {count} (fill in number) "
                 "signatures, who",
                 "signed same in my presence and who, being by me duly sworn, each for himself or "
                 "herself,",
                 "said that the foregoing statement made and subscribed by him or her, was true.",
             ),
-            values=(f"Date: {_us(s.date)}", f"{s.name}, Notary Public"),
+            blanks=(("count", blanks["count"]), ("date", written), ("signature", signature)),
+            values=(f"Date: {written}", signature),
             captions=("", "(Signature and official title of officer administering oath)"),
+            date_label="Date:",
         )
     if s.form == "affidavit":
         return Foot(
-            lines=(
+            template=(
                 "STATE OF NEW YORK",
-                f"COUNTY OF {s.county} ss.:",
-                f"{s.name} being duly sworn,",
-                f"says: I reside at {s.residence} in the Town of {s.town} in the State of New "
-                "York:",
+                "COUNTY OF {county} ss.:",
+                "{name} being duly sworn,",
+                "says: I reside at {residence} in the Town of {town} in the State of New York:",
                 "I know each of the persons whose names are subscribed to the above sheet",
-                f"having {n} signatures; and each of them subscribed the same in my presence.",
+                "having {count} signatures; and each of them subscribed the same in my presence.",
             ),
-            jurat=(
-                f"Sworn to before me This {_ordinal(s.date.day)} day of "
-                f"{MONTHS[s.date.month - 1]}, {s.date.year}"
+            blanks=tuple(
+                (
+                    blanks
+                    | {"county": s.county, "town": s.town}
+                    | {"day": _ordinal(s.date.day), "month": MONTHS[s.date.month - 1]}
+                    | {"signature": s.name}
+                ).items()
             ),
+            jurat="Sworn to before me This {day} day of {month}, " + str(s.date.year),
             values=("", s.name),
             captions=("", "(signature of witness)"),
         )
@@ -293,12 +331,12 @@ def _statement_truth(s: Statement) -> dict[str, Any]:
     foot = _foot(s)
     out: dict[str, Any] = {
         "form": s.form,
-        "name": s.name if s.form != "notary" else "",
+        "name": s.name if s.form != "notary" and not s.name_blank else "",
         "officer": s.name if s.form == "notary" else "",
         "residence": s.residence,
         "stated_count": s.stated_count,
         "date": s.date.isoformat(),
-        "date_text": foot.jurat or foot.values[0],
+        "date_text": foot.filled(foot.jurat) if foot.jurat else foot.values[0],
         "signed": True,
         "signature": foot.values[1],
     }
@@ -336,6 +374,9 @@ class Drawn:
 def _page(d: Drawn, sheet: SheetSpec) -> PagePlan:
     rows = [tuple(line.get(f) for f in d.columns.fields) for line in sheet.lines]
     rows += [("",) * len(d.columns.fields)] * (sheet.rows - len(sheet.lines))
+    hands: tuple[Hand | None, ...] | None = None
+    if sheet.hands is not None:
+        hands = (*sheet.hands, *(None,) * (sheet.rows - len(sheet.lines)))
     return PagePlan(
         title=d.title,
         above=d.above,
@@ -344,7 +385,16 @@ def _page(d: Drawn, sheet: SheetSpec) -> PagePlan:
         number_text=sheet.number_text,
         between=d.between,
         aside=d.aside,
+        fields=d.columns.fields,
+        hands=hands,
+        statement_hand=sheet.statement_hand,
+        jitter_seed=sheet.jitter_seed,
     )
+
+
+def _printed_number(text: str) -> int | None:
+    """The number printed at the foot ("Sheet No. 3" -> 3), None when none is."""
+    return int(text.split()[-1]) if text else None
 
 
 def _sheets_truth(d: Drawn) -> tuple[list[dict[str, Any]], dict[str, int]]:
@@ -379,7 +429,7 @@ def _sheets_truth(d: Drawn) -> tuple[list[dict[str, Any]], dict[str, int]]:
             {
                 "file": f"sheets/sheet-{sheet.number:02d}.pdf",
                 "page_index": 0,
-                "sheet_number": sheet.number,
+                "sheet_number": _printed_number(sheet.number_text),
                 "defects": [code for code, _ in sheet.defects],
                 "witness": _statement_truth(sheet.statement),
                 "lines": lines,
@@ -388,15 +438,123 @@ def _sheets_truth(d: Drawn) -> tuple[list[dict[str, Any]], dict[str, int]]:
     return out, counts
 
 
-def _write(out: Path, d: Drawn, truth_head: dict[str, Any], readme: str) -> None:
+def _write(
+    out: Path, d: Drawn, truth_head: dict[str, Any], readme: str, fill: Fill | None = None
+) -> None:
+    """Write the sheets, the case file, the README and the truth. Handwritten, the truth also
+    gets where each row is and how each entry was drawn (`_drawn_truth`)."""
     (out / "sheets").mkdir(parents=True, exist_ok=True)
+    layouts = {}
     for sheet in d.sheets:
-        write_pages(out / "sheets" / f"sheet-{sheet.number:02d}.pdf", [_page(d, sheet)])
+        file = f"sheets/sheet-{sheet.number:02d}.pdf"
+        layouts[file] = (sheet, write_pages(out / file, [_page(d, sheet)])[0])
+    if fill is not None:
+        _drawn_truth(truth_head, d, layouts)
+        readme = readme.replace("--out <folder>", "--handwriting --out <folder>")
+        readme = readme.replace(
+            "born-digital signature sheets (PDF with a text layer)",
+            "born-digital signature sheets (PDF with a text layer), filled in by hand in\n"
+            "  handwriting-style fonts (recorded per field in truth.json)",
+        )
     (out / "case.toml").write_text(d.case_toml, encoding="utf-8")
     (out / "README.md").write_text(readme, encoding="utf-8")
     (out / "truth.json").write_text(
         json.dumps(truth_head, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# Filled in by hand
+# ---------------------------------------------------------------------------------------------
+
+# How people write a date on a line, and how often (pipeline/synth/case.py's format_date).
+_DATE_STYLES = ("long", "short", "words", "dashes", "full", "month-day")
+_DATE_WEIGHTS = (4, 4, 1, 2, 1, 1)
+
+
+@dataclass(frozen=True, slots=True)
+class Fill:
+    """A handwritten case: where its own random draws start (apart from the planner's, so
+    the typed case of the same seed is unchanged) and the fonts to write in."""
+
+    key: str
+    fonts: tuple[HandFont, ...]
+
+
+def _handwrite(d: Drawn, fill: Fill | None) -> Drawn:
+    """The same sheets filled in by hand: each line's date rewritten as its signer writes
+    dates (3/4/26, 03-04-2026, March 4, ...), a hand for each signer and for each statement's
+    writer, and the statement's date as the writer writes it. Only the texts' form changes:
+    every date keeps its day, so the statuses and the verdict are the typed case's."""
+    if fill is None:
+        return d
+    rng = random.Random(f"{fill.key}/handwriting")
+    sheets = []
+    for sheet in d.sheets:
+        lines, hands = [], []
+        for ln in sheet.lines:
+            # A date after the filing keeps its year: without one, a reader takes it for the
+            # year before (pipeline/dates.py), as a person would.
+            late = any(code == "DATE_AFTER_FILING" for code, _ in ln.defects)
+            fields = tuple(
+                (k, _rewrite_date(v, rng, yearless=not late) if k == "date" and v else v)
+                for k, v in ln.fields
+            )
+            lines.append(replace(ln, fields=fields))
+            hands.append(pick_hand(rng, fill.fonts))
+        stmt = sheet.statement
+        if stmt.form != "affidavit":  # the affidavit's date is the jurat's words
+            style = rng.choices(_DATE_STYLES, weights=_DATE_WEIGHTS)[0]
+            stmt = replace(stmt, date_text=format_date(stmt.date, style))
+        sheets.append(
+            replace(
+                sheet,
+                lines=tuple(lines),
+                statement=stmt,
+                hands=tuple(hands),
+                statement_hand=pick_hand(rng, fill.fonts),
+                jitter_seed=rng.randrange(2**31),
+            )
+        )
+    return replace(d, sheets=tuple(sheets))
+
+
+def _rewrite_date(text: str, rng: random.Random, yearless: bool = True) -> str:
+    """The typed date `text` as a signer writes it; `yearless` allows "March 4"."""
+    day = _parse(text, dt.date.today())
+    assert day is not None
+    weights = _DATE_WEIGHTS if yearless else _DATE_WEIGHTS[:-1] + (0,)
+    return format_date(day, rng.choices(_DATE_STYLES, weights=weights)[0])
+
+
+def _strokes(strokes: Sequence[tuple[str, Stroke]]) -> dict[str, dict[str, Any]]:
+    return {
+        name: {"font": s.font, "size": s.size, "slant": s.slant, "baseline": s.baseline}
+        for name, s in strokes
+    }
+
+
+def _drawn_truth(
+    truth: dict[str, Any], d: Drawn, layouts: Mapping[str, tuple[SheetSpec, PageLayout]]
+) -> None:
+    """Add to the truth how the handwritten sheets were drawn: the table's columns, each row's
+    box (PDF points, origin top-left), the font of every filled field, and the statement's
+    blanks with the font each was written in."""
+    truth["style"] = "handwriting"
+    truth["fonts"] = sorted(
+        {s.font for _, lay in layouts.values() for row in lay.strokes for _, s in row}
+        | {s.font for _, lay in layouts.values() for _, s in lay.statement_strokes}
+    )
+    for sheet in truth["sheets"]:
+        spec, layout = layouts[sheet["file"]]
+        sheet["columns"] = list(d.columns.fields)
+        for row, box, strokes in zip(sheet["lines"], layout.row_boxes, layout.strokes, strict=True):
+            row["box"] = [round(v, 2) for v in box]
+            row["fonts"] = {name: s.font for name, s in strokes}
+            row["strokes"] = _strokes(strokes)
+        written = dict(_foot(spec.statement).blanks)
+        sheet["witness"]["written"] = {name: written[name] for name, _ in layout.statement_strokes}
+        sheet["witness"]["strokes"] = _strokes(layout.statement_strokes)
 
 
 def _q(s: str) -> str:
@@ -497,6 +655,8 @@ def _voter_lines(
     defects: VoterDefects,
     residence: Callable[[Voter], str],
     not_listed_address: Callable[[], str],
+    purged: Sequence[Voter] = (),
+    filed: dt.date | None = None,
 ) -> tuple[list[Line], list[Voter]]:
     """Lines for the signers (in a random order) with `defects.codes` planted, one line each;
     returns the lines and the late registrants with their registration dates moved after
@@ -515,10 +675,17 @@ def _voter_lines(
                 v.sboeid,
             )
         )
-    late_iter, out_iter = iter(late), iter(outsiders)
+    late_iter, out_iter, purged_iter = iter(late), iter(outsiders), iter(purged)
     for code in defects.codes:
         d = rand_date(rng, start, end)
-        if code == "SIGNER_NOT_REGISTERED":
+        if code == "SIGNER_PURGED":
+            v = next(purged_iter)
+            line = Line(
+                (("date", _written(d, rng)), ("signature", v.printed), ("residence", residence(v))),
+                v.sboeid,
+                ((code, FATAL),),
+            )
+        elif code == "SIGNER_NOT_REGISTERED":
             first, _, last = pool.not_listed()
             line = Line(
                 (
@@ -548,6 +715,22 @@ def _voter_lines(
                 (("date", _us(d)), ("signature", v.printed), ("residence", residence(v))),
                 v.sboeid,
                 ((code, defects.registered_after),),
+            )
+        elif code in ("DATE_AFTER_FILING", "DATE_AFTER_WITNESS_DATE") and filed is not None:
+            # After the filing (and so after the witness's date); or the day before the filing,
+            # after the sheet's witness dated the statement (`_nomination` keeps such lines
+            # out of the witness's date).
+            v = next(late_iter)
+            codes: tuple[tuple[str, str], ...]
+            if code == "DATE_AFTER_FILING":
+                d = filed + dt.timedelta(days=rng.randint(1, 4))
+                codes = ((code, FATAL), ("DATE_AFTER_WITNESS_DATE", REVIEW))
+            else:
+                d, codes = filed - dt.timedelta(days=1), ((code, REVIEW),)
+            line = Line(
+                (("date", _written(d, rng)), ("signature", v.printed), ("residence", residence(v))),
+                v.sboeid,
+                codes,
             )
         elif code in ("LINE_UNDATED", "RESIDENCE_MISSING"):
             v = next(late_iter)
@@ -584,7 +767,19 @@ class NominationVariant:
     county_missing_sheets: tuple[int, ...] = ()
     body_name: str = "Lakeside Neighbors"
     committee_size: int = 3
+    # The register as hard as a real one: households, a Jr beside his father, an apartment, a
+    # fractional house number, an inactive voter who signs (valid) and a purged one.
+    rich_register: bool = False
+    unnumbered_sheets: tuple[int, ...] = ()  # no number printed at the foot
+    renumbered_sheets: tuple[int, ...] = ()  # printed with the previous sheet's number
+    nameless_sheets: tuple[int, ...] = ()  # the witness's name blank left empty
     what: str = ""
+
+    def sheet_defective(self, i: int) -> bool:
+        """Sheet i carries a sheet-level defect (all its lines go to a person)."""
+        duplicated = {j for r in self.renumbered_sheets for j in (r - 1, r)}
+        flawed = {*self.mismatch_sheets, *self.county_missing_sheets, *self.unnumbered_sheets}
+        return i in flawed | set(self.nameless_sheets) | duplicated
 
 
 NOMINATION_VARIANTS: Mapping[str, NominationVariant] = MappingProxyType(
@@ -657,8 +852,93 @@ NOMINATION_VARIANTS: Mapping[str, NominationVariant] = MappingProxyType(
             what="Enough valid signatures (12 required), but the committee to fill vacancies names "
             "two persons, not at least three: a person decides (subd. 1).",
         ),
+        "just-enough": NominationVariant(
+            form="new",
+            population=900,
+            voters_at_last_election=313,
+            sheet_sizes=(10, 9),
+            rows=10,
+            line_defects=("SIGNER_NOT_REGISTERED", "SIGNER_PURGED", "DUPLICATE_SIGNER"),
+            rich_register=True,
+            what="Just enough: a village of 900 people with 313 voters at the last election (5% "
+            "is 15.65, rounded up: 16 required) and exactly 16 valid signatures, among them a Jr "
+            "whose father is also registered, an inactive voter, an apartment and a fractional "
+            "house number; a purged voter and a signer who signed twice are invalid.",
+        ),
+        "one-short": NominationVariant(
+            form="new",
+            population=900,
+            voters_at_last_election=330,
+            sheet_sizes=(10, 9),
+            rows=10,
+            line_defects=("SIGNER_NOT_REGISTERED", "SIGNER_PURGED", "DUPLICATE_SIGNER"),
+            rich_register=True,
+            what="One short: 330 voters at the last election (5% is 16.5: 17 required) and 16 "
+            "valid signatures, no line in review: insufficient.",
+        ),
+        "sheet-defects": NominationVariant(
+            form="new",
+            population=800,
+            voters_at_last_election=400,
+            sheet_sizes=(8, 8, 8, 8, 8, 6),
+            rows=10,
+            line_defects=("DATE_AFTER_FILING", "DATE_AFTER_WITNESS_DATE", "SIGNER_NOT_REGISTERED"),
+            unnumbered_sheets=(2,),
+            renumbered_sheets=(5,),
+            nameless_sheets=(3,),
+            what="Sheets as they come: one without a number, two with the same number (sheets 4 "
+            "and 5 both say 4), one whose witness left the name blank (each: every line of the "
+            "sheet to a person), a gap in the numbers (not a defect here: 'shall be numbered', "
+            "not consecutively), a line dated after the filing and one after the witness's date "
+            "(20 required: undetermined).",
+        ),
     }
 )
+
+
+def replace_date(line: Line, date: str) -> tuple[tuple[str, str], ...]:
+    """A line's fields with another date."""
+    return tuple((k, date if k == "date" else v) for k, v in line.fields)
+
+
+def _enrich(
+    rng: random.Random,
+    pool: NamePool,
+    inside: list[Voter],
+    signers: list[Voter],
+    others: list[Voter],
+    start: dt.date,
+) -> tuple[list[Voter], list[Voter], list[Voter]]:
+    """Make the register as hard as a real one (the variants with `rich_register`): among the
+    signers a Jr whose father (Sr, same name, same house) is registered too and does not sign,
+    one in an apartment, one at a fractional house number, one inactive (still registered:
+    valid); a household member beside a signer; and a voter purged before the signing, who
+    signs. Returns the register's village part, the signers and the purged signer."""
+    changed: dict[str, Voter] = {}
+    jr, apt, half, inactive = signers[:4]
+    changed[jr.sboeid] = replace(jr, suffix="Jr", middle="")
+    changed[apt.sboeid] = replace(apt, apartment=rng.choice(("2", "3B", "1R")))
+    changed[half.sboeid] = replace(half, half="1/2")
+    changed[inactive.sboeid] = replace(inactive, status="I")
+    purged = replace(
+        others[0], status="P", purge_date=start - dt.timedelta(days=rng.randint(30, 300))
+    )
+    changed[purged.sboeid] = purged
+    serial = 9 * 10**15 + max(int(v.sboeid[2:]) for v in inside)  # above every other id
+    father = replace(
+        jr,
+        sboeid=f"NY{serial + 11:016d}",
+        middle="",
+        suffix="Sr",
+        reg_date=jr.reg_date - dt.timedelta(days=rng.randint(400, 4000)),
+        dob=jr.dob - dt.timedelta(days=rng.randint(8000, 12000)),
+    )
+    mate = signers[4]
+    first, middle, last = pool.name(mate.last)
+    spouse = replace(mate, sboeid=f"NY{serial + 23:016d}", first=first, middle=middle, last=last)
+    inside = [changed.get(v.sboeid, v) for v in inside] + [father, spouse]
+    signers = [changed.get(v.sboeid, v) for v in signers]
+    return inside, signers, [purged]
 
 
 def _required_nomination(population: int, voters: int | None) -> int:
@@ -672,7 +952,9 @@ def _required_nomination(population: int, voters: int | None) -> int:
     return -(-voters * 5 // 100)
 
 
-def _nomination(rng: random.Random, variant: str, seed: int, out: Path) -> dict[str, Any]:
+def _nomination(
+    rng: random.Random, variant: str, seed: int, out: Path, fill: Fill | None
+) -> dict[str, Any]:
     spec = NOMINATION_VARIANTS[variant]
     pool = NamePool(rng)
     if spec.form == "new":
@@ -687,15 +969,26 @@ def _nomination(rng: random.Random, variant: str, seed: int, out: Path) -> dict[
     n_late = sum(
         1
         for c in spec.line_defects
-        if c in ("SIGNER_REGISTERED_AFTER_SIGNING", "LINE_UNDATED", "RESIDENCE_MISSING")
+        if c
+        in (
+            "SIGNER_REGISTERED_AFTER_SIGNING",
+            "LINE_UNDATED",
+            "RESIDENCE_MISSING",
+            "DATE_AFTER_FILING",
+            "DATE_AFTER_WITNESS_DATE",
+        )
     )
     inside, outside = _voters(
         rng, pool, plain + n_late + 40, 10, VILLAGE, eds, ("5", "6"), start - dt.timedelta(300)
     )
     order = list(inside)
     rng.shuffle(order)
+    n_dup = spec.line_defects.count("DUPLICATE_SIGNER")
     signers, late = order[:plain], order[plain : plain + n_late]
     others = order[plain + n_late :]
+    purged: list[Voter] = []
+    if spec.rich_register:
+        inside, signers, purged = _enrich(rng, pool, inside, signers, others, start)
 
     def not_listed_address() -> str:
         house, street = pool.address(VILLAGE_STREETS)
@@ -709,29 +1002,34 @@ def _nomination(rng: random.Random, variant: str, seed: int, out: Path) -> dict[
         late,
         start,
         end,
-        VoterDefects(spec.line_defects),
+        VoterDefects(tuple(c for c in spec.line_defects if c != "DUPLICATE_SIGNER")),
         lambda v: v.residence,
         not_listed_address,
+        purged,
+        filed,
     )
     moved_ids = {v.sboeid: v for v in moved}
     inside = [moved_ids.get(v.sboeid, v) for v in inside]
+    # A signer who signs again, on the last sheet: no code of its own, `_statuses` gives
+    # DUPLICATE_SIGNER to the line counted second.
+    again = [
+        Line(replace_date(ln, _written(rand_date(rng, start, end), rng)), ln.voter_id)
+        for ln in rng.sample([ln for ln in lines if not ln.defects], k=n_dup)
+    ]
 
     # Defect lines go on sheets that are not otherwise defective, so the counts stay plain.
     plain_lines = [ln for ln in lines if not ln.defects]
     bad_lines = [ln for ln in lines if ln.defects]
-    clean_sheets = [
-        i
-        for i in range(1, len(spec.sheet_sizes) + 1)
-        if i not in spec.mismatch_sheets and i not in spec.county_missing_sheets
-    ]
+    clean_sheets = [i for i in range(1, len(spec.sheet_sizes) + 1) if not spec.sheet_defective(i)]
     per_sheet: dict[int, list[Line]] = {i: [] for i in range(1, len(spec.sheet_sizes) + 1)}
     for k, ln in enumerate(bad_lines):
         per_sheet[clean_sheets[k % len(clean_sheets)]].append(ln)
     it = iter(plain_lines)
     for i, size in enumerate(spec.sheet_sizes, start=1):
-        while len(per_sheet[i]) < size:
+        while len(per_sheet[i]) < size - (len(again) if i == len(spec.sheet_sizes) else 0):
             per_sheet[i].append(next(it))
         rng.shuffle(per_sheet[i])
+    per_sheet[len(spec.sheet_sizes)] += again
 
     sheets = []
     for i in range(1, len(spec.sheet_sizes) + 1):
@@ -740,6 +1038,7 @@ def _nomination(rng: random.Random, variant: str, seed: int, out: Path) -> dict[
             d
             for ln in sheet_lines
             if (d := _parse(ln.get("date"), filed)) is not None  # undated lines have none
+            and not any(code.startswith("DATE_AFTER") for code, _ in ln.defects)
         ]
         witnessed = min(max(dates) + dt.timedelta(days=rng.randint(0, 3)), filed)
         witness = others[i % len(others)]
@@ -759,8 +1058,11 @@ def _nomination(rng: random.Random, variant: str, seed: int, out: Path) -> dict[
                 f"{witness.residence}, {VILLAGE}",
                 witnessed,
                 count,
+                name_blank=i in spec.nameless_sheets,
             )
             number_text = f"Sheet No. {i}"
+            if i in spec.nameless_sheets:
+                defects += (("WITNESS_NAME_MISSING", REVIEW),)
         else:
             missing = i in spec.county_missing_sheets
             stmt = Statement(
@@ -775,6 +1077,13 @@ def _nomination(rng: random.Random, variant: str, seed: int, out: Path) -> dict[
             if missing:
                 defects += (("WITNESS_COUNTY_MISSING", REVIEW),)
             number_text = f"Sheet No. {i}"
+        if i in spec.unnumbered_sheets:
+            number_text = ""
+            defects += (("SHEET_NUMBER_MISSING", REVIEW),)
+        elif i in spec.renumbered_sheets or i + 1 in spec.renumbered_sheets:
+            if i in spec.renumbered_sheets:  # the previous sheet's number, again
+                number_text = f"{number_text.rsplit(' ', 1)[0]} {i - 1}"
+            defects += (("SHEET_NUMBER_DUPLICATE", REVIEW),)
         sheets.append(SheetSpec(i, number_text, sheet_lines, spec.rows, stmt, defects))
 
     candidates = [others[-1], others[-2]]
@@ -849,6 +1158,7 @@ def _nomination(rng: random.Random, variant: str, seed: int, out: Path) -> dict[
         between=between,
         aside=aside,
     )
+    drawn = _handwrite(drawn, fill)
     sheets_truth, counts = _sheets_truth(drawn)
     doubts = []
     if parties:
@@ -898,6 +1208,7 @@ def _nomination(rng: random.Random, variant: str, seed: int, out: Path) -> dict[
             ["`register.csv`: the village register in the NYS BOE 45-field voter-export layout"],
             spec.what,
         ),
+        fill,
     )
     return truth
 
@@ -924,7 +1235,7 @@ def _parse(text: str, reference: dt.date) -> dt.date | None:
 
 
 def _incorporation_residents(
-    rng: random.Random, variant: str, seed: int, out: Path
+    rng: random.Random, variant: str, seed: int, out: Path, fill: Fill | None
 ) -> dict[str, Any]:
     pool = NamePool(rng)
     filed = dt.date(2026, 10, 13)
@@ -1003,6 +1314,7 @@ def _incorporation_residents(
         sheets=tuple(sheets),
         case_toml=case_toml,
     )
+    drawn = _handwrite(drawn, fill)
     sheets_truth, counts = _sheets_truth(drawn)
     verdict = _count_verdict(counts["valid"], counts["needs_review"], required, False, False)
     truth = {
@@ -1041,6 +1353,7 @@ def _incorporation_residents(
             f"A petition to incorporate the territory of {TERRITORY} signed by residents "
             f"qualified to vote (Village Law § 2-202(1)(a)(1), the seed text).",
         ),
+        fill,
     )
     return truth
 
@@ -1381,7 +1694,9 @@ def _owner_lines(
     return lines
 
 
-def _owners(rng: random.Random, kind: str, variant: str, seed: int, out: Path) -> dict[str, Any]:
+def _owners(
+    rng: random.Random, kind: str, variant: str, seed: int, out: Path, fill: Fill | None
+) -> dict[str, Any]:
     spec = OWNERS_VARIANTS[(kind, variant)]
     rows = 10
     if spec.statute == "191":
@@ -1533,6 +1848,7 @@ def _owners(rng: random.Random, kind: str, variant: str, seed: int, out: Path) -
             )
         )
     drawn = Drawn(title, above, columns, tuple(sheets), case_toml)
+    drawn = _handwrite(drawn, fill)
     sheets_truth, counts = _sheets_truth(drawn)
     cite = "Town Law § 191" if spec.statute == "191" else "Village Law § 2-202(1)(a)(2)"
     how = (
@@ -1572,6 +1888,7 @@ def _owners(rng: random.Random, kind: str, variant: str, seed: int, out: Path) -
             ],
             spec.what,
         ),
+        fill,
     )
     return truth
 
@@ -1581,9 +1898,21 @@ def _owners(rng: random.Random, kind: str, variant: str, seed: int, out: Path) -
 # ---------------------------------------------------------------------------------------------
 
 
-def generate_kind(out: str | Path, kind: str, variant: str, seed: int) -> dict[str, Any]:
+def generate_kind(
+    out: str | Path,
+    kind: str,
+    variant: str,
+    seed: int,
+    *,
+    handwriting: bool = False,
+    system_fonts: bool = True,
+) -> dict[str, Any]:
     """Write one synthetic case of `kind` / `variant` into `out` (created if missing) and
-    return its truth (also written to truth.json). Deterministic from the seed."""
+    return its truth (also written to truth.json). Deterministic from the seed (and, with
+    `handwriting`, the handwriting fonts installed; `system_fonts=False` uses the built-ins).
+
+    Typed (the default), every entry is Helvetica. With `handwriting` the same case (the same
+    signers, defects, statuses and verdict) is filled in by hand: see `_handwrite`."""
     if kind not in VARIANTS:
         raise ValueError(f"unknown kind {kind!r}; one of {', '.join(KINDS)}")
     if variant not in VARIANTS[kind]:
@@ -1591,12 +1920,14 @@ def generate_kind(out: str | Path, kind: str, variant: str, seed: int) -> dict[s
             f"unknown variant {variant!r} of {kind}; one of {', '.join(VARIANTS[kind])}"
         )
     out = _mk(Path(out))
-    rng = random.Random(f"{kind}/{variant}/{seed}")
+    key = f"{kind}/{variant}/{seed}"
+    rng = random.Random(key)
+    fill = Fill(key, available_fonts(system_fonts)) if handwriting else None
     if kind == "independent_nomination":
-        return _nomination(rng, variant, seed, out)
+        return _nomination(rng, variant, seed, out, fill)
     if variant == "residents":
-        return _incorporation_residents(rng, variant, seed, out)
-    return _owners(rng, kind, variant, seed, out)
+        return _incorporation_residents(rng, variant, seed, out, fill)
+    return _owners(rng, kind, variant, seed, out, fill)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -1608,9 +1939,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--variant", required=True)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--out", required=True, type=Path)
+    parser.add_argument(
+        "--handwriting",
+        action="store_true",
+        help="fill the sheets in by hand (handwriting fonts, when installed) instead of typed",
+    )
+    parser.add_argument(
+        "--builtin-fonts",
+        action="store_true",
+        help="with --handwriting: Helvetica even when handwriting fonts are installed",
+    )
     args = parser.parse_args(argv)
     try:
-        truth = generate_kind(args.out, args.kind, args.variant, args.seed)
+        truth = generate_kind(
+            args.out,
+            args.kind,
+            args.variant,
+            args.seed,
+            handwriting=args.handwriting,
+            system_fonts=not args.builtin_fonts,
+        )
     except ValueError as err:
         print(err, file=sys.stderr)
         return 64

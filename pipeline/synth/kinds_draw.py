@@ -9,11 +9,19 @@ The statement's lines are drawn as given, one text line each, with the captions 
 born-digital reader expects them (tests/test_textlayer_forms.py): the date and the signature on
 one line, their captions 12 points below. Canvases are made with `invariant=1`, so the same plans
 give byte-identical PDFs. Synthetic: no real person's data.
+
+Typed (the default) every entry is Helvetica. Handwritten (a plan with `hands`), each row's
+entries are drawn in its signer's hand (pipeline/synth/handwriting.py: a handwriting font with
+jitter in size, slant and baseline; the signature in a script font), and the statement's blanks
+(the witness's name, residence, village, county, the count, the date, the signature; the
+jurat's day and month) in the witness's or officer's hand, among the printed words. Each page
+says where it drew every row and field (`PageLayout`), which the truth records.
 """
 
 from __future__ import annotations
 
 import logging
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,7 +31,9 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-__all__ = ["Foot", "Grid", "PagePlan", "write_pages"]
+from .handwriting import GAP, Hand, Stroke, draw_handwritten, write_in, write_in_text
+
+__all__ = ["Foot", "Grid", "PageLayout", "PagePlan", "write_pages"]
 
 log = logging.getLogger(__name__)
 
@@ -47,15 +57,28 @@ class Grid:
 
 @dataclass(frozen=True, slots=True)
 class Foot:
-    """The statement at the foot of the sheet. `lines` are drawn one per text line; `jurat` is
-    2-202's "Sworn to before me ..." line; `values` are the date and the signature as written
-    (left and right), `captions` the printed words under them."""
+    """The statement at the foot of the sheet. `template` holds its text lines with the blanks
+    as `{name}` placeholders and `blanks` what is written in each, so that a handwritten
+    statement can draw the printed words and the blanks in different hands; `jurat` is 2-202's
+    "Sworn to before me ..." line, a template too; `values` are the date and the signature as
+    typed (left and right), `captions` the printed words under them; `date_label` is the
+    printed word before a handwritten date ("Date:")."""
 
-    lines: tuple[str, ...]
+    template: tuple[str, ...]
+    blanks: tuple[tuple[str, str], ...]
     values: tuple[str, str]
     captions: tuple[str, str]
     jurat: str = ""
     heading: str = ""  # "STATEMENT OF WITNESS", drawn bold before the lines
+    date_label: str = ""
+
+    def filled(self, text: str) -> str:
+        """A template line with its blanks filled in, as typed."""
+        return text.format(**dict(self.blanks))
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return tuple(self.filled(t) for t in self.template)
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +90,26 @@ class PagePlan:
     number_text: str  # "Sheet No. 3", "Page No. 3", or "" for no number
     between: tuple[str, ...] = ()  # paragraphs after `aside` (the committee, "In witness ...")
     aside: Grid | None = None  # a table above the signature table (the candidates)
+    fields: tuple[str, ...] = ()  # the signature table's fields, in column order
+    # Handwritten: one hand per signature row (None for a blank row) and the statement's
+    # writer's; None draws everything typed. `jitter_seed` seeds the baseline wobble.
+    hands: tuple[Hand | None, ...] | None = None
+    statement_hand: Hand | None = None
+    jitter_seed: int = 0
+
+
+Strokes = tuple[tuple[str, Stroke], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PageLayout:
+    """Where a page's entries went, in PDF points with the origin top-left (y down): each
+    signature row's box and, handwritten, how each filled field and each statement blank
+    was drawn."""
+
+    row_boxes: tuple[tuple[float, float, float, float], ...]  # x0, top, x1, bottom
+    strokes: tuple[Strokes, ...] = ()  # per row: (field, stroke)
+    statement_strokes: Strokes = ()  # (blank, stroke)
 
 
 def _fit(text: str, font: str, size: float, width: float) -> float:
@@ -85,21 +128,37 @@ def _paragraphs(c: Canvas, paragraphs: Sequence[str], y: float) -> float:
     return y
 
 
-def _grid(c: Canvas, grid: Grid, top: float) -> float:
+def _grid(
+    c: Canvas,
+    grid: Grid,
+    top: float,
+    hands: Sequence[Hand | None] | None = None,
+    fields: Sequence[str] = (),
+    rng: random.Random | None = None,
+) -> tuple[float, list[tuple[float, float]], list[Strokes]]:
     """Draw the table with every cell ruled (a line-based table finder sees each cell); return
-    the y of its bottom edge."""
+    the y of its bottom edge, each body row's (top, bottom) and, with `hands`, the strokes of
+    each row's entries (`fields` names the columns)."""
     xs = [MARGIN]
     for w in grid.widths:
         xs.append(xs[-1] + w)
     rows = (grid.titles, *grid.rows)
     c.setLineWidth(0.6)
     y = top
+    spans: list[tuple[float, float]] = []
+    strokes: list[Strokes] = []
     for i, row in enumerate(rows):
         h = HEADER_ROW_H if i == 0 else ROW_H
+        hand = hands[i - 1] if hands is not None and 0 < i <= len(hands) else None
+        drawn: list[tuple[str, Stroke]] = []
         for j, (x0, x1) in enumerate(zip(xs, xs[1:], strict=False)):
             c.rect(x0, y - h, x1 - x0, h)
             text = row[j] if j < len(row) else ""
             if not text:
+                continue
+            if hand is not None and rng is not None:
+                cell = (x0, y - h, x1, y)
+                drawn.append((fields[j], _write_cell(c, rng, hand, text, cell, j in grid.oblique)))
                 continue
             if i == 0:
                 font = "Helvetica-Bold"
@@ -110,11 +169,41 @@ def _grid(c: Canvas, grid: Grid, top: float) -> float:
             size = _fit(text, font, CELL_FONT, x1 - x0 - 6)
             c.setFont(font, size)
             c.drawString(x0 + 3, y - h + 6.5, text)
+        if i > 0:
+            spans.append((y, y - h))
+            strokes.append(tuple(drawn))
         y -= h
-    return y
+    return y, spans, strokes
+
+
+def _write_cell(
+    c: Canvas,
+    rng: random.Random,
+    hand: Hand,
+    text: str,
+    cell: tuple[float, float, float, float],
+    signature: bool,
+) -> Stroke:
+    """A cell's entry (x0, bottom, x1, top) in the signer's hand, its ink kept inside the row
+    (the signature larger, more slanted, in the hand's script font)."""
+    x0, bottom, x1, top = cell
+    return draw_handwritten(
+        c,
+        rng,
+        text,
+        x0 + 3 + rng.uniform(0, 3),
+        bottom + 6.5,
+        x1 - x0 - 8,
+        hand.signature_font if signature else hand.entry_font,
+        (CELL_FONT + (2.5 if signature else 1.0)) * hand.scale,
+        hand.slant + (6.0 if signature else 0.0),
+        hand.wobble,
+        band=(bottom + 1.5, top - 1.5),
+    )
 
 
 def _foot(c: Canvas, foot: Foot, y: float) -> None:
+    """The statement typed: each line as one string."""
     if foot.heading:
         c.setFont("Helvetica-Bold", 9)
         c.drawString(MARGIN, y, foot.heading)
@@ -124,7 +213,7 @@ def _foot(c: Canvas, foot: Foot, y: float) -> None:
         c.drawString(MARGIN, y, text)
         y -= 13
     if foot.jurat:
-        c.drawString(MARGIN, y, foot.jurat)
+        c.drawString(MARGIN, y, foot.filled(foot.jurat))
         y -= 13
     y -= 20
     c.setFont("Helvetica", 9)
@@ -133,36 +222,77 @@ def _foot(c: Canvas, foot: Foot, y: float) -> None:
     if foot.values[1]:
         c.setFont("Helvetica-Oblique", 9)
         c.drawString(320, y, foot.values[1])
+    _captions(c, foot, y)
+
+
+def _captions(c: Canvas, foot: Foot, y: float) -> None:
     c.setFont("Helvetica", 8)
     if foot.captions[0]:
         c.drawString(40, y - 12, foot.captions[0])
     c.drawString(320, y - 12, foot.captions[1])
 
 
-def draw_page(c: Canvas, plan: PagePlan) -> None:
+def _foot_handwritten(c: Canvas, foot: Foot, y: float, hand: Hand, rng: random.Random) -> Strokes:
+    """The statement with its blanks written in by hand among the printed words: a template
+    line wraps (at a word) when the writing makes it too wide for the page."""
+    blanks = dict(foot.blanks)
+    strokes: list[tuple[str, Stroke]] = []
+    if foot.heading:
+        c.setFont("Helvetica-Bold", 9)
+        c.drawString(MARGIN, y, foot.heading)
+        y -= 14
+    for template in (*foot.template, *((foot.jurat,) if foot.jurat else ())):
+        y, written = write_in_text(c, rng, hand, template, blanks, MARGIN, y, PAGE_W - 2 * MARGIN)
+        strokes += written
+        y -= 15
+    y -= 20
+    if blanks.get("date"):
+        x = 40.0
+        if foot.date_label:
+            c.setFont("Helvetica", 9)
+            c.drawString(x, y, foot.date_label)
+            x += stringWidth(foot.date_label, "Helvetica", 9) + GAP
+        strokes.append(("date", write_in(c, rng, hand, blanks["date"], x, y)))
+    if blanks.get("signature"):
+        stroke = write_in(c, rng, hand, blanks["signature"], 320, y, signature=True)
+        strokes.append(("signature", stroke))
+    _captions(c, foot, y)
+    return tuple(strokes)
+
+
+def draw_page(c: Canvas, plan: PagePlan) -> PageLayout:
+    """Draw one page and end it; say where the signature rows and the entries went."""
+    rng = random.Random(plan.jitter_seed)
     y = PAGE_H - 44
     c.setFont("Helvetica-Bold", 12)
     c.drawCentredString(PAGE_W / 2, y, plan.title)
     y -= 20
     y = _paragraphs(c, plan.above, y)
     if plan.aside is not None:
-        y = _grid(c, plan.aside, y - 2) - 16
+        y = _grid(c, plan.aside, y - 2)[0] - 16
     y = _paragraphs(c, plan.between, y)
-    y = _grid(c, plan.signatures, y - 4)
-    if plan.foot is not None:
+    sig = plan.signatures
+    y, spans, strokes = _grid(c, sig, y - 4, plan.hands, plan.fields, rng)
+    statement: Strokes = ()
+    if plan.foot is not None and plan.statement_hand is not None:
+        statement = _foot_handwritten(c, plan.foot, y - 24, plan.statement_hand, rng)
+    elif plan.foot is not None:
         _foot(c, plan.foot, y - 24)
     if plan.number_text:
         c.setFont("Helvetica", 9)
         c.drawCentredString(PAGE_W / 2, 30, plan.number_text)
     c.showPage()
+    right = MARGIN + sum(sig.widths)
+    boxes = tuple((MARGIN, PAGE_H - top, right, PAGE_H - bottom) for top, bottom in spans)
+    return PageLayout(boxes, tuple(strokes) if plan.hands is not None else (), statement)
 
 
-def write_pages(path: Path, plans: Sequence[PagePlan]) -> None:
-    """The pages as one PDF, byte-identical for the same plans."""
+def write_pages(path: Path, plans: Sequence[PagePlan]) -> list[PageLayout]:
+    """The pages as one PDF, byte-identical for the same plans; where each page's entries went."""
     c = Canvas(str(path), pagesize=letter, invariant=1, pageCompression=1)
     c.setTitle("Synthetic petition sheets (no real person's data)")
     c.setAuthor("petitions synthetic generator (pipeline.synth.kinds)")
-    for plan in plans:
-        draw_page(c, plan)
+    layouts = [draw_page(c, plan) for plan in plans]
     c.save()
     log.debug("wrote %d page(s) to %s", len(plans), path)
+    return layouts

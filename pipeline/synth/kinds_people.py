@@ -127,14 +127,22 @@ class Voter:
     ward: str
     reg_date: dt.date
     dob: dt.date
+    suffix: str = ""  # "Jr", "Sr"
+    half: str = ""  # a fractional house number's fraction: "1/2"
+    apartment: str = ""
+    status: str = "A"  # A active, I inactive, P purged
+    purge_date: dt.date | None = None
 
     @property
     def printed(self) -> str:
-        return " ".join(p for p in (self.first, self.middle[:1], self.last) if p)
+        return " ".join(p for p in (self.first, self.middle[:1], self.last, self.suffix) if p)
 
     @property
     def residence(self) -> str:
-        return f"{self.house} {self.street}"
+        """As a signer writes it: "12 1/2 Mill St Apt 3"."""
+        number = f"{self.house} {self.half}".strip()
+        street = f"{number} {self.street}"
+        return f"{street} Apt {self.apartment}" if self.apartment else street
 
 
 def _ymd(d: dt.date | None) -> str:
@@ -167,7 +175,12 @@ def write_register(voters: Iterable[Voter], county_code: str, zip5: str, path: P
                 "VRSOURCE": "MAIL",
                 "IDREQUIRED": "N",
                 "IDMET": "Y",
-                "STATUS": "A",
+                "STATUS": v.status,
+                "REASONCODE": "MOVED" if v.status == "P" else "",
+                "PURGE_DATE": _ymd(v.purge_date),
+                "NAMESUFFIX": v.suffix,
+                "RHALFCODE": v.half,
+                "RAPARTMENT": v.apartment,
                 "SBOEID": v.sboeid,
             }
             writer.writerow([values.get(name, "") for name in NYSBOE_45_FIELDS])

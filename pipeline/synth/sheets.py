@@ -23,7 +23,7 @@ from reportlab.lib.utils import simpleSplit
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from .handwriting import Hand, Stroke, draw_handwritten
+from .handwriting import Hand, Stroke, draw_handwritten, write_in_text
 
 __all__ = [
     "COLUMNS",
@@ -99,6 +99,9 @@ class SheetPlan:
     hands: tuple[Hand | None, ...] | None = None
     witness_hand: Hand | None = None
     jitter_seed: int = 0
+    # With a witness hand: the statement's blanks (name, residence, village, county, count)
+    # written in it too, not typed.
+    written_statement: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,15 +243,19 @@ def _draw_witness(
         "of an affidavit and, if it contains a material false statement, shall subject me to "
         "the same penalties as if I had been duly sworn."
     )
+    hand = plan.witness_hand
+    strokes: list[tuple[str, Stroke]] = []
+    paragraphs: tuple[str, ...] = (statement, affidavit)
+    if hand is not None and plan.written_statement:
+        y, strokes = _write_statement(c, plan, w, y, hand, rng)
+        paragraphs = (affidavit,)
     c.setFont("Helvetica", 9)
-    for para in (statement, affidavit):
+    for para in paragraphs:
         for text in simpleSplit(para, "Helvetica", 9, PAGE_W - 2 * MARGIN - 12):
             c.drawString(MARGIN + 12, y, text)
             y -= 11.5
         y -= 4
     y -= 22
-    hand = plan.witness_hand
-    strokes: list[tuple[str, Stroke]] = []
     if hand is not None and w.date_text:
         stroke = draw_handwritten(
             c,
@@ -291,6 +298,30 @@ def _draw_witness(
     c.drawString(MARGIN + 40, y, "Date")
     c.drawString(PAGE_W / 2 + 60, y, "Signature of Witness")
     return tuple(strokes)
+
+
+def _write_statement(
+    c: Canvas, plan: SheetPlan, w: WitnessPlan, y: float, hand: Hand, rng: random.Random
+) -> tuple[float, list[tuple[str, Stroke]]]:
+    """The statement's first paragraph with its blanks written in the witness's hand (an
+    empty blank stays dotted); returns where the next paragraph starts and the strokes."""
+    template = (
+        "I, {name} state: I am over the age of eighteen years and now reside at {residence} "
+        "(residence address, or postoffice address if not identical) in the Village of "
+        "{village} in the State of New York, County of {county}. Each of the electors whose "
+        "names are subscribed to this petition sheet containing {count} (fill in number) "
+        "signatures, subscribed his name in my presence."
+    )
+    blanks = {
+        "name": w.name,
+        "residence": w.residence,
+        "village": plan.village if w.village is None else w.village,
+        "county": plan.county,
+        "count": w.stated_count,
+    }
+    width = PAGE_W - 2 * MARGIN - 12
+    y, strokes = write_in_text(c, rng, hand, template, blanks, MARGIN + 12, y, width, leading=14)
+    return y - 18, strokes
 
 
 def write_pdf(path: Path, plans: Sequence[SheetPlan]) -> list[SheetLayout]:

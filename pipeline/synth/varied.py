@@ -25,6 +25,7 @@ The number of sheets follows from the target and the rows drawn.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import random
 from collections.abc import Callable, Sequence
@@ -87,6 +88,17 @@ class Variation:
     nicknames: bool = True  # some signers write a nickname; some surnames are hyphenated
     line_defects: bool = True
     sheet_defects: bool = True
+    # The witness statement's blanks (name, residence, village, county, count) written by hand
+    # too; off by default so that the committed sample (fixtures/corpus-sample) is unchanged.
+    written_statement: bool = False
+
+    def as_json(self) -> dict[str, object]:
+        """As truth.json and index.json record it; `written_statement` only when set, so the
+        truth of a case made without it is what it was before the option existed."""
+        out = dataclasses.asdict(self)
+        if not self.written_statement:
+            del out["written_statement"]
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -479,6 +491,7 @@ def plan_varied(
             hands=tuple(hands) if fonts else None,
             witness_hand=pick_hand(rng, fonts) if fonts else None,
             jitter_seed=rng.randrange(2**31),
+            written_statement=variation.written_statement,
         )
         sheet_defects = () if sheet_code is None else (sheet_code,)
         planned[i] = Planned(plan, tuple(sheet_lines), witness_date, sheet_defects)
