@@ -118,3 +118,28 @@ def test_fake_engine_records_calls() -> None:
     assert fake.read((0, 0, 5, 5), Psm.SINGLE_LINE).text == "Sheet No. 3"
     assert fake.read((0, 0, 5, 5), Psm.SINGLE_LINE, DIGITS).text == "3"
     assert [c[2] for c in fake.calls] == ["", DIGITS]
+
+
+@pytest.mark.tesseract
+def test_read_image_leaves_the_page_for_the_next_read(engine: OcrEngine) -> None:
+    page = _text_image(["Vesta Oakhurst"])
+    engine.set_page(page, 300)
+    other = _text_image(["1260"])[:, :500]
+    assert engine.read_image(other, 300, Psm.SINGLE_LINE, DIGITS).text == "1260"  # type: ignore[attr-defined]
+    again = engine.read((10, 10, page.shape[1] - 20, page.shape[0] - 20), Psm.SINGLE_LINE)
+    assert cer("Vesta Oakhurst", again.text) <= 0.1
+
+
+@pytest.mark.tesseract
+def test_tesserocr_runs_the_lstm_only() -> None:
+    tesserocr = pytest.importorskip("tesserocr")
+    from pipeline.scan.engine import TesserocrEngine
+
+    assert TesserocrEngine()._api.oem() == tesserocr.OEM.LSTM_ONLY
+    assert TesserocrEngine(lstm_only=False)._api.oem() != tesserocr.OEM.LSTM_ONLY
+
+
+def test_fake_engine_reads_an_image_as_its_whole_rectangle() -> None:
+    fake = FakeEngine(lambda rect, psm, wl: f"{rect[2]}x{rect[3]}")
+    assert fake.read_image(np.zeros((7, 30), np.uint8), 300, Psm.SINGLE_LINE).text == "30x7"
+    assert fake.calls == [((0, 0, 30, 7), Psm.SINGLE_LINE, "")]

@@ -230,3 +230,102 @@ def test_garbled_column_titles_still_map() -> None:
     assert _map_title("Village Election\nDistrict\n(if any)") == "election_district"
     assert _map_title("Date Signed") == "date"
     assert _map_title("Remarks") is None
+
+
+def _two_table_page(dpi: float = DPI) -> np.ndarray:
+    """A nominating-style page: a candidates table (header + 2 rows, 4 columns), two lines of
+    text, then the signature table (header + 8 rows, 3 columns), both as wide as the page's
+    text and with rows of the same height."""
+    w, h = int(8.5 * dpi), int(11 * dpi)
+    img = np.full((h, w), 255, np.uint8)
+    x0, x1 = int(0.5 * dpi), int(8.0 * dpi)
+    row = int(0.3 * dpi)
+
+    def table(top: int, rows: int, cols: list[float]) -> None:
+        ys = [top + row * k for k in range(rows + 2)]
+        for y in ys:
+            cv2.line(img, (x0, y), (x1, y), 0, 2)
+        for x in [x0, *(x0 + int(c * dpi) for c in cols), x1]:
+            cv2.line(img, (x, ys[0]), (x, ys[-1]), 0, 2)
+
+    table(int(1.5 * dpi), 2, [2.5, 4.0, 5.0])
+    for k in range(2):
+        y = int((2.6 + 0.35 * k) * dpi)
+        cv2.putText(img, "I do hereby appoint a committee", (x0, y), 0, dpi / 300, 0, 2)
+    table(int(3.4 * dpi), 8, [1.1, 4.0])
+    return img
+
+
+def test_two_tables_on_a_page_are_told_apart() -> None:
+    from pipeline.scan.clean import RULE_RATIO, binarize
+    from pipeline.scan.table import find_grids, table_bands
+
+    cleaned = clean_page(_two_table_page(), DPI)
+    masks = rule_masks(binarize(cleaned.gray, RULE_RATIO), DPI)
+    assert len(table_bands(masks[0], masks[1], DPI)) == 2
+    grids = find_grids(cleaned.binary, DPI, masks)
+    assert [(g.n_rows, len(g.xs) - 1) for g in grids] == [(8, 3), (2, 4)]  # tallest first
+    # One table: one grid, as find_grid gives it.
+    one = clean_page(_form(rows=8), DPI)
+    (grid,) = find_grids(one.binary, DPI)
+    assert grid == find_grid(one.binary, DPI)
+
+
+def _text_page(lines: list[str], dpi: float = DPI) -> tuple[np.ndarray, list[int]]:
+    """Printed lines of text 0.3 in apart; returns the image (ink 255) and each line's
+    baseline y."""
+    img = np.zeros((int(0.5 * dpi + 0.3 * dpi * len(lines)), int(8.5 * dpi)), np.uint8)
+    ys = []
+    for k, text in enumerate(lines):
+        y = int(0.4 * dpi + 0.3 * dpi * k)
+        cv2.putText(img, text, (int(0.5 * dpi), y), 0, dpi / 300, 255, 2)
+        ys.append(y)
+    return img, ys
+
+
+def test_text_lines_are_found_one_by_one() -> None:
+    from pipeline.scan.blocks import text_lines
+
+    ink, ys = _text_page(["Statement of Witness", "I, Ann Lee state: I reside", "Sheet No. 3"])
+    ink[5, 40] = ink[80, 900] = 255  # specks are not lines
+    found = text_lines(ink, (0, 0, ink.shape[1], ink.shape[0]), DPI)
+    assert len(found) == 3
+    for (_, y, _, h), base in zip(found, ys, strict=True):
+        assert y < base <= y + h
+
+
+def test_statement_is_read_to_its_count_and_from_the_foot() -> None:
+    """The witness's statement is read down to its stated count, then from the foot up to the
+    caption under the date and signature and the line above it; the fixed wording between
+    is not read."""
+    from pipeline.scan.blocks import BlockPage, read_lines, text_lines
+    from pipeline.scan.engine import FakeEngine
+    from pipeline.scan.reader import _is_caption, _statement_done
+
+    words = [
+        "Statement of Witness:",
+        "I, Ann Lee state: I reside at 4 Elm St (residence address)",
+        "names are subscribed to this sheet containing 10 (fill in number) signatures",
+        "I understand that this statement will be accepted for all purposes",
+        "statement, shall subject me to the same penalties",
+        "10/3/26 Ann Lee",
+        "Date Signature of Witness",
+        "Sheet No. 3",
+    ]
+    ink, ys = _text_page(["x" * 20] * len(words))
+    lines = text_lines(ink, (0, 0, ink.shape[1], ink.shape[0]), DPI)
+    assert len(lines) == len(words)
+
+    def answer(rect: tuple[int, int, int, int], psm: object, whitelist: str) -> str:
+        (k,) = [k for k, y in enumerate(ys) if rect[1] <= y <= rect[1] + rect[3]]
+        return words[k]
+
+    engine = FakeEngine(answer)
+    page = BlockPage(engine, 1.0)
+    ocr = read_lines(page, lines, _statement_done, _is_caption, DPI * 0.35)
+    assert ocr.text.splitlines() == words[:3] + words[5:]
+    assert len(engine.calls) == 6
+    # A statement that never states its count is read whole.
+    engine = FakeEngine(lambda r, p, w: answer(r, p, w).replace("containing", "with"))
+    ocr = read_lines(BlockPage(engine, 1.0), lines, _statement_done, _is_caption, DPI * 0.35)
+    assert len(ocr.text.splitlines()) == len(words) and len(engine.calls) == len(words)

@@ -5,16 +5,20 @@ The steps, for one page:
 
 1. load the image at its resolution (`images`), even the lighting, turn a sideways page,
    deskew, filter speckle, binarize (`clean`);
-2. find the ruled table (`table`), erase its rules from the grey image OCR reads, and read the
-   header row's titles to map columns to fields (`pipeline.columns.map_header`); when the titles
-   do not map, the page is tried upside down, then turned the other way;
+2. find the ruled tables (`table`; a nominating petition has a candidates table above the
+   signatures), erase the rules from the grey image OCR reads, and read a table's header row
+   to map columns to fields (`pipeline.columns.map_header`): the first table whose titles map
+   Date and Signature is the signature table; when none does, the page is tried upside down
+   (first, when its ink sits low on the page), then turned the other way;
 3. for every row between the rules (blank rows included: a row is never dropped), measure the
    ink of each cell (`ink`); read inked cells with per-field settings (digits only for ward and
    election district, date characters for dates, one text line each); a cell without ink is
    empty for sure; the signature is decided from the ink, not from OCR;
 4. OCR the text above the table (title, village, county, proposition) and below it (the
-   Statement of Witness, its date and signature, and "Sheet No. n" at the foot) and pick the
-   blanks out with the text-layer reader's patterns, anchored on the statute's wording.
+   Statement of Witness, its date and signature, and "Sheet No. n" at the foot) a text line at
+   a time and only as far as its blanks go (`blocks`: the statement's closing wording is not
+   read), and pick the blanks out with the text-layer reader's patterns, anchored on the
+   statute's wording.
 
 Every field keeps the engine's confidence (0..1) and its box in points (1/72 in) on the
 upright, deskewed page. Nothing is guessed silently: an inked cell that reads as nothing gets
@@ -57,11 +61,13 @@ from ..records import (
     Source,
     WitnessStatement,
 )
+from . import cells  # a cell's crop and its re-reads when unsure
+from .blocks import BlockPage, read_lines, text_lines
 from .clean import RULE_RATIO, Cleaned, binarize, clean_page, rotate_quarter
 from .engine import DATE_CHARS, DIGITS, OcrEngine, OcrText, Psm, Rect, Word, default_engine
 from .images import load_page_image
 from .ink import measure_ink
-from .table import Grid, find_grid, rule_masks, table_bands
+from .table import Grid, find_grids, rule_masks
 
 __all__ = ["CELL_SETTINGS", "SIGNED_PLACEHOLDER", "read_image_page", "read_scan"]
 
@@ -101,8 +107,8 @@ KNOWN_TITLES: dict[str, str] = {
 TITLE_MATCH = 80.0
 # The rule strokes erased lie within this distance (inches) of the grid's lines.
 RULE_BAND_IN = 0.03
-# The printed blocks above and below the table are read at this resolution at most.
-BLOCK_DPI = 200.0
+# The witness's date and signature are the words this far (inches) above their caption.
+CAPTION_REACH_IN = 0.35
 # Cells are read this far (inches) inside their rules.
 CELL_INSET_IN = 0.02
 # The loose sheet-number pattern (after the textlayer's strict ones fail): letters OCR confuses
@@ -309,36 +315,30 @@ def _header_columns(grid: Grid, engine: OcrEngine, dpi: float) -> tuple[str | No
 
 
 def _try_layout(cleaned: Cleaned, dpi: float, engine: OcrEngine, flipped: bool) -> _Layout:
+    """The page's signature table in this orientation. A page may hold several ruled tables
+    (the nominating petition's candidates table above its signatures): each is tried, the
+    tallest first, until one's header row maps Date and Signature."""
     masks = rule_masks(binarize(cleaned.gray, RULE_RATIO), dpi)
-    layout = _layout_for(cleaned, masks, dpi, engine, flipped)
-    if _good(layout):
-        return layout
-    # Several ruled tables on the page (a candidates table above the signatures): each alone.
-    bands = table_bands(masks[0], dpi)
-    for top, bottom in bands if len(bands) > 1 else ():
-        margin = int(dpi * 0.05)
-        banded = tuple(_only_rows(m, top - margin, bottom + margin) for m in masks)
-        candidate = _layout_for(cleaned, (banded[0], banded[1]), dpi, engine, flipped)
-        if _good(candidate):
-            return candidate
-    engine.set_page(layout.ocr_gray, dpi)
-    return layout
-
-
-def _only_rows(mask: np.ndarray, top: int, bottom: int) -> np.ndarray:
-    out = np.zeros_like(mask)
-    out[max(0, top) : bottom] = mask[max(0, top) : bottom]
-    return out
+    grids: list[Grid | None] = list(find_grids(cleaned.binary, dpi, masks)) or [None]
+    tried: list[_Layout] = []
+    for grid in grids:
+        tried.append(_layout_for(cleaned, masks, grid, dpi, engine, flipped))
+        if _good(tried[-1]):
+            return tried[-1]
+    best = max(tried, key=_score)
+    if best is not tried[-1]:
+        engine.set_page(best.ocr_gray, dpi)
+    return best
 
 
 def _layout_for(
     cleaned: Cleaned,
     masks: tuple[np.ndarray, np.ndarray],
+    grid: Grid | None,
     dpi: float,
     engine: OcrEngine,
     flipped: bool,
 ) -> _Layout:
-    grid = find_grid(cleaned.binary, dpi, masks)
     ocr_gray, ink = _erase_rules(cleaned, masks, grid, dpi)
     engine.set_page(ocr_gray, dpi)
     columns: tuple[str | None, ...] = ()
@@ -365,22 +365,30 @@ def _flip(cleaned: Cleaned) -> Cleaned:
     )
 
 
+def _bottom_heavy(binary: np.ndarray) -> bool:
+    """More ink in the page's lower half than in its upper half. A petition prints its title,
+    its text and its table from the top and leaves its foot mostly blank, so such a page is
+    likely upside down (only the order in which the orientations are tried depends on it)."""
+    sample = binary[::4, ::4]
+    half = sample.shape[0] // 2
+    return bool(np.count_nonzero(sample[half:]) > np.count_nonzero(sample[:half]))
+
+
 def _upright_layout(gray: np.ndarray, dpi: float, engine: OcrEngine) -> _Layout:
-    """The page turned so that the table's titles read: as cleaned, upside down, then on the
-    other side. The first orientation whose header row maps Date and Signature wins; failing
-    that, the one that mapped the most columns."""
+    """The page turned so that the table's titles read: as cleaned and upside down (the more
+    likely of the two first), then on the other side. The first orientation whose header row
+    maps Date and Signature wins; failing that, the one that mapped the most columns."""
     cleaned = clean_page(gray, dpi)
-    tried = [_try_layout(cleaned, dpi, engine, flipped=False)]
-    if _good(tried[-1]):
-        return tried[-1]
-    tried.append(_try_layout(_flip(cleaned), dpi, engine, flipped=True))
-    if _good(tried[-1]):
-        return tried[-1]
-    other = clean_page(gray, dpi, quarter_turns=(cleaned.quarter_turns + 1) % 4)
-    tried.append(_try_layout(other, dpi, engine, flipped=False))
-    if _good(tried[-1]):
-        return tried[-1]
-    tried.append(_try_layout(_flip(other), dpi, engine, flipped=True))
+    tried: list[_Layout] = []
+    for quarter_turns in (cleaned.quarter_turns, (cleaned.quarter_turns + 1) % 4):
+        if quarter_turns != cleaned.quarter_turns:
+            cleaned = clean_page(gray, dpi, quarter_turns=quarter_turns)
+        first = _bottom_heavy(cleaned.binary)
+        for flipped in (first, not first):
+            page = _flip(cleaned) if flipped else cleaned
+            tried.append(_try_layout(page, dpi, engine, flipped=flipped))
+            if _good(tried[-1]):
+                return tried[-1]
     best = max(tried, key=_score)
     engine.set_page(best.ocr_gray, dpi)
     return best
@@ -394,6 +402,7 @@ def _upright_layout(gray: np.ndarray, dpi: float, engine: OcrEngine) -> _Layout:
 def _read_cell(
     name: str, rect: tuple[int, int, int, int], layout: _Layout, engine: OcrEngine, dpi: float
 ) -> Field:
+
     x0, y0, x1, y1 = rect
     box = _box(x0, y0, x1, y1, dpi)
     ink = measure_ink(layout.ink[y0:y1, x0:x1], dpi)
@@ -404,20 +413,21 @@ def _read_cell(
         # not needed (the matcher reads the name), so it is not OCR'd.
         return Field(name, SIGNED_PLACEHOLDER, round(ink.confidence, 3), Source.OCR, box)
     psm, whitelist = CELL_SETTINGS.get(name, (Psm.SINGLE_LINE, ""))
-    # Read only the inked part of the cell (plus a margin): less for tesseract to look at.
     assert ink.bbox is not None
-    m = max(2, int(dpi * 0.03))
-    bx0, by0 = max(x0, x0 + ink.bbox[0] - m), max(y0, y0 + ink.bbox[1] - m)
-    bx1, by1 = min(x1, x0 + ink.bbox[2] + m), min(y1, y0 + ink.bbox[3] + m)
-    ocr = engine.read((bx0, by0, bx1 - bx0, by1 - by0), psm, whitelist)
-    text = _clean_text(ocr.text)
+    read_rect = cells.ink_rect(rect, ink.bbox, dpi)
+    ix0, iy0, ix1, iy1 = ink.bbox
+    ink_gray = layout.ocr_gray[y0 + iy0 : y0 + iy1, x0 + ix0 : x0 + ix1]
+    first = engine.read(read_rect, psm, whitelist)
+    raw, conf = cells.reread(engine, name, ink_gray, dpi, first)
+    text = _clean_text(raw)
     if not whitelist:
         text = _fix_il(text, name in CAPITALIZED_FIELDS)
+    if name in cells.WORD_FIELDS:
+        text = cells.block_capitals_to_title(text)
     if name == "signature":
         # Signed or not is the ink's call; the text is kept when OCR could read it.
-        conf = ink.confidence
-        return Field(name, text or SIGNED_PLACEHOLDER, round(conf, 3), Source.OCR, box)
-    conf = ocr.confidence if text else 0.0  # ink that reads as nothing: unreadable
+        return Field(name, text or SIGNED_PLACEHOLDER, round(ink.confidence, 3), Source.OCR, box)
+    conf = conf if text else 0.0  # ink that reads as nothing: unreadable
     return Field(name, text, round(conf, 3), Source.OCR, box)
 
 
@@ -501,7 +511,7 @@ def _caption_fields(
         sig_cap = line[texts.index("signature")]
         date_cap = line[texts.index("date")] if "date" in texts else None
         cap_top = min(w.box[1] for w in line)
-        reach = dpi * 0.35
+        reach = dpi * CAPTION_REACH_IN
         above = [
             w for w in words if cap_top - reach <= w.box[1] < cap_top - 2 and w.line != line[0].line
         ]
@@ -582,38 +592,42 @@ def _read_sheet_number(ocr: OcrText, dpi: float) -> Field | None:
 # ---------------------------------------------------------------------------------------------
 
 
-def _read_blocks(
-    ocr_gray: np.ndarray, dpi: float, engine: OcrEngine, rects: Sequence[Rect | None]
-) -> list[OcrText]:
-    """The printed blocks above and below the table, read as blocks of text. A page scanned
-    finer than BLOCK_DPI is read at BLOCK_DPI for these (printed 9-13 pt text reads as well,
-    and tesseract's layout analysis costs less); word boxes come back in page pixels."""
-    if dpi <= BLOCK_DPI * 1.2:
-        return [engine.read(r, Psm.SINGLE_BLOCK) if r else OcrText(()) for r in rects]
-    scale = BLOCK_DPI / dpi
-    small = cv2.resize(ocr_gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    engine.set_page(small, BLOCK_DPI)
-    out = []
-    for r in rects:
-        if r is None:
-            out.append(OcrText(()))
-            continue
-        x, y, w, h = (int(round(v * scale)) for v in r)
-        read = engine.read((x, y, max(1, w), max(1, h)), Psm.SINGLE_BLOCK)
-        out.append(
-            OcrText(
-                tuple(
-                    Word(
-                        wd.text,
-                        wd.confidence,
-                        tuple(int(round(v / scale)) for v in wd.box),  # type: ignore[arg-type]
-                        wd.line,
-                    )
-                    for wd in read.words
-                )
-            )
-        )
-    return out
+def _header_done(ocr: OcrText) -> bool:
+    """The header has been read as far as its blanks go: the title, the village and county,
+    the proposition (9-902(8)); the lines after them are not read."""
+    text = ocr.text
+    return all(p.search(text) for p in (TITLE, HEADER_VILLAGE, PROPOSITION))
+
+
+def _statement_done(ocr: OcrText) -> bool:
+    """The witness's (or notary's) statement has been read to its stated count, its last
+    blank: what follows is fixed wording down to the date and signature, which are read from
+    the foot up. The 2-202 affidavit's jurat follows its count: it is read whole."""
+    text = ocr.text
+    found = statement_form(text)
+    if found is None or found[0] not in ("witness", "notary"):
+        return False
+    return any(p.search(text, found[2]) for p in COUNTS)
+
+
+def _is_caption(words: Sequence[Word]) -> bool:
+    """The caption under the witness's date and signature blanks, as `_caption_fields` finds
+    it (another caption, a notary's, does not stop the reading: the lines above it are read)."""
+    text = " ".join(w.text for w in words).lower()
+    return "signature" in text and "witness" in text
+
+
+def _read_block(
+    page: BlockPage, ink: np.ndarray, rect: Rect | None, dpi: float, statement: bool
+) -> OcrText:
+    """The header (`statement` False) or the text below the table, read a text line at a
+    time and only as far as its blanks go (`blocks.read_lines`)."""
+    if rect is None:
+        return OcrText(())
+    lines = text_lines(ink, rect, dpi)
+    if not statement:
+        return read_lines(page, lines, _header_done)
+    return read_lines(page, lines, _statement_done, _is_caption, dpi * CAPTION_REACH_IN)
 
 
 def read_scan(
@@ -635,7 +649,9 @@ def read_scan(
     margin = int(dpi * 0.04)
     header_rect = _ink_rect(layout.ink, 0, 0, wid, top - margin, dpi)
     below_rect = _ink_rect(layout.ink, 0, bottom + margin, wid, hgt, dpi)
-    header_ocr, below = _read_blocks(layout.ocr_gray, dpi, engine, (header_rect, below_rect))
+    page = BlockPage.of(engine, layout.ocr_gray, dpi)
+    header_ocr = _read_block(page, layout.ink, header_rect, dpi, statement=False)
+    below = _read_block(page, layout.ink, below_rect, dpi, statement=True)
     return Sheet(
         page=ref,
         header=_read_header(header_ocr, dpi),

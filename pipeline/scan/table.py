@@ -7,18 +7,24 @@ row's spacing, and its columns are the vertical rules crossing it. Faint or brok
 leave enough of the row profile to be found; a missing row rule is restored by splitting a
 row that is a whole multiple of the usual row height. When there are no usable vertical rules,
 the columns come from the gaps in the ink of the table's rows (a text-projection fallback).
+
+A page may hold several tables (the nominating petition's candidates table above its
+signatures). Two rules belong to one table when a vertical rule runs between them, so the
+page is cut into bands between tables (`table_bands`) and each band's grid found alone
+(`find_grids`); the same test keeps a line of text just above or below a table from being
+taken for its header row or its last row.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-__all__ = ["table_bands", "Grid", "find_grid", "rule_masks"]
+__all__ = ["Grid", "find_grid", "find_grids", "rule_masks", "table_bands"]
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +45,8 @@ THIN_INK = 0.10
 # A faint rule above the table's first strong rule is its header row's top when it is at most
 # this many body rows above it (taller, it is a text line above the table).
 HEADER_MAX_ROWS = 1.8
+# A gap between two rules is inside a table when a vertical rule covers this share of it.
+SPAN_COVER = 0.5
 # A faint candidate this close (inches) to a strong rule is not another rule.
 NEAR_STRONG_IN = 0.2
 # How far (inches) above or below a row rule the vertical rules are looked for.
@@ -201,13 +209,20 @@ def _pitch(ys: list[int], candidates: list[int], dpi: float) -> float:
 
 
 def _join(
-    ys: list[int], candidates: list[int], bottoms: list[int], cover: np.ndarray, dpi: float
+    ys: list[int],
+    candidates: list[int],
+    bottoms: list[int],
+    cover: np.ndarray,
+    ruled: Callable[[int, int], bool],
+    dpi: float,
 ) -> list[int]:
     """The strong run `ys` with the faint candidates that sit where rows end: inside the run at
     whole multiples of the row height from a strong rule; beyond its ends one at a time, each a
     row's height (0.8 to 1.25 rows) past the current end, above the top (the header row, often
-    taller) up to HEADER_MAX_ROWS rows. Below the table the vertical rules may have faded out
-    before the last rule: there `bottoms` (thin lines, met by the verticals or not) count."""
+    taller) up to HEADER_MAX_ROWS rows when the table's vertical rules run up to it (`ruled`:
+    a line of text above the table is not its header). Below the table the vertical rules may
+    have faded out before the last rule: there `bottoms` (thin lines, met by the verticals or
+    not) count, unless the verticals run down to the end and stop there."""
     pitch = _pitch(ys, candidates, dpi)
     strong = set(ys)
     inside = []
@@ -228,12 +243,23 @@ def _join(
         elif cover[y] > cover[out[-1]]:
             out[-1] = y  # two "rules" closer than a row: the longer one is the rule
     while True:
-        below = [y for y in bottoms if 0.8 * pitch <= y - out[-1] <= 1.25 * pitch]
+        # Where the vertical rules still run down to the current end, a rule below must be
+        # reached by them too (a line of text under the table is not its last row).
+        faded = len(out) < 2 or not ruled(out[-2], out[-1])
+        below = [
+            y
+            for y in bottoms
+            if 0.8 * pitch <= y - out[-1] <= 1.25 * pitch and (faded or ruled(out[-1], y))
+        ]
         if not below:
             break
         out.append(min(below))
     while True:
-        above = [y for y in candidates if 0.8 * pitch <= out[0] - y <= HEADER_MAX_ROWS * pitch]
+        above = [
+            y
+            for y in candidates
+            if 0.8 * pitch <= out[0] - y <= HEADER_MAX_ROWS * pitch and ruled(y, out[0])
+        ]
         if not above:
             break
         out.insert(0, max(above))
@@ -296,25 +322,55 @@ def _crossed(ys: list[int], vert: np.ndarray, xs: list[int], dpi: float) -> list
     return kept
 
 
-def table_bands(horiz: np.ndarray, dpi: float) -> list[tuple[int, int]]:
-    """The y-bands of the page's separate ruled tables: its strong horizontal rules split where
-    the gap is much wider than the rows around it (a form with a candidates table above the
-    signature table, as the nominating petition has). One band when the page has one table."""
+def _spanning(
+    vert: np.ndarray, top: int, bottom: int, dpi: float, xs: Sequence[int] | None = None
+) -> int:
+    """How many vertical rules run through the rows between `top` and `bottom`: strokes of
+    the vertical-rule image covering SPAN_COVER of that height, at the column positions `xs`
+    (within a fiftieth of an inch) or, without `xs`, anywhere across the page."""
+    pad = max(1, int(dpi * 0.01))
+    seg = vert[top + pad : bottom - pad]
+    if seg.shape[0] < 2:
+        return 0
+    cover = np.count_nonzero(seg, axis=0) >= SPAN_COVER * seg.shape[0]
+    if xs is not None:
+        band = max(2, int(dpi * 0.02))
+        return sum(bool(cover[max(0, x - band) : x + band + 1].any()) for x in xs)
+    return len(_centres(_peaks(cover.astype(np.int64), 1), merge=max(2, int(dpi * 0.03))))
+
+
+def table_bands(horiz: np.ndarray, vert: np.ndarray, dpi: float) -> list[tuple[int, int]]:
+    """The page cut into horizontal bands, one per ruled table, top to bottom (a form with a
+    candidates table above the signature table, as the nominating petition has, gives two).
+
+    Two successive strong rules belong to one table when a vertical rule runs between them;
+    the text between two tables has no stroke that long. A page without vertical rules is cut
+    where the gap between rules is much wider than the rows around it. Each band reaches
+    halfway to its neighbours, so the faint rules just outside a table stay in its band. One
+    band when the page has one table; none when it has no ruled table."""
     prof = horiz.sum(axis=1, dtype=np.int64) // 255
     if prof.max() < dpi * 1.5:
         return []
     ys = _centres(_peaks(prof, prof.max() * STRONG_COVER), merge=max(2, int(dpi * 0.02)))
-    if len(ys) < 3:
-        return [(ys[0], ys[-1])] if len(ys) == 2 else []
-    gaps = np.diff(ys)
-    pitch = float(np.median(gaps))
-    bands, start = [], ys[0]
-    for y0, y1, gap in zip(ys, ys[1:], gaps, strict=False):
-        if gap > 2.5 * pitch:
-            bands.append((start, y0))
-            start = y1
-    bands.append((start, ys[-1]))
-    return [(a, b) for a, b in bands if b > a]
+    if len(ys) < 2:
+        return []
+    joined = [_spanning(vert, a, b, dpi) > 0 for a, b in zip(ys, ys[1:], strict=False)]
+    if not any(joined):  # no vertical rules at all
+        gaps = np.diff(ys)
+        joined = [bool(g <= 2.5 * float(np.median(gaps))) for g in gaps]
+    tables: list[list[int]] = [[ys[0]]]
+    for y, same in zip(ys[1:], joined, strict=False):
+        if same:
+            tables[-1].append(y)
+        else:
+            tables.append([y])
+    tables = [t for t in tables if len(t) >= 2]
+    bands = []
+    for k, t in enumerate(tables):
+        top = 0 if k == 0 else (tables[k - 1][-1] + t[0]) // 2
+        bottom = horiz.shape[0] if k == len(tables) - 1 else (t[-1] + tables[k + 1][0]) // 2
+        bands.append((top, bottom))
+    return bands
 
 
 def find_grid(
@@ -336,9 +392,12 @@ def find_grid(
             if min(abs(y - z) for z in ys) > near and _thin_line(y, horiz, binary, dpi)
         ]
         crossed = set(_crossed(thin, vert, xs, dpi))
-        ys = _join(
-            ys, [y for y in thin if y in crossed], thin, horiz.sum(axis=1, dtype=np.int64), dpi
-        )
+
+        def ruled(top: int, bottom: int) -> bool:
+            return _spanning(vert, top, bottom, dpi, xs) >= 2
+
+        cover = horiz.sum(axis=1, dtype=np.int64)
+        ys = _join(ys, [y for y in thin if y in crossed], thin, cover, ruled, dpi)
     ys = _fill_missing_rows(ys, dpi)
     method = "rules"
     if len(xs) < 3:
@@ -351,3 +410,28 @@ def find_grid(
     if len(xs) < 3:
         return None
     return Grid(tuple(xs), tuple(ys), method)
+
+
+def _only_rows(mask: np.ndarray, top: int, bottom: int) -> np.ndarray:
+    out = np.zeros_like(mask)
+    out[max(0, top) : bottom] = mask[max(0, top) : bottom]
+    return out
+
+
+def find_grids(
+    binary: np.ndarray, dpi: float, masks: tuple[np.ndarray, np.ndarray] | None = None
+) -> list[Grid]:
+    """Every ruled table on the page, the tallest first: each band of `table_bands` alone.
+    Which one holds the signatures is for the reader to tell from the header row's titles."""
+    horiz, vert = masks if masks is not None else rule_masks(binary, dpi)
+    bands = table_bands(horiz, vert, dpi)
+    if len(bands) <= 1:
+        grid = find_grid(binary, dpi, (horiz, vert))
+        return [grid] if grid is not None else []
+    grids = []
+    for top, bottom in bands:
+        banded = (_only_rows(horiz, top, bottom), _only_rows(vert, top, bottom))
+        grid = find_grid(binary, dpi, banded)
+        if grid is not None:
+            grids.append(grid)
+    return sorted(grids, key=lambda g: g.ys[0] - g.ys[-1])

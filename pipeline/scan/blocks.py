@@ -1,0 +1,160 @@
+"""The printed text around the signature table, read a text line at a time and only as far as
+it is needed.
+
+The header above the table and the statement below it are mostly fixed wording. Tesseract's
+time grows with the characters it recognizes, not with the page's size, so the way to spend
+less on them is to read less of them: the block is cut into its text lines (runs of inked
+rows), the lines are read from the top until the caller has every blank it looks for, then,
+for the statement, from the foot up until the caption under the witness's date and signature
+and the blanks above it have been read. What lies between (the statement's closing wording,
+"I understand that this statement will be accepted ... as if I had been duly sworn") is not
+read. When the caller never has what it looks for, every line is read: nothing is lost, only
+the time is not saved.
+
+The blocks are printed text, read at BLOCK_DPI at most: 9-13 pt type reads as well at 200 dpi
+as at 300, and tesseract's thresholding and layout work cost less. Word boxes come back in
+the page's pixels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .engine import OcrEngine, OcrText, Psm, Rect, Word
+
+__all__ = ["BLOCK_DPI", "BlockPage", "read_lines", "text_lines"]
+
+# The printed blocks are read at this resolution at most.
+BLOCK_DPI = 200.0
+# Inked rows closer than this (inches) are one text line (a dotted i, a comma's tail).
+LINE_JOIN_IN = 0.02
+# A run of inked rows shorter than this (inches) is a speck or a rule's remnant, not text.
+LINE_MIN_IN = 0.04
+# A row is inked when it holds at least this much ink (inches along the row).
+ROW_INK_IN = 0.01
+# A text line is read this far (inches) above and below its ink, within half the gap to its
+# neighbours.
+LINE_PAD_IN = 0.04
+
+
+@dataclass(frozen=True, slots=True)
+class BlockPage:
+    """The page handed to the engine for the blocks (scaled down to BLOCK_DPI when finer)."""
+
+    engine: OcrEngine
+    scale: float  # block-page pixels per page pixel
+
+    @classmethod
+    def of(cls, engine: OcrEngine, ocr_gray: np.ndarray, dpi: float) -> BlockPage:
+        if dpi <= BLOCK_DPI * 1.2:
+            engine.set_page(ocr_gray, dpi)
+            return cls(engine, 1.0)
+        scale = BLOCK_DPI / dpi
+        small = cv2.resize(ocr_gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        engine.set_page(small, BLOCK_DPI)
+        return cls(engine, scale)
+
+    def read(self, rect: Rect) -> OcrText:
+        """One rectangle of the page (page pixels) as a block of text; boxes in page pixels."""
+        if self.scale == 1.0:
+            return self.engine.read(rect, Psm.SINGLE_BLOCK)
+        s = self.scale
+        x, y, w, h = (int(round(v * s)) for v in rect)
+        read = self.engine.read((x, y, max(1, w), max(1, h)), Psm.SINGLE_BLOCK)
+        return OcrText(
+            tuple(
+                Word(
+                    wd.text,
+                    wd.confidence,
+                    (
+                        int(round(wd.box[0] / s)),
+                        int(round(wd.box[1] / s)),
+                        int(round(wd.box[2] / s)),
+                        int(round(wd.box[3] / s)),
+                    ),
+                    wd.line,
+                )
+                for wd in read.words
+            )
+        )
+
+
+def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
+    """(start, end) of the runs of True, end exclusive."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], flags.astype(np.int8), [0]))))
+    return list(zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True))
+
+
+def text_lines(ink: np.ndarray, rect: Rect, dpi: float) -> list[Rect]:
+    """The text lines of a block (x, y, w, h in page pixels), top to bottom: runs of rows of
+    the binary page (ink 255) that hold ink. Lines that touch (tight leading, a descender on
+    an ascender) stay one piece, which tesseract reads as a block all the same."""
+    x, y, w, h = rect
+    inked = np.count_nonzero(ink[y : y + h, x : x + w], axis=1) >= max(2, dpi * ROW_INK_IN)
+    runs: list[list[int]] = []
+    for a, b in _runs(inked):
+        if runs and a - runs[-1][1] < dpi * LINE_JOIN_IN:
+            runs[-1][1] = b
+        else:
+            runs.append([a, b])
+    runs = [r for r in runs if r[1] - r[0] >= dpi * LINE_MIN_IN]
+    pad = int(dpi * LINE_PAD_IN)
+    out = []
+    for k, (a, b) in enumerate(runs):
+        top = a - pad if k == 0 else max(a - pad, (runs[k - 1][1] + a) // 2)
+        bottom = b + pad if k == len(runs) - 1 else min(b + pad, (b + runs[k + 1][0]) // 2)
+        top, bottom = max(0, top), min(h, bottom)
+        out.append((x, y + top, w, bottom - top))
+    return out
+
+
+def _numbered(reads: dict[int, OcrText]) -> OcrText:
+    """The lines' reads in page order, their text lines numbered through."""
+    words: list[Word] = []
+    base = 0
+    for k in sorted(reads):
+        lines = {w.line for w in reads[k].words}
+        renumber = {n: base + i for i, n in enumerate(sorted(lines))}
+        words.extend(Word(w.text, w.confidence, w.box, renumber[w.line]) for w in reads[k].words)
+        base += len(lines)
+    return OcrText(tuple(words))
+
+
+def read_lines(
+    page: BlockPage,
+    lines: Sequence[Rect],
+    head_done: Callable[[OcrText], bool],
+    foot_anchor: Callable[[Sequence[Word]], bool] | None = None,
+    reach: float = 0.0,
+) -> OcrText:
+    """Read a block's `lines`: from the top until `head_done` (given everything read so far)
+    says the rest of the head is not needed; then, with `foot_anchor`, from the bottom up
+    until a text line it accepts has been read and every line reaching within `reach` pixels
+    above that line's top. Without `foot_anchor` the reading ends with the head."""
+    reads: dict[int, OcrText] = {}
+    top = len(lines)
+    for k, rect in enumerate(lines):
+        reads[k] = page.read(rect)
+        if head_done(_numbered(reads)):
+            top = k + 1
+            break
+    if foot_anchor is None:
+        return _numbered(reads)
+    anchor_top: float | None = None
+    for k in range(len(lines) - 1, top - 1, -1):
+        x, y, w, h = lines[k]
+        if anchor_top is not None and y + h < anchor_top - reach:
+            break
+        reads[k] = page.read(lines[k])
+        if anchor_top is None:
+            by_line: dict[int, list[Word]] = {}
+            for wd in reads[k].words:
+                by_line.setdefault(wd.line, []).append(wd)
+            tops = [min(w.box[1] for w in ws) for ws in by_line.values() if foot_anchor(ws)]
+            if tops:
+                anchor_top = min(tops)
+    return _numbered(reads)
