@@ -8,6 +8,7 @@ without Prefect. `flows/check.py` runs the same stages as Prefect tasks, pages i
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
@@ -140,7 +141,8 @@ class StoredRegister:
     cache: Path
 
     def open(self) -> RegisterStore:
-        return open_store(self.config, self.cache)
+        # DuckDB's share of the 2 GB budget; Python's records take the rest at state scale.
+        return open_store(self.config, self.cache, memory_limit="1GB", progress=sys.stderr.isatty())
 
 
 @dataclass(frozen=True, slots=True)
