@@ -329,3 +329,83 @@ def test_statement_is_read_to_its_count_and_from_the_foot() -> None:
     engine = FakeEngine(lambda r, p, w: answer(r, p, w).replace("containing", "with"))
     ocr = read_lines(BlockPage(engine, 1.0), lines, _statement_done, _is_caption, DPI * 0.35)
     assert len(ocr.text.splitlines()) == len(words) and len(engine.calls) == len(words)
+
+
+def _ocr(rows: list[tuple[int, list[tuple[int, str]]]]) -> OcrText:
+    """Words laid out as tesseract gives them (pixels at 300 dpi): one text line per row."""
+    words = []
+    for line, (y, items) in enumerate(rows):
+        for x, text in items:
+            words.append(Word(text, 0.95, (x, y, x + 20 * len(text), y + 40), line))
+    return OcrText(tuple(words))
+
+
+def test_each_statement_forms_date_and_signature_are_read_from_a_scan() -> None:
+    """The witness's "Date ... Signature of Witness", the notary's "(Signature and official
+    title ...)" with its "Date:" label, and 2-202's "(signature of witness)" under the jurat."""
+    from pipeline.scan.reader import _read_witness
+
+    witness = _ocr(
+        [
+            (100, [(150, "STATEMENT"), (400, "OF"), (470, "WITNESS:")]),
+            (160, [(150, "I,"), (200, "Ann"), (300, "Roe"), (400, "state")]),
+            (220, [(150, "containing"), (420, "7"), (460, "(fill"), (560, "in"), (620, "number)")]),
+            (380, [(150, "3/9/26"), (1400, "Ann"), (1500, "Roe")]),
+            (440, [(150, "Date"), (1400, "Signature"), (1620, "of"), (1680, "Witness")]),
+        ]
+    )
+    notary = _ocr(
+        [
+            (100, [(150, "On"), (210, "the"), (280, "dates"), (400, "before"), (520, "me")]),
+            (160, [(150, "personally"), (380, "came"), (480, "each")]),
+            (220, [(150, "containing"), (420, "8"), (460, "(fill"), (560, "in"), (620, "number)")]),
+            (380, [(150, "Date:"), (300, "10/04/2026"), (1330, "Pell"), (1420, "Oakhurst,")]),
+            (440, [(1330, "(Signature"), (1560, "and"), (1640, "official"), (1800, "title)")]),
+        ]
+    )
+    affidavit = _ocr(
+        [
+            (100, [(150, "STATE"), (300, "OF"), (370, "NEW"), (460, "YORK")]),
+            (
+                160,
+                [(150, "Edda"), (260, "Kettleby"), (460, "being"), (580, "duly"), (680, "sworn,")],
+            ),
+            (220, [(150, "having"), (300, "7"), (340, "signatures;")]),
+            (
+                300,
+                [
+                    (150, "Sworn"),
+                    (280, "to"),
+                    (330, "before"),
+                    (460, "me"),
+                    (520, "This"),
+                    (620, "1st"),
+                    (700, "day"),
+                    (790, "of"),
+                    (850, "October,"),
+                    (1050, "2026"),
+                ],
+            ),
+            (370, [(150, "Edda"), (260, "Kettleby")]),
+            (430, [(150, "(signature"), (380, "of"), (440, "witness)")]),
+        ]
+    )
+    got = {
+        name: _read_witness(ocr, 300, 2550)
+        for name, ocr in (("witness", witness), ("notary", notary), ("affidavit", affidavit))
+    }
+    assert {k: w.form for k, w in got.items() if w} == {
+        "witness": "witness",
+        "notary": "notary",
+        "affidavit": "affidavit",
+    }
+    said = {
+        k: (w.date.text if w.date else None, w.signature.text if w.signature else None)
+        for k, w in got.items()
+        if w
+    }
+    assert said == {
+        "witness": ("3/9/26", "Ann Roe"),
+        "notary": ("10/04/2026", "Pell Oakhurst,"),
+        "affidavit": ("October 1, 2026", "Edda Kettleby"),
+    }

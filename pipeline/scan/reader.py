@@ -43,10 +43,12 @@ from ..forms import (
     COUNTIES,
     COUNTS,
     HEADER_VILLAGE,
+    JURAT,
     NAMES,
     PROPOSITION,
     RESIDENCES,
     SHEET_NUMBERS,
+    SIGNATURE_CAPTIONS,
     TITLE,
     VILLAGES,
     statement_form,
@@ -500,25 +502,48 @@ def _lines_of(words: Sequence[Word]) -> list[list[Word]]:
     return [sorted(ws, key=lambda w: w.box[0]) for _, ws in sorted(lines.items())]
 
 
+def _caption_words(line: Sequence[Word]) -> list[str]:
+    return [w.text.lower().strip(".:()") for w in line]
+
+
+def _is_caption_line(line: Sequence[Word]) -> bool:
+    """The caption under the statement's date and signature blanks: "Date ... Signature of
+    Witness", the 2-202 affidavit's "(signature of witness)", the notary's "(Signature and
+    official title of officer administering oath)" (`forms.SIGNATURE_CAPTIONS`)."""
+    text = " ".join(_caption_words(line))
+    return any(caption in text for caption in SIGNATURE_CAPTIONS)
+
+
 def _caption_fields(
     words: Sequence[Word], dpi: float, page_width: int
 ) -> tuple[Field | None, Field | None]:
-    """The witness's date and signature: the words just above "Date ... Signature of Witness"."""
+    """The date and signature: the words just above the caption line (the date left of the
+    signature's caption; a "Date:" label and the 2-202 jurat's line, read apart, are not
+    part of them)."""
     for line in _lines_of(words):
-        texts = [w.text.lower().strip(".:") for w in line]
-        if "signature" not in texts or "witness" not in " ".join(texts):
+        if not _is_caption_line(line):
             continue
-        sig_cap = line[texts.index("signature")]
+        texts = _caption_words(line)
+        sig_cap = line[texts.index("signature")] if "signature" in texts else line[0]
         date_cap = line[texts.index("date")] if "date" in texts else None
         cap_top = min(w.box[1] for w in line)
         reach = dpi * CAPTION_REACH_IN
+        jurat_lines = {
+            ln[0].line for ln in _lines_of(words) if "sworn" in " ".join(_caption_words(ln))
+        }
         above = [
-            w for w in words if cap_top - reach <= w.box[1] < cap_top - 2 and w.line != line[0].line
+            w
+            for w in words
+            if cap_top - reach <= w.box[1] < cap_top - 2
+            and w.line != line[0].line
+            and w.line not in jurat_lines
         ]
         split = (sig_cap.box[0] + (date_cap.box[2] if date_cap else 0)) / 2
         if date_cap is None:
             split = min(split, page_width / 2)
-        date_words = [w for w in above if w.box[2] <= split]
+        date_words = [
+            w for w in above if w.box[2] <= split and not w.text.lower().startswith("date")
+        ]
         sig_words = [w for w in above if w.box[0] > split]
 
         def field(name: str, ws: list[Word]) -> Field:
@@ -529,6 +554,17 @@ def _caption_fields(
 
         return field("date", date_words), field("signature", sig_words)
     return None, None
+
+
+def _jurat_date(sp: _Spanned, dpi: float) -> Field | None:
+    """2-202's affidavit is dated by its jurat: "Sworn to before me This 1st day of October,
+    2026" -> "October 1, 2026" (as the text-layer reader gives it)."""
+    m = JURAT.search(sp.text)
+    if m is None:
+        return None
+    words = sp.words_in(m.start(), m.end())
+    text = f"{m['m']} {m['d']}, {m['y']}"
+    return Field("date", text, round(_mean_conf(words), 3), Source.OCR, _words_box(words, dpi))
 
 
 def _read_witness(ocr: OcrText, dpi: float, page_width: int) -> WitnessStatement | None:
@@ -548,6 +584,8 @@ def _read_witness(ocr: OcrText, dpi: float, page_width: int) -> WitnessStatement
 
     words_after = [w for a, _, w in sp.spans if a >= start]
     date_f, sig_f = _caption_fields(words_after, dpi, page_width)
+    if form == "affidavit":
+        date_f = _jurat_date(sp, dpi) or date_f
     return WitnessStatement(
         form=form,
         witness_name=grab(NAMES, "witness_name"),
@@ -613,7 +651,7 @@ def _statement_done(ocr: OcrText) -> bool:
 def _is_caption(words: Sequence[Word]) -> bool:
     """The caption under the witness's date and signature blanks, as `_caption_fields` finds
     it (another caption, a notary's, does not stop the reading: the lines above it are read)."""
-    text = " ".join(w.text for w in words).lower()
+    text = " ".join(_caption_words(words))
     return "signature" in text and "witness" in text
 
 
