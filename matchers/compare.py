@@ -1,19 +1,30 @@
 """Per-field comparisons with ordered levels, in the manner of splink.
 
-A `Comparison` is a small declarative value: which field, which similarity, and the floors for the
-CLOSE and LOOSE levels. Applied to two arrays of normalized values (a line's and a candidate
-entry's, one pair per row) it gives one `ComparisonLevel` code and one similarity (0..100) per
-pair, vectorized with RapidFuzz's `cpdist`:
+A `Comparison` is a small declarative value: which field, which similarity, and which rules lift
+a pair to the CLOSE or LOOSE level. Applied to two arrays of normalized values (a line's and a
+candidate entry's, one pair per row) it gives one `ComparisonLevel` code and one similarity
+(0..100) per pair, vectorized with RapidFuzz's `cpdist`. A pair gets the best level any of its
+rules gives:
 
     MISSING    either side is empty: no evidence either way (weight 0)
     EXACT      the two values are equal
-    CLOSE      similarity >= `close` (for names, the better of the similarity as written and
-               of the OCR-folded forms: "rn" read for "m", "cl" for "d", "0" for "O"), or a
-               nickname pair ("PEGGY" / "MARGARET"), or the middle
-               initial agrees with a middle name, or a house number one keystroke off, or a
-               street equal but for its street type ("S WABASH AVE" / "S WABASH")
-    LOOSE      similarity >= `loose`, or a given name is the initial of the other
+    CLOSE      similarity >= `close` (names: the better of the similarity as written and of the
+               OCR-folded forms); or one slip (`one_slip`): equal once OCR-folded (`fold_level`:
+               "LARNAR" / "LAMAR", "l47" / "147"), or one letter added, dropped, changed or two
+               neighbours swapped (`edit_level`: "JONH" / "JOHN"); or a nickname pair ("PEGGY" /
+               "MARGARET"); or the middle initial agrees with a middle name; or a street equal
+               but for its street type ("S WABASH" / "S WABASH AVE"; real address lists mix
+               types up often enough that capping them lost recall on
+               ../shared/reference/address-matching/ for no precision)
+    LOOSE      similarity >= `loose`; or a given name is the initial of the other; or a house
+               number one edit off ("12" / "13": a slip, or the house next door)
     DIFFERENT  anything else
+
+Why the slip is its own level: a typed or read name differs from the register's by one slip far
+more often than two different people's names do, so its weight (estimated from data in
+matchers/weights.py) is much higher than a mere likeness's. Whether a given-name slip may decide a
+match is the matcher's call (a slip that spells another real given name, "MARY" / "MARK", may be
+another person: matchers/matcher.py sends it to review).
 
 `level` applies a comparison to one pair (for evidence and tests). `COMPARISONS` is the set the
 matcher uses; the Fellegi-Sunter weights (matchers/weights.py) are per (field, level).
@@ -27,7 +38,7 @@ from enum import StrEnum
 
 import numpy as np
 from rapidfuzz import fuzz, process
-from rapidfuzz.distance import JaroWinkler, Levenshtein
+from rapidfuzz.distance import OSA, JaroWinkler, Levenshtein
 
 from pipeline.records import ComparisonLevel
 
@@ -38,10 +49,13 @@ __all__ = [
     "LEVEL_CODES",
     "LEVELS",
     "Comparison",
+    "Fold",
     "Similarity",
     "compare_arrays",
+    "digit_fold",
     "level",
     "ocr_fold",
+    "one_slip",
     "street_core",
 ]
 
@@ -73,9 +87,16 @@ class Similarity(StrEnum):
     EQUAL = "equal"  # only EXACT or DIFFERENT (ZIP, unit, suffix)
 
 
+class Fold(StrEnum):
+    """Which OCR fold a comparison's slip rule uses."""
+
+    LETTERS = "letters"  # names and streets: digits read for letters ("0SMOND", "MI1L")
+    DIGITS = "digits"  # house numbers: letters read for digits ("l47", "7O")
+
+
 @dataclass(frozen=True, slots=True)
 class Comparison:
-    """One field's comparison. Floors are on the 0..100 similarity; None: no such level."""
+    """One field's comparison. Floors are on the 0..100 similarity; None: no such rule."""
 
     field: str
     similarity: Similarity
@@ -83,9 +104,12 @@ class Comparison:
     loose: float | None = None
     nicknames: bool = False  # nickname pairs are CLOSE (given names)
     initial_level: ComparisonLevel | None = None  # one side a single letter, the other's first
-    close_edits: int | None = None  # at most this many edits: CLOSE (house numbers)
+    fold_level: ComparisonLevel | None = None  # equal once OCR-folded (`fold`)
+    fold: Fold = Fold.LETTERS  # which fold
+    edit_level: ComparisonLevel | None = None  # one edit apart (OSA: a swap is one edit) ...
+    edit_min_length: int = 1  # ... when both values are at least this long
     street_core: bool = False  # equal once a trailing street type is dropped: CLOSE
-    ocr_fold: bool = False  # also compare the OCR-folded forms ("LARNAR" ~ "LAMAR"): the best
+    ocr_fold: bool = False  # also compare the OCR-folded forms' similarity: the better counts
 
 
 COMPARISONS: tuple[Comparison, ...] = (
@@ -96,22 +120,50 @@ COMPARISONS: tuple[Comparison, ...] = (
         loose=80.0,
         nicknames=True,
         initial_level=ComparisonLevel.LOOSE,
+        fold_level=ComparisonLevel.CLOSE,
+        edit_level=ComparisonLevel.CLOSE,
+        edit_min_length=3,
         ocr_fold=True,
     ),
     Comparison(
         "middle_name", Similarity.JARO_WINKLER, close=92.0, initial_level=ComparisonLevel.CLOSE
     ),
-    Comparison("last_name", Similarity.JARO_WINKLER, close=88.0, loose=80.0, ocr_fold=True),
+    # A surname only a likeness apart ("ASHBURN" / "ASHBURNIN") is LOOSE: many people share a
+    # surname's start. One slip is CLOSE.
+    Comparison(
+        "last_name",
+        Similarity.JARO_WINKLER,
+        loose=88.0,
+        fold_level=ComparisonLevel.CLOSE,
+        edit_level=ComparisonLevel.CLOSE,
+        edit_min_length=3,
+        ocr_fold=True,
+    ),
     Comparison("suffix", Similarity.EQUAL),
-    Comparison("house_number", Similarity.EDITS, close_edits=1),
-    Comparison("street", Similarity.TOKEN_SORT, close=90.0, loose=75.0, street_core=True),
+    Comparison(
+        "house_number",
+        Similarity.EDITS,
+        fold_level=ComparisonLevel.CLOSE,  # a misread digit ("l47")
+        fold=Fold.DIGITS,
+        edit_level=ComparisonLevel.LOOSE,  # a slip, or the house next door
+    ),
+    Comparison(
+        "street",
+        Similarity.TOKEN_SORT,
+        close=90.0,
+        loose=75.0,
+        fold_level=ComparisonLevel.CLOSE,
+        edit_level=ComparisonLevel.CLOSE,
+        edit_min_length=4,
+        street_core=True,
+    ),
     Comparison("unit", Similarity.EQUAL),
     Comparison("zip5", Similarity.EQUAL),
 )
 
 
 # Letter shapes an OCR engine (or a hurried hand) confuses, folded to one spelling. Applied to
-# both sides before a second similarity; the better of the two counts.
+# both sides; a pair equal once folded is one slip.
 _OCR_FOLDS: tuple[tuple[str, str], ...] = (
     ("RN", "M"),
     ("CL", "D"),
@@ -121,6 +173,11 @@ _OCR_FOLDS: tuple[tuple[str, str], ...] = (
     ("5", "S"),
     ("8", "B"),
 )
+# Letters read for digits in a house number. Only letters: folding digit for digit too (the
+# handwritten "1" / "7", "3" / "8") chains the classes ("3l6" would equal "376", the house down
+# the road, and outscore "326" on the signer's own street: a confident wrong match on the
+# 13M-row benchmark). A digit read for another is one edit: LOOSE.
+_DIGIT_FOLDS = str.maketrans({"O": "0", "D": "0", "L": "1", "I": "1", "Z": "2", "S": "5", "B": "8"})
 
 
 def ocr_fold(s: str) -> str:
@@ -128,6 +185,22 @@ def ocr_fold(s: str) -> str:
     for a, b in _OCR_FOLDS:
         s = s.replace(a, b)
     return s
+
+
+def digit_fold(s: str) -> str:
+    """A house number's letter look-alikes folded: 'L47' -> '147', '7O' -> '70', '3B' -> '38'."""
+    return s.translate(_DIGIT_FOLDS)
+
+
+def one_slip(a: str, b: str, fold: Fold = Fold.LETTERS, min_length: int = 1) -> bool:
+    """True when `a` and `b` differ but by one slip: equal once OCR-folded, or (both at least
+    `min_length` long) one letter added, dropped or changed, or two neighbours swapped."""
+    if a == b or not a or not b:
+        return False
+    folder = digit_fold if fold is Fold.DIGITS else ocr_fold
+    if folder(a) == folder(b):
+        return True
+    return min(len(a), len(b)) >= min_length and OSA.distance(a, b) <= 1
 
 
 def _similarity(kind: Similarity, a: Sequence[str], b: Sequence[str]) -> np.ndarray:
@@ -160,6 +233,11 @@ def street_core(street: str) -> str:
     return " ".join(words)
 
 
+def _lift(codes: np.ndarray, where: np.ndarray, target: int) -> None:
+    """codes[where] = the better of itself and `target`."""
+    np.minimum(codes, np.where(where, target, DIFFERENT).astype(np.int8), out=codes)
+
+
 def compare_arrays(
     cmp: Comparison, a: Sequence[str], b: Sequence[str]
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -182,17 +260,26 @@ def compare_arrays(
         codes[sim >= cmp.loose] = LOOSE
     if cmp.close is not None:
         codes[sim >= cmp.close] = CLOSE
-    open_ = codes > CLOSE
-    if cmp.close_edits is not None and open_.any():
-        edits = process.cpdist(a, b, scorer=Levenshtein.distance, dtype=np.int32, workers=1)
-        codes[open_ & (edits <= cmp.close_edits)] = CLOSE
-    if cmp.nicknames and open_.any():
+    if cmp.fold_level is not None:
+        folder = digit_fold if cmp.fold is Fold.DIGITS else ocr_fold
+        folds = {v: folder(v) for v in {*a, *b}}
+        same = np.fromiter(
+            (folds[x] == folds[y] for x, y in zip(a, b, strict=True)), dtype=bool, count=n
+        )
+        _lift(codes, same, LEVEL_CODES[cmp.fold_level])
+    if cmp.edit_level is not None:
+        edits = process.cpdist(a, b, scorer=OSA.distance, dtype=np.int32, workers=1)
+        la = np.fromiter(map(len, a), dtype=np.int64, count=n)
+        lb = np.fromiter(map(len, b), dtype=np.int64, count=n)
+        long_enough = np.minimum(la, lb) >= cmp.edit_min_length
+        _lift(codes, (edits <= 1) & long_enough, LEVEL_CODES[cmp.edit_level])
+    if cmp.nicknames and (codes > CLOSE).any():
         # only pairs with a known nickname on the line's side can be a nickname pair
         known = np.fromiter((x in _NICKNAME_NAMES for x in a), dtype=bool, count=n)
-        for i in np.flatnonzero(open_ & known).tolist():
+        for i in np.flatnonzero((codes > CLOSE) & known).tolist():
             if f"{aa[i]}|{bb[i]}" in _NICKNAME_PAIRS:
                 codes[i] = CLOSE
-    if cmp.street_core and open_.any():
+    if cmp.street_core and (codes > CLOSE).any():
         cores = {v: street_core(v) for v in {*a, *b}}
         for i in np.flatnonzero(codes > CLOSE).tolist():
             x = cores[aa[i]]

@@ -252,6 +252,16 @@ def soundex(s: str | None) -> str:
     return letters[0] + "".join(out)[:3]
 
 
+# Words that start a multi-word surname ("De La Cruz", "Van der Berg", "St. John", "Mac Arthur").
+# Only taken as part of the surname between the given name and the last word.
+SURNAME_PARTICLES: frozenset[str] = frozenset(
+    {
+        "DE", "DEL", "DELA", "DELLA", "DI", "DA", "DAS", "DOS", "DU", "LA", "LE", "LOS", "LAS",
+        "VAN", "VON", "DER", "DEN", "TER", "TEN", "ST", "STE", "SAINT", "MAC", "MC", "IBN", "BIN",
+    }
+)  # fmt: skip
+
+
 @dataclass(frozen=True, slots=True)
 class PersonName:
     """A signer's name in parts, normalized. `last` may be "" when only one word was written."""
@@ -270,7 +280,8 @@ def split_person_name(s: str | None) -> PersonName:
     """'John A. Smith Jr.' or 'Smith, John A' -> PersonName('JOHN', 'A', 'SMITH', 'JR').
 
     A comma after the first word means "LAST, FIRST MIDDLE". Otherwise the last word is the
-    surname, the first the given name, anything between the middle name(s). Never raises."""
+    surname (with the SURNAME_PARTICLES before it: "Maria De La Cruz" -> 'DELACRUZ'), the first
+    the given name, anything between the middle name(s). Never raises."""
     if not s:
         return PersonName("", "", "", "")
     # A hyphenated name is one name: "O'Brien-Smith" -> "OBRIENSMITH" (compared squashed).
@@ -292,7 +303,12 @@ def split_person_name(s: str | None) -> PersonName:
         return PersonName("", "", "", suffix)
     if len(words) == 1:
         return PersonName("", "", words[0], suffix)
-    return PersonName(words[0], " ".join(words[1:-1]), words[-1], suffix)
+    # "Maria De La Cruz", "Jan van der Berg": the particles before the last word belong to the
+    # surname, squashed as the register's "DE LA CRUZ" is compared ("DELACRUZ").
+    k = len(words) - 1
+    while k > 1 and words[k - 1] in SURNAME_PARTICLES:
+        k -= 1
+    return PersonName(words[0], " ".join(words[1:k]), "".join(words[k:]), suffix)
 
 
 @dataclass(frozen=True, slots=True)

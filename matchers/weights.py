@@ -46,6 +46,8 @@ __all__ = [
     "Weights",
     "estimate_m",
     "estimate_u",
+    "estimate_u_sampled",
+    "for_register",
     "load_weights",
     "noisy_signer",
 ]
@@ -201,15 +203,63 @@ def estimate_u(store: RegisterStore, pairs: int, seed: int) -> list[list[float]]
     return _frequencies(left, right)
 
 
-def estimate_m(store: RegisterStore, pairs: int, seed: int) -> list[list[float]]:
-    """m from `pairs` synthetic signer lines written from random entries (`noisy_signer`),
-    each compared with the entry it came from, both normalized the way the matcher does."""
+def estimate_u_sampled(store: RegisterStore, pairs: int, seed: int) -> list[list[float]]:
+    """u from `pairs` random pairs of distinct entries of a sample of the register (at most
+    2 * `pairs` rows, drawn in SQL: a 13-million-row register is never loaded whole)."""
+    cols = ", ".join(_FIELD_COLUMNS.values())
+    frame = store.con.execute(
+        f"SELECT voter_id, {cols} FROM entries "
+        f"USING SAMPLE reservoir({2 * int(pairs)} ROWS) REPEATABLE ({int(seed)}) ORDER BY rid"
+    ).df()
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, len(frame), pairs)
+    b = rng.integers(0, len(frame), pairs)
+    keep = frame["voter_id"].to_numpy()[a] != frame["voter_id"].to_numpy()[b]
+    left = {c: frame[c].to_numpy()[a[keep]].tolist() for c in _FIELD_COLUMNS.values()}
+    right = {c: frame[c].to_numpy()[b[keep]].tolist() for c in _FIELD_COLUMNS.values()}
+    return _frequencies(left, right)
+
+
+MIN_ENTRIES_OWN_U = 1_000  # a register this large gives its own u; a smaller, the stored u
+
+
+def for_register(
+    weights: Weights, store: RegisterStore, *, pairs: int = 50_000, seed: int = 0
+) -> Weights:
+    """`weights` with u estimated on the register being matched (random pairs, as splink's
+    `estimate_u_using_random_sampling`): how often two of ITS voters agree by chance. A county
+    has hundreds of streets and ZIPs, so an agreeing address says far more there than in a
+    village; the stored u is the village's (conservative) and serves registers under
+    MIN_ENTRIES_OWN_U entries. m (how signers write) stays as stored."""
+    if len(store) < MIN_ENTRIES_OWN_U:
+        return weights
+    u = estimate_u_sampled(store, pairs, seed)
+    made = (
+        f"{weights.made} u re-estimated on the register matched ({len(store)} entries, "
+        f"{pairs} random pairs)."
+    )
+    return Weights(
+        weights.fields,
+        weights.m,
+        tuple(tuple(r) for r in u),
+        weights.thresholds,
+        weights.prior,
+        made,
+    )
+
+
+def estimate_m(
+    store: RegisterStore, pairs: int, seed: int, handwriting: float = 0.5
+) -> list[list[float]]:
+    """m from `pairs` synthetic signer lines written from random entries (`noisy_signer`; a
+    share `handwriting` of them with handwriting-like OCR confusions, the rest typed), each
+    compared with the entry it came from, both normalized the way the matcher does."""
     from .matcher import line_frame  # the matcher's own line preparation
 
     rng = random.Random(seed)
     rids = store.sample_rids(pairs, seed)
     entries = store.by_rid(rids)
-    lines = [noisy_signer(e, rng) for e in entries]
+    lines = [noisy_signer(e, rng, handwriting=rng.random() < handwriting) for e in entries]
     q = line_frame(store, [(n, r) for n, r in lines], places=())
     reg = store.con.execute(
         "SELECT " + ", ".join(_FIELD_COLUMNS.values()) + " FROM entries e "
@@ -513,11 +563,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "fields, per level the larger of that and the same estimate on a synthetic village "
         f"register of {args.village} voters (pipeline.synth, invented people). m: 50,000 "
         "synthetic signer lines written from random county entries by "
-        "matchers.weights.noisy_signer (typed-petition noise), each compared with its entry. "
+        "matchers.weights.noisy_signer (half typed, half handwriting-like OCR confusions), "
+        "each compared with its entry. "
         "Add-one smoothing; weights capped to be monotone in the level. Thresholds (match "
         f"{args.match:g}, margin {args.margin:g}, no_match {args.no_match:g}) chosen on the "
-        "safe side of a sweep on bench/match_speed.py (200,000-row register, 20,000 lines: no "
-        "confident wrong match for match 6..16 and margin 2..8); the matcher also asks for a "
+        "safe side of sweeps on bench/match_speed.py (200,000-row register; 20,000 lines: no "
+        "confident wrong match for match 6..16 and margin 2..8; 50,000 lines, seed 11, these "
+        "levels: none for margin 2..6, recall flat from 4 up); the matcher also asks for a "
         "weight of at least log2(register size)."
     )
     w = Weights(

@@ -200,3 +200,41 @@ def test_a_suffix_read_by_ocr_does_not_pick_one_of_a_jr_sr_pair(matcher):
     )
     m = matcher.match(SignatureLine("abcdef012345", 1, fields))
     assert m.decision is MatchDecision.REVIEW and "suffix" in m.reason, m.reason
+
+
+# A household where one voter's given name is one slip from another real given name: "MARY"
+# on the register at 5 Elm St, "MARK" a given name the register also knows (elsewhere).
+SLIPS = (
+    RegisterEntry("S1", "QUILLBY", "MARY", house_number="5", street_name="ELM ST"),
+    RegisterEntry("S2", "TENNANT", "MARK", house_number="80", street_name="OAK AVE"),
+    RegisterEntry("S3", "BRANHAM", "OSWIN", house_number="10", street_name="PINE RD"),
+)
+
+
+@pytest.fixture(scope="module")
+def slips():
+    return FSMatcher(SLIPS, CFG)
+
+
+@pytest.mark.parametrize(
+    ("name", "residence", "voter"),
+    [
+        ("Mray Quillby", "5 Elm St", "S1"),  # two letters swapped: one slip
+        ("Oswin Branharn", "10 Pine Rd", "S3"),  # "rn" read for "m"
+        ("Oswin Branham", "1O Pine Rd", "S3"),  # "O" read for "0" in the house number
+        ("0swin Branham", "10 Pine Road", "S3"),
+    ],
+)
+def test_one_slip_at_the_address_matches(slips, name, residence, voter):
+    m = slips.match(line(name, residence))
+    assert m.decision is MatchDecision.MATCH and m.voter_id == voter, m.reason
+
+
+def test_a_slip_that_spells_another_given_name_is_not_matched(slips):
+    # "Mark Quillby" may be Mary's unregistered housemate: MARK is a given name on the register.
+    m = slips.match(line("Mark Quillby", "5 Elm St"))
+    assert m.decision is MatchDecision.REVIEW and m.voter_id is None
+    assert "another voter's given name" in m.reason
+    assert m.candidates[0].voter_id == "S1"
+    first = next(e for e in m.candidates[0].evidence if e.field == "first_name")
+    assert first.level is ComparisonLevel.CLOSE and first.line_value == "MARK"

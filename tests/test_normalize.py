@@ -6,7 +6,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from matchers.normalize import ADDRESS_WORDS, NAME_DROP_WORDS, normalize_address, normalize_name
+from matchers.normalize import (
+    ADDRESS_WORDS,
+    NAME_DROP_WORDS,
+    normalize_address,
+    normalize_name,
+    split_person_name,
+)
 
 
 @pytest.mark.parametrize(
@@ -123,3 +129,20 @@ def test_name_without_drop_words_is_unchanged(drops, name):
     if set(name.split()) & NAME_DROP_WORDS:
         return
     assert normalize_name(" ".join([name, *drops])) == name
+
+
+@pytest.mark.parametrize(
+    ("text", "first", "middle", "last"),
+    [
+        ("Maria De La Cruz", "MARIA", "", "DELACRUZ"),
+        ("De La Cruz, Maria", "MARIA", "", "DELACRUZ"),  # the register's order, the same key
+        ("Jan van der Berg", "JAN", "", "VANDERBERG"),
+        ("Maria E. Da Silva", "MARIA", "E", "DASILVA"),
+        ("Ann St. John", "ANN", "", "STJOHN"),
+        ("Mary Anne Smith", "MARY", "ANNE", "SMITH"),  # a middle name is not a particle
+        ("Del Smith", "DEL", "", "SMITH"),  # the given name is never taken for one
+    ],
+)
+def test_multi_word_surnames_keep_their_particles(text, first, middle, last):
+    p = split_person_name(text)
+    assert (p.first, p.middle, p.last) == (first, middle, last)
