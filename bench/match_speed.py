@@ -7,6 +7,10 @@ who are not on the register (invented surnames the register does not have). No r
 
     .venv/bin/python bench/match_speed.py                      # 200,000 rows, 50,000 lines
     .venv/bin/python bench/match_speed.py --rows 13000000      # the state-sized register
+    .venv/bin/python bench/match_speed.py --rows 13000000 --work /tmp/mb --keep-import  # again
+
+Wall-clock lines/s depend on what else the machine runs; the match phase's CPU seconds (all its
+threads) and the load average are printed beside them, for comparing runs on a shared machine.
 
 Each phase (generate, import, match) runs in its own process, so the peak memory printed for it
 (ru_maxrss of that process) is its own. Prints: generation and import time and peak memory,
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import resource
 import subprocess
@@ -103,15 +108,23 @@ def phase_match(args: argparse.Namespace) -> dict[str, float]:
         RegisterConfig(path=args.register), args.cache, threads=2, memory_limit="1GB"
     )
     lines, truth, kinds = _lines(args, store)
+    load = os.getloadavg()[0]
     t0 = time.perf_counter()
     matcher = FSMatcher(store, MatchingConfig())
     t1 = time.perf_counter()
+    c1 = time.process_time()
     matches = matcher.match_all(lines)
     t2 = time.perf_counter()
+    c2 = time.process_time()
     out: dict[str, float] = {
         "build_seconds": t1 - t0,
         "match_seconds": t2 - t1,
         "lines_per_second": len(lines) / (t2 - t1),
+        # CPU time of the process (all its threads): comparable on a shared, loaded machine
+        "match_cpu_seconds": c2 - c1,
+        "lines_per_cpu_second": len(lines) / (c2 - c1),
+        "load_before": load,
+        "load_after": os.getloadavg()[0],
         "peak_mb": _peak_mb(),
     }
     for kind in ("typed", "handwriting"):
@@ -179,12 +192,12 @@ def _splink(args, store, lines, truth) -> dict[str, float]:
         return {}
     import duckdb
 
-    from matchers.matcher import _line_name, line_frame
+    from matchers.matcher import line_frame
 
     cols = "n_first, n_middle, n_last, n_house, n_street, n_zip, k_address, k_name, k_surname_house"
     t0 = time.perf_counter()
     reg = store.con.execute(f"SELECT voter_id AS unique_id, {cols} FROM entries").df()
-    texts = [(_line_name(ln), ln.text("residence")) for ln in lines]
+    texts = [(ln.signer_name, ln.text("residence")) for ln in lines]
     q = line_frame(store, texts, ())
     q = q.assign(unique_id=q.qid.astype(str))[["unique_id", *[c.strip() for c in cols.split(",")]]]
     q = q.replace({"": None})
@@ -276,6 +289,11 @@ def main() -> int:
         f"match: {args.lines:,} lines in {m['match_seconds']:.1f} s = "
         f"{m['lines_per_second']:,.0f} lines/s (matcher built in {m['build_seconds']:.1f} s), "
         f"peak {m['peak_mb']:.0f} MB"
+    )
+    print(
+        f"  CPU {m['match_cpu_seconds']:.1f} s = {m['lines_per_cpu_second']:,.0f} lines per "
+        f"CPU-second; load average {m['load_before']:.1f} before, {m['load_after']:.1f} after "
+        f"({os.cpu_count()} CPUs)"
     )
     for kind in ("typed", "handwriting"):
         print(

@@ -10,21 +10,28 @@ Same interface as `BaselineMatcher`: `FSMatcher(entries or a RegisterStore, cfg)
 2. Block: the union of every pass in `store.BLOCKING_KEYS` (address; surname+given phonetic;
    surname+house; ZIP+initials; given+house; a surname q-gram). A line's block in one pass larger
    than `max_block` entries is skipped for that pass (the other passes still run), so one common
-   name does not flood the scorer. `candidate_pairs` exposes the pairs and which passes found
-   them (bench/match_speed.py measures each pass's recall).
+   name does not flood the scorer. Each pass is one join on the key's hash, the block sizes
+   counted once at import (`store.HASH_COLUMNS`, the `blocks` table). `candidate_pairs`
+   exposes the pairs and which passes found them (bench/match_speed.py measures each pass's
+   recall).
 3. Score: every comparison of `matchers.compare.COMPARISONS` (vectorized), summed into a match
    weight with the Fellegi-Sunter weights of `matchers.weights` (default: the stored
-   `matchers/weights/default.json`).
+   `matchers/weights/default.json`). Each distinct pair of values is compared once per batch,
+   and only the pairs that can be among a line's `candidates + 1` best voters reach step 4
+   (`matchers.sql_pairs`: the decisions are exactly those of scoring every pair).
 4. Decide, per line, on the best voter (one row per voter id) and the next:
    - MATCH: weight >= max(thresholds.match, log2(register size)) (the prior odds that a line
      is one given entry are 1 in the register's size: the evidence must overcome them), lead
-     over the next voter >= thresholds.margin, the
-     surname at least CLOSE and the given name CLOSE (only LOOSE, i.e. an initial or a slip,
-     when house number and street agree too and it is an initial or the middle name agrees):
-     a name must agree, an address alone never matches;
+     over the next voter >= thresholds.margin, the surname at least CLOSE (equal, or one slip:
+     a typo or an OCR confusion) and the given name CLOSE. A given name only LOOSE (an initial,
+     or a mere likeness), or a slip that spells a given name some voter on the register has
+     ("MARK" for "MARY": maybe an unregistered housemate), counts only when house number and
+     street agree too (at least CLOSE) and it is an initial or the middle name agrees. A name
+     must agree: an address alone never matches;
    - NO_MATCH: only when sure, all three: the best weight is below thresholds.no_match (the
-     evidence is against every candidate), no candidate shares the surname (even loosely)
-     together with the given name or the house number, and no surname on the register
+     evidence is against every candidate), no candidate shares the surname (even loosely:
+     Jaro-Winkler >= 0.80) together with the given name or the house number (or a misread of
+     it), and no surname on the register
      resembles the signer's (Jaro-Winkler >= 0.88 among the surnames sharing its first two
      letters, its last three, or its first and last two: blocking can miss a voter, this check
      does not rely on it). A line with an address and a surname for which no pass proposed
@@ -61,9 +68,11 @@ from pipeline.records import (
     Source,
 )
 
-from .compare import CLOSE, COMPARISONS, DIFFERENT, EXACT, LEVELS, LOOSE, MISSING, compare_arrays
+from .compare import CLOSE, COMPARISONS, DIFFERENT, LEVELS, LOOSE, MISSING
+from .nicknames import same_given_name
 from .normalize import name_suffix, split_person_name, split_street_address
-from .store import _NORMALIZED, BLOCKING_KEYS, RegisterStore
+from .sql_pairs import best_pairs
+from .store import _NORMALIZED, BLOCKING_KEYS, HASH_COLUMNS, RegisterStore
 from .weights import Weights, load_weights
 
 __all__ = ["METHOD", "FSMatcher", "line_frame"]
@@ -77,6 +86,7 @@ SURNAME_RESEMBLES = 0.88  # Jaro-Winkler: a register surname this close means "m
 NAME_TRUST_NO_MATCH = 0.9  # a printed name read at least this sure may rule a voter out
 NAME_TRUST_SUFFIX = 0.99  # ... and tell a Jr from a Sr by the suffix alone (a text layer)
 SURNAME_LIKE_AT_ALL = 0.80  # ... and, when no candidate was found at all, this close
+SURNAME_LIKE = 80.0  # a candidate's surname this like (Jaro-Winkler 0..100) keeps NO_MATCH off
 PREFILTER = 0.75  # Jaro-Winkler of a surname below which a pair is not scored (see _prefilter)
 
 _FIELD_COLUMNS = {
@@ -203,12 +213,20 @@ class _Scored:
 
     qid: np.ndarray
     rid: np.ndarray
-    voter_id: np.ndarray
+    voter: np.ndarray  # one number per voter id (`vno`: a repeated id's rows share it)
     weight: np.ndarray
     codes: np.ndarray  # (pairs, fields) level codes
     sims: np.ndarray  # (pairs, fields) similarity 0..100
     line_values: dict[str, np.ndarray]
     reg_values: dict[str, np.ndarray]
+
+
+@dataclass(frozen=True, slots=True)
+class _NameChecks:
+    """`FSMatcher._surname_check`'s findings for a batch, for `_decide`."""
+
+    surnames: dict[int, tuple[str, float]]  # qid -> closest register surname, similarity
+    given_known: frozenset[str]  # line given names that are given names on the register
 
 
 class FSMatcher:
@@ -249,8 +267,9 @@ class FSMatcher:
         self._places = tuple(
             str(p)
             for (p,) in self._store.con.execute(
-                "SELECT DISTINCT naddr(city) FROM entries UNION SELECT DISTINCT naddr(town_city) "
-                "FROM entries"
+                # the few distinct names first, normalized after (not 13 million times)
+                "SELECT DISTINCT naddr(p) FROM (SELECT DISTINCT city AS p FROM entries "
+                "UNION SELECT DISTINCT town_city FROM entries)"
             ).fetchall()
             if p
         )
@@ -292,11 +311,13 @@ class FSMatcher:
         texts = [(ln.signer_name, ln.text("residence")) for ln in lines]
         q = line_frame(self._store, texts, self._places)
         self._block()
-        self._store.con.execute(
-            "CREATE OR REPLACE TEMP TABLE cand AS SELECT p.qid, p.rid, e.voter_id, "
-            + ", ".join(f"coalesce(e.{c}, '') AS r_{c}" for c in _COLUMNS)
-            + f" FROM ({self._prefilter()}) p JOIN entries e USING (rid)"
-        )
+        con = self._store.con
+        con.execute(f"CREATE OR REPLACE TEMP TABLE cand AS {self._prefilter()}")
+        con.execute("DROP TABLE pairs")
+        # Each distinct pair of values compared once for the whole batch; only the pairs that
+        # may be among a line's best `candidates + 1` voters kept (sql_pairs).
+        best_pairs(con, COMPARISONS, _FIELD_COLUMNS, self._table, self._cfg.candidates + 1)
+        con.execute("DROP TABLE cand")
         out: list[Match] = []
         for start in range(0, len(lines), self._batch):
             stop = min(len(lines), start + self._batch)
@@ -317,15 +338,14 @@ class FSMatcher:
     # ----------------------------------------------------------------------------------------
 
     def _block(self) -> None:
-        # Per pass: the lines' key values whose register block is small enough, then the
-        # entries in those blocks (counting first keeps a huge block from being materialized).
+        # Per pass: the lines whose key's register block is small enough (its size stored at
+        # import, `store.blocks`), then the entries in those blocks: one join on the key's hash.
         m = int(self._max_block)
         parts = [
-            f"SELECT q.qid, e.rid, {1 << bit} AS pass FROM q "
-            f"JOIN (SELECT e.{key} AS k FROM entries e "
-            f"JOIN (SELECT DISTINCT {key} AS k FROM q WHERE {key} IS NOT NULL) keys "
-            f"ON e.{key} = keys.k GROUP BY 1 HAVING count(*) <= {m}) small ON q.{key} = small.k "
-            f"JOIN entries e ON e.{key} = small.k"
+            f"SELECT q.qid, e.rid, {1 << bit} AS pass FROM "
+            f"(SELECT qid, hash({key}) AS h FROM q WHERE {key} IS NOT NULL) q "
+            f"JOIN blocks b ON b.pass = {bit} AND b.h = q.h AND b.n <= {m} "
+            f"JOIN entries e ON e.{HASH_COLUMNS[key]} = q.h"
             for bit, key in enumerate(BLOCKING_KEYS)
         ]
         self._store.con.execute(
@@ -335,13 +355,18 @@ class FSMatcher:
         )
 
     def _prefilter(self) -> str:
-        """SQL: the blocked pairs worth scoring. A pair neither of whose names is like the
-        line's (Jaro-Winkler below PREFILTER) cannot reach the match threshold; it is kept only
-        for a line without a name (ranked by address) or when it shares the house number (so
-        a household stays visible to the surname check)."""
+        """SQL: the blocked pairs worth scoring (qid, rid, voter: the entry's `vno`, and each
+        compared column as the line has it, l_<col>, and as the register has it, r_<col>). A pair
+        neither of whose names is like the line's (Jaro-Winkler below PREFILTER) cannot reach the
+        match threshold; it is kept only for a line without a name (ranked by address) or when it
+        shares the house number (so a household stays visible to the surname check)."""
         f = PREFILTER
         return (
-            "SELECT p.qid, p.rid FROM pairs p JOIN entries e USING (rid) JOIN q USING (qid) "
+            "SELECT p.qid, p.rid, e.vno AS voter, "
+            + ", ".join(
+                f"coalesce(q.{c}, '') AS l_{c}, coalesce(e.{c}, '') AS r_{c}" for c in _COLUMNS
+            )
+            + " FROM pairs p JOIN entries e USING (rid) JOIN q USING (qid) "
             f"WHERE (q.n_last = '' AND q.n_first = '') "
             f"OR jaro_winkler_similarity(q.n_last, e.n_last) >= {f} "
             f"OR (jaro_winkler_similarity(q.n_first, e.n_first) >= {f} "
@@ -349,44 +374,39 @@ class FSMatcher:
         )
 
     def _score(self, lo: int, hi: int) -> _Scored:
-        """Score the candidate pairs (table `cand`) of the lines with lo <= qid < hi."""
+        """The scored pairs (table `scored`, see `sql_pairs.best_pairs`) of the lines with
+        lo <= qid < hi, sorted by line, then weight (best first), then row."""
         data = self._store.con.execute(
-            "SELECT * FROM cand WHERE qid >= ? AND qid < ?", [lo, hi]
+            "SELECT * FROM scored WHERE qid >= ? AND qid < ?", [lo, hi]
         ).fetchnumpy()
-        # The line's side: one row per line, spread over its pairs by qid.
-        lines = self._store.con.execute(
-            "SELECT "
-            + ", ".join(f"coalesce({c}, '') AS {c}" for c in _COLUMNS)
-            + " FROM q WHERE qid >= ? AND qid < ? ORDER BY qid",
-            [lo, hi],
-        ).fetchnumpy()
-        pair_qid = np.asarray(data["qid"], dtype=np.int64) - lo
-        for c in _COLUMNS:
-            data[f"l_{c}"] = np.asarray(lines[c], dtype=object)[pair_qid]
         n = len(data["qid"])
         codes = np.empty((n, len(COMPARISONS)), dtype=np.int8)
         sims = np.empty((n, len(COMPARISONS)), dtype=np.float32)
-        line_values: dict[str, np.ndarray] = {}
-        reg_values: dict[str, np.ndarray] = {}
-        for i, cmp in enumerate(COMPARISONS):
-            col = _FIELD_COLUMNS[cmp.field]
-            a = np.asarray(data[f"l_{col}"], dtype=object)
-            b = np.asarray(data[f"r_{col}"], dtype=object)
-            line_values[cmp.field], reg_values[cmp.field] = a, b
-            codes[:, i], sims[:, i] = compare_arrays(cmp, a.tolist(), b.tolist())
+        for i in range(len(COMPARISONS)):
+            codes[:, i] = data[f"c_{i}"]
+            sims[:, i] = data[f"s_{i}"]
         weight = self._table[np.arange(len(COMPARISONS))[None, :], codes].sum(axis=1)
         qid = np.asarray(data["qid"], dtype=np.int64)
         rid = np.asarray(data["rid"], dtype=np.int64)
         order = np.lexsort((rid, -weight, qid))
+        values = {
+            side: {
+                cmp.field: np.asarray(data[f"{side}_{_FIELD_COLUMNS[cmp.field]}"], dtype=object)[
+                    order
+                ]
+                for cmp in COMPARISONS
+            }
+            for side in ("l", "r")
+        }
         return _Scored(
             qid[order],
             rid[order],
-            np.asarray(data["voter_id"], dtype=object)[order],
+            np.asarray(data["voter"], dtype=np.int64)[order],
             weight[order],
             codes[order],
             sims[order],
-            {k: v[order] for k, v in line_values.items()},
-            {k: v[order] for k, v in reg_values.items()},
+            values["l"],
+            values["r"],
         )
 
     def _match_chunk(self, lines: Sequence[SignatureLine], q: pd.DataFrame, lo: int) -> list[Match]:
@@ -398,10 +418,10 @@ class FSMatcher:
         k = self._cfg.candidates
         picks: list[list[int]] = []
         for i in range(len(lines)):
-            seen: set[str] = set()
+            seen: set[int] = set()
             chosen: list[int] = []
             for j in range(int(starts[i]), int(ends[i])):
-                vid = scored.voter_id[j]
+                vid = int(scored.voter[j])
                 if vid not in seen:
                     seen.add(vid)
                     chosen.append(j)
@@ -439,17 +459,20 @@ class FSMatcher:
 
     def _surname_check(
         self, q: pd.DataFrame, scored: _Scored, picks: list[list[int]], lo: int
-    ) -> dict[int, tuple[str, float]]:
-        """For lines whose best is below the match threshold: the closest register surname
-        (among those sharing the first two or the last three letters) and its similarity."""
+    ) -> _NameChecks:
+        """What the decision needs beyond the scores: for lines whose best is below the match
+        threshold, the closest register surname (among those sharing the first two or the last
+        three letters, or the first and last two) and its similarity; and which of the lines'
+        given names are given names on the register (`_given_known`)."""
         surnames = q.n_last.tolist()
         qids = [
             lo + i
             for i, ch in enumerate(picks)
             if (not ch or scored.weight[ch[0]] < self._match_at) and len(str(surnames[i])) >= 2
         ]
+        given = self._given_known(q, scored, picks)
         if not qids:
-            return {}
+            return _NameChecks({}, given)
         con = self._store.con
         con.register("nm_df", pd.DataFrame({"qid": qids}))
         try:
@@ -462,13 +485,41 @@ class FSMatcher:
                 "ON right(s.n_last, 3) = right(nm.n_last, 3) UNION "
                 "SELECT nm.qid, s.n_last FROM nm JOIN s ON left(s.n_last, 1) = left(nm.n_last, 1) "
                 "AND right(s.n_last, 2) = right(nm.n_last, 2)"
-                ") SELECT c.qid, arg_max(c.other, jaro_winkler_similarity(nm.n_last, c.other)), "
+                ") SELECT c.qid, "  # the closest surname; among equally close, the first
+                "first(c.other ORDER BY jaro_winkler_similarity(nm.n_last, c.other) DESC, "
+                "c.other), "
                 "max(jaro_winkler_similarity(nm.n_last, c.other)) FROM c JOIN nm USING (qid) "
                 "GROUP BY c.qid"
             ).fetchall()
         finally:
             con.unregister("nm_df")
-        return {int(a): (str(b), float(c)) for a, b, c in got}
+        return _NameChecks({int(a): (str(b), float(c)) for a, b, c in got}, given)
+
+    def _given_known(
+        self, q: pd.DataFrame, scored: _Scored, picks: list[list[int]]
+    ) -> frozenset[str]:
+        """Of the lines whose best candidate's given name is only CLOSE (a slip, not a
+        nickname), the given names that some voter on the register has: such a "slip" may be
+        another person's name ("MARY" / "MARK"). The register's given names are gathered once
+        per connection (a temp table)."""
+        asked = {
+            str(name)
+            for name, ch in zip(q.n_first.tolist(), picks, strict=True)
+            if ch
+            and scored.codes[ch[0], _FIRST] == CLOSE
+            and not same_given_name(str(name), str(scored.reg_values["first_name"][ch[0]]))
+        }
+        if not asked:
+            return frozenset()
+        con = self._store.con
+        con.execute(
+            "CREATE TEMP TABLE IF NOT EXISTS given_names AS "
+            "SELECT DISTINCT n_first FROM entries WHERE n_first <> ''"
+        )
+        got = con.execute(
+            "SELECT n_first FROM given_names WHERE n_first IN (SELECT unnest(?))", [sorted(asked)]
+        ).fetchall()
+        return frozenset(str(a) for (a,) in got)
 
     def _candidate(self, s: _Scored, j: int, entry: tuple[RegisterEntry, str]) -> Candidate:
         codes = s.codes[j].tolist()
@@ -499,7 +550,7 @@ class FSMatcher:
         qrow: _LineInfo,
         s: _Scored,
         chosen: list[int],
-        surnames: dict[int, tuple[str, float]],
+        checks: _NameChecks,
     ) -> tuple[MatchDecision, str]:
         """The decision and its one-line reason (see the module docstring)."""
         t = self._weights.thresholds
@@ -513,7 +564,7 @@ class FSMatcher:
                 "no name to match; candidates ranked by address only, "
                 f"best weight {s.weight[chosen[0]]:.1f}",
             )
-        near = surnames.get(qrow.qid)
+        near = checks.surnames.get(qrow.qid)
         if not chosen:
             # No pass proposed anyone: blocking may have missed the voter, so the surname check
             # is stricter here (a looser likeness is enough to send the line to review).
@@ -540,16 +591,21 @@ class FSMatcher:
         )
         nxt = f"{second:.1f}" if second is not None else "none"
         summary = f"weight {best:.1f} ({levels}), next {nxt}"
-        # A name must agree: the surname at least CLOSE, and the given name CLOSE; a given name
-        # only LOOSE (an initial, or a slip) when the house number and street agree too and it
-        # is an initial or the middle name agrees. A loose likeness of given names alone
-        # ("LARNAR" / "ALNA" at one address) never makes a match.
-        at_address = bc[_HOUSE] == EXACT and bc[_STREET] <= CLOSE
+        # A name must agree: the surname at least CLOSE (one slip), and the given name CLOSE; a
+        # given name only LOOSE (an initial, or a likeness), or a slip that spells another
+        # given name on the register ("MARY" / "MARK": maybe another person), when the house
+        # number and street agree too and it is an initial or the middle name agrees. A loose
+        # likeness of given names alone ("LARNAR" / "ALNA" at one address) never matches.
+        at_address = bc[_HOUSE] <= CLOSE and bc[_STREET] <= CLOSE
         initial = len(qrow.n_first) == 1
         middle_agrees = bc[_MIDDLE] <= CLOSE
+        given = bc[_FIRST]
+        if given == CLOSE and qrow.n_first in checks.given_known:
+            reg_first = str(s.reg_values["first_name"][chosen[0]])
+            if not same_given_name(qrow.n_first, reg_first):
+                given = LOOSE  # another real given name, not a slip
         names_agree = bc[_LAST] <= CLOSE and (
-            bc[_FIRST] <= CLOSE
-            or (bc[_FIRST] == LOOSE and at_address and (initial or middle_agrees))
+            given <= CLOSE or (given == LOOSE and at_address and (initial or middle_agrees))
         )
         match_at = self._match_at
         suffix_only = False
@@ -570,8 +626,8 @@ class FSMatcher:
         # below thresholds.no_match), no candidate shares the surname (even loosely) with the
         # given name or the house number, and no surname on the register resembles it.
         strong = any(
-            s.codes[j, _LAST] <= LOOSE
-            and (s.codes[j, _FIRST] <= LOOSE or s.codes[j, _HOUSE] == EXACT)
+            s.sims[j, _LAST] >= SURNAME_LIKE
+            and (s.codes[j, _FIRST] <= LOOSE or s.codes[j, _HOUSE] <= CLOSE)
             for j in chosen
         )
         unlike = near is None or near[1] < SURNAME_RESEMBLES
@@ -586,6 +642,8 @@ class FSMatcher:
             )
         if best >= match_at and lead < t.margin:
             why = f"lead {lead:.1f} below margin {t.margin:.1f}"
+        elif best >= match_at and given != bc[_FIRST]:
+            why = f"the given name {qrow.n_first} is another voter's given name, not only a slip"
         elif best >= match_at:
             why = "the names do not agree well enough to match on the address"
         else:

@@ -162,3 +162,12 @@ def test_a_block_larger_than_max_block_is_skipped():
     assert len(pairs) == 0  # every name pass has a block of 30: skipped, none returned
     pairs = small.candidate_pairs([("John Smith", "7 Main St")])
     assert "S007" in set(pairs.voter_id)  # the address passes still find the voter
+
+
+def test_a_block_of_exactly_max_block_is_used():
+    many = tuple(
+        RegisterEntry(f"S{i:03d}", "Smith", "John", house_number=str(i), street_name="Main St")
+        for i in range(30)
+    )
+    pairs = FSMatcher(many, MatchingConfig(), max_block=30).candidate_pairs([("John Smith", "")])
+    assert len(pairs) == 30  # the name passes' block of 30 is not larger than max_block

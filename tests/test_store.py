@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from matchers.register import NYSBOE_45_FIELDS, NYSBOE_47_FIELDS, read_register
-from matchers.store import RegisterStore, open_store, status_on
+from matchers.store import HASH_COLUMNS, RegisterStore, open_store, status_on
 from matchers.weights import write_synthetic_register
 from pipeline.case import RegisterConfig
 from pipeline.errors import InputMissingError, UnreadableInputError
@@ -154,3 +154,42 @@ def test_from_entries_round_trips():
     assert store.by_rid([1, 0]) == [entries[1], entries[0]]
     row = store.con.execute("SELECT n_last FROM entries WHERE voter_id = 'V2'").fetchall()
     assert row == [("OBRIENSMITH",)]
+
+
+def test_block_sizes_and_key_hashes_are_stored():
+    """Each blocking key's hash (`HASH_COLUMNS`) and each key value's block size (`blocks`)
+    are stored with the entries: the matcher joins on the hash and skips a large block by its
+    stored size. They must agree with the key text itself."""
+    entries = tuple(
+        RegisterEntry(f"V{i}", "Smith" if i % 3 else "Jones", "John", house_number=str(i % 4))
+        for i in range(24)
+    ) + (RegisterEntry("V99", "Brown", "", street_name="Oak Ave"),)
+    con = RegisterStore.from_entries(entries).con
+    for bit, (key, h) in enumerate(HASH_COLUMNS.items()):
+        by_text = con.execute(
+            f"SELECT hash({key}), count(*) FROM entries WHERE {key} IS NOT NULL GROUP BY {key}"
+        ).fetchall()
+        stored = con.execute(f"SELECT h, n FROM blocks WHERE pass = {bit}").fetchall()
+        assert sorted(stored) == sorted(by_text), key
+        mismatched = con.execute(
+            f"SELECT count(*) FROM entries WHERE {h} IS DISTINCT FROM "
+            f"CASE WHEN {key} IS NULL THEN NULL ELSE hash({key}) END"
+        ).fetchall()
+        assert mismatched == [(0,)], key
+    sizes = dict(con.execute("SELECT n, count(*) FROM blocks WHERE pass = 1 GROUP BY n").fetchall())
+    assert sizes == {16: 1, 8: 1}  # k_name: SMITH|J (16 rows) and JONES|J (8); Brown has none
+
+
+def test_a_repeated_voter_id_shares_one_voter_number():
+    """`vno` is one number per voter id (its first row), so the matcher's one-row-per-voter
+    grouping on it is the grouping on the id's text."""
+    entries = (
+        RegisterEntry("A", "Smith", "John"),
+        RegisterEntry("B", "Smith", "Jane"),
+        RegisterEntry("A", "Smith", "Jon"),
+        RegisterEntry("C", "Smith", "Jo"),
+        RegisterEntry("B", "Smith", "Janet"),
+    )
+    con = RegisterStore.from_entries(entries).con
+    got = con.execute("SELECT rid, voter_id, vno FROM entries ORDER BY rid").fetchall()
+    assert got == [(0, "A", 0), (1, "B", 1), (2, "A", 0), (3, "C", 3), (4, "B", 1)]
