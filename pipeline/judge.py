@@ -311,7 +311,9 @@ def _valuation_verdict(
 
 def _count_each_signer_once(judged: list[JudgedLine], citation: str) -> list[JudgedLine]:
     """A voter (or owner) who signed twice counts once: the first line (in sheet order) that is
-    not invalid keeps the signer; every later line of that signer is invalid as a duplicate."""
+    not invalid keeps the signer; a later line of that signer is invalid as a duplicate. While
+    the first line waits for a person, a later one waits too: it counts if the first is
+    rejected, and deciding it now would decide the first line's review."""
     first: dict[str, JudgedLine] = {}
     out = []
     for j in judged:
@@ -323,18 +325,23 @@ def _count_each_signer_once(judged: list[JudgedLine], citation: str) -> list[Jud
             first[j.voter_id] = j
             out.append(j)
             continue
+        where = f"sheet {earlier.sheet_number or '?'} line {earlier.line.line_no}"
+        pending = earlier.status is LineStatus.NEEDS_REVIEW
         dup = finding(
             "DUPLICATE_SIGNER",
-            Severity.FATAL,
+            Severity.REVIEW if pending else Severity.FATAL,
             citation,
-            f"the same signer already signed on sheet {earlier.sheet_number or '?'} "
-            f"line {earlier.line.line_no}",
+            f"the same signer also signed on {where}, which is in review: this line counts "
+            "only if that one is rejected"
+            if pending
+            else f"the same signer already signed on {where}",
             page_id=j.line.page_id,
             line_no=j.line.line_no,
             voter_id=j.voter_id,
             first_line_id=earlier.line.line_id,
         )
-        out.append(replace(j, status=LineStatus.INVALID, findings=j.findings + (dup,)))
+        status = LineStatus.NEEDS_REVIEW if pending else LineStatus.INVALID
+        out.append(replace(j, status=status, findings=j.findings + (dup,)))
     return out
 
 

@@ -12,6 +12,7 @@ from pipeline.records import (
     MatchDecision,
     ReviewAction,
     ReviewDecision,
+    Severity,
     Source,
     Verdict,
 )
@@ -196,3 +197,17 @@ def test_a_scanned_sheets_fatal_defect_waits_for_a_person():
     report = _run([scanned], matches, {"NY1": b.entry()})
     assert report.lines[0].status is LineStatus.NEEDS_REVIEW
     assert "confirm on the sheet" in report.lines[0].findings[0].message
+
+
+def test_a_later_signature_waits_while_the_first_is_in_review():
+    """If the first line of a voter is in review, the later one counts should the first be
+    rejected: it waits for the same person, it is not voided now."""
+    s1 = b.sheet((b.line(1, date="sometime in fall"), b.line(2)), n=1)
+    matches = {ln.line_id: b.match(ln.line_id, "NY1") for ln in s1.lines}
+    report = _run([s1], matches, {"NY1": b.entry()})
+    first, later = report.lines
+    assert first.status is LineStatus.NEEDS_REVIEW
+    assert later.status is LineStatus.NEEDS_REVIEW
+    dup = [f for f in later.findings if f.code == "DUPLICATE_SIGNER"]
+    assert dup and dup[0].severity is Severity.REVIEW
+    assert dup[0].evidence["first_line_id"] == first.line.line_id
