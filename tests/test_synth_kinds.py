@@ -152,6 +152,34 @@ def test_truth_plants_what_each_variant_promises(tmp_path: Path) -> None:
     assert sheet_codes == {"SHEET_NUMBER_MISSING", "SHEET_NUMBER_DUPLICATE", "WITNESS_NAME_MISSING"}
     lines = planted[("independent_nomination", "sheet-defects")]
     assert lines["DATE_AFTER_FILING"] == 1 and lines["DATE_AFTER_WITNESS_DATE"] == 2
+    witnessed = facts[("improvement_district", "witness-defects")]
+    by_code = {c: s for s in witnessed["sheets"] for c in s["defects"]}
+    assert set(by_code) == {"WITNESS_NOT_SIGNED", "WITNESS_DATE_MISSING"}
+    unsigned, undated = by_code["WITNESS_NOT_SIGNED"], by_code["WITNESS_DATE_MISSING"]
+    assert not unsigned["witness"]["signed"] and unsigned["witness"]["signature"] == ""
+    assert undated["witness"]["date_text"] == "" and undated["witness"]["signed"]
+    assert {ln["expected_status"] for ln in unsigned["lines"]} == {"invalid", "blank"}
+    assert "needs_review" in {ln["expected_status"] for ln in undated["lines"]}
+    assert all("name" not in ln["fields"] for s in witnessed["sheets"] for ln in s["lines"])
+    assert witnessed["expected"]["verdict"] == "undetermined"
+    nominated = facts[("independent_nomination", "witness-defects")]
+    flaws = {c: s for s in nominated["sheets"] for c in s["defects"]}
+    assert set(flaws) == {
+        "WITNESS_NOT_OF_VILLAGE",
+        "WITNESS_RESIDENCE_MISSING",
+        "WITNESS_NOT_SIGNED",
+    }
+    assert flaws["WITNESS_NOT_OF_VILLAGE"]["witness"]["village"] != "Elmwood Falls"
+    assert flaws["WITNESS_RESIDENCE_MISSING"]["witness"]["residence"] == ""
+    assert not flaws["WITNESS_NOT_SIGNED"]["witness"]["signed"]
+    statuses = {
+        c: {ln["expected_status"] for ln in s["lines"]} - {"blank"} for c, s in flaws.items()
+    }
+    assert statuses == {
+        "WITNESS_NOT_OF_VILLAGE": {"needs_review"},
+        "WITNESS_RESIDENCE_MISSING": {"needs_review"},
+        "WITNESS_NOT_SIGNED": {"invalid"},
+    }
 
 
 def test_threshold_edges_and_a_register_as_hard_as_a_real_one(tmp_path: Path) -> None:

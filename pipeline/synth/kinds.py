@@ -91,8 +91,15 @@ VARIANTS: Mapping[str, tuple[str, ...]] = MappingProxyType(
             "just-enough",
             "one-short",
             "sheet-defects",
+            "witness-defects",
         ),
-        "improvement_district": ("sufficient", "insufficient", "exactly-half", "resident-short"),
+        "improvement_district": (
+            "sufficient",
+            "insufficient",
+            "exactly-half",
+            "resident-short",
+            "witness-defects",
+        ),
         "incorporation": (
             "owners-sufficient",
             "owners-exactly-half",
@@ -106,6 +113,7 @@ KINDS = tuple(VARIANTS)
 VILLAGE, TOWN, COUNTY, COUNTY_CODE, ZIP5 = "Elmwood Falls", "Greenfield", "Albany", "01", "12999"
 TERRITORY = "Maple Ridge"  # the proposed village (2-202) and the district's hamlet (191)
 SECOND_TOWN = "Oakdale"  # 2-202 owners-two-towns: part of the territory lies in it
+ELSEWHERE = "Cedar Hollow"  # another village: a witness of it cannot witness (nomination)
 
 
 def _rate(town: str) -> Fraction:
@@ -173,6 +181,8 @@ class Statement:
     town: str = ""  # the affidavit's
     date_text: str = ""  # the date as written by hand ("" typed: MM/DD/YYYY)
     name_blank: bool = False  # the witness signed but left the name blank empty
+    date_blank: bool = False  # the witness left the date empty (the witness forms)
+    unsigned: bool = False  # the witness did not sign the statement (the witness forms)
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,8 +246,10 @@ def _foot(s: Statement) -> Foot:
     """The statement's printed words with its blanks ({name}, {residence}, {count}, ...) and
     what is written in them. `s.date_text`, when given, is the date as the witness wrote it."""
     name = EMPTY_BLANK if s.name_blank else s.name
-    blanks = {"name": name, "residence": s.residence, "count": str(s.stated_count)}
-    written = s.date_text or _us(s.date)
+    residence = s.residence or EMPTY_BLANK
+    blanks = {"name": name, "residence": residence, "count": str(s.stated_count)}
+    written = "" if s.date_blank else s.date_text or _us(s.date)
+    signed = "" if s.unsigned else s.name
     if s.form == "witness-new":
         return Foot(
             heading="STATEMENT OF WITNESS",
@@ -253,8 +265,8 @@ def _foot(s: Statement) -> Foot:
                 "false statement, shall subject me to the same penalties as if I had been duly "
                 "sworn.",
             ),
-            blanks=tuple((blanks | {"date": written, "signature": s.name}).items()),
-            values=(written, s.name),
+            blanks=tuple((blanks | {"date": written, "signature": signed}).items()),
+            values=(written, signed),
             captions=("Date", "Signature of witness"),
         )
     if s.form == "witness-old":
@@ -278,10 +290,10 @@ def _foot(s: Statement) -> Foot:
                 (
                     blanks
                     | {"village": s.village, "county": county}
-                    | {"date": written, "signature": s.name}
+                    | {"date": written, "signature": signed}
                 ).items()
             ),
-            values=(written, s.name),
+            values=(written, signed),
             captions=("Date", "Signature of witness"),
         )
     if s.form == "notary":
@@ -335,9 +347,9 @@ def _statement_truth(s: Statement) -> dict[str, Any]:
         "officer": s.name if s.form == "notary" else "",
         "residence": s.residence,
         "stated_count": s.stated_count,
-        "date": s.date.isoformat(),
+        "date": "" if s.date_blank else s.date.isoformat(),
         "date_text": foot.filled(foot.jurat) if foot.jurat else foot.values[0],
-        "signed": True,
+        "signed": bool(foot.values[1]),
         "signature": foot.values[1],
     }
     if s.form == "witness-old":
@@ -773,13 +785,17 @@ class NominationVariant:
     unnumbered_sheets: tuple[int, ...] = ()  # no number printed at the foot
     renumbered_sheets: tuple[int, ...] = ()  # printed with the previous sheet's number
     nameless_sheets: tuple[int, ...] = ()  # the witness's name blank left empty
+    outsider_sheets: tuple[int, ...] = ()  # old form: the witness states another village
+    homeless_sheets: tuple[int, ...] = ()  # the witness's residence blank left empty
+    unsigned_sheets: tuple[int, ...] = ()  # the witness did not sign the statement
     what: str = ""
 
     def sheet_defective(self, i: int) -> bool:
-        """Sheet i carries a sheet-level defect (all its lines go to a person)."""
+        """Sheet i carries a sheet-level defect (all its lines go to a person, or fall)."""
         duplicated = {j for r in self.renumbered_sheets for j in (r - 1, r)}
         flawed = {*self.mismatch_sheets, *self.county_missing_sheets, *self.unnumbered_sheets}
-        return i in flawed | set(self.nameless_sheets) | duplicated
+        witness = {*self.outsider_sheets, *self.homeless_sheets, *self.unsigned_sheets}
+        return i in flawed | set(self.nameless_sheets) | duplicated | witness
 
 
 NOMINATION_VARIANTS: Mapping[str, NominationVariant] = MappingProxyType(
@@ -892,8 +908,44 @@ NOMINATION_VARIANTS: Mapping[str, NominationVariant] = MappingProxyType(
             "not consecutively), a line dated after the filing and one after the witness's date "
             "(20 required: undetermined).",
         ),
+        "witness-defects": NominationVariant(
+            form="old",
+            population=800,
+            voters_at_last_election=300,
+            sheet_sizes=(6, 6, 6, 10),
+            rows=10,
+            line_defects=("SIGNER_NOT_REGISTERED",),
+            outsider_sheets=(1,),
+            homeless_sheets=(2,),
+            unsigned_sheets=(3,),
+            what="Witnessed before 2017-11-22 (the old statement): sheet 1's witness states a "
+            "residence in another village (the statement says 'in the Village of ...': to a "
+            "person), sheet 2's left the residence blank (to a person), sheet 3's did not sign "
+            "(nothing on it is witnessed: its lines are invalid); 15 required: undetermined.",
+        ),
     }
 )
+
+
+def _witness_flaws(
+    spec: NominationVariant, i: int, stmt: Statement, pool: NamePool
+) -> tuple[Statement, tuple[tuple[str, str], ...]]:
+    """Sheet i's planted statement of witness flaws (pipeline/rules/village_nomination.py,
+    `witnessed`): a witness of another village (the old form's "now reside at ... in the
+    Village of ..."; a person decides), the residence blank (a person decides), the statement
+    not signed (nothing on the sheet is witnessed: every line falls)."""
+    if i in spec.outsider_sheets:
+        first, _, last = pool.name()
+        house, street = pool.address(OUTSIDE_STREETS)
+        outsider = f"{first} {last}"
+        return replace(stmt, name=outsider, residence=f"{house} {street}", village=ELSEWHERE), (
+            ("WITNESS_NOT_OF_VILLAGE", REVIEW),
+        )
+    if i in spec.homeless_sheets:
+        return replace(stmt, residence=""), (("WITNESS_RESIDENCE_MISSING", REVIEW),)
+    if i in spec.unsigned_sheets:
+        return replace(stmt, unsigned=True), (("WITNESS_NOT_SIGNED", FATAL),)
+    return stmt, ()
 
 
 def replace_date(line: Line, date: str) -> tuple[tuple[str, str], ...]:
@@ -1077,6 +1129,8 @@ def _nomination(
             if missing:
                 defects += (("WITNESS_COUNTY_MISSING", REVIEW),)
             number_text = f"Sheet No. {i}"
+        stmt, planted = _witness_flaws(spec, i, stmt, pool)
+        defects += planted
         if i in spec.unnumbered_sheets:
             number_text = ""
             defects += (("SHEET_NUMBER_MISSING", REVIEW),)
@@ -1406,6 +1460,8 @@ class OwnersVariant:
     mismatch_sheet: bool = False
     away_scale: int = 1  # multiplies the value of property owned from elsewhere
     second_town: bool = False  # 2-202: part of the territory in a second town
+    printed_name: bool = True  # 191: a "Printed Name" column; without it the signature names
+    witness_defects: bool = False  # 191: a statement not signed, and one without its date
     what: str = ""
 
 
@@ -1452,6 +1508,21 @@ OWNERS_VARIANTS: Mapping[tuple[str, str], OwnersVariant] = MappingProxyType(
             away_scale=3,
             what="Owners of more than half the taxable valuation signed, but resident owners of "
             "less than half the resident-owned valuation: insufficient (Town Law § 191's proviso).",
+        ),
+        ("improvement_district", "witness-defects"): OwnersVariant(
+            "191",
+            0.75,
+            0.5,
+            Fraction(55, 100),
+            "undetermined",
+            printed_name=False,
+            witness_defects=True,
+            what="The sheets have no printed-name column (the signature names the signer). Sheet "
+            "1's statement of witness is not signed, so none of its lines is authenticated "
+            "(invalid); sheet 3's has no date (its lines go to review). Town Law § 191: "
+            "'authenticated in the manner provided by the election law for the authentication "
+            "of nominating petitions'. The valid lines hold under half the valuation, those in "
+            "review would make it more than half: undetermined.",
         ),
         ("incorporation", "owners-sufficient"): OwnersVariant(
             "2202",
@@ -1657,7 +1728,8 @@ def _owner_lines(
             ("signature", "" if blank.get("signature") else o.printed),
         ]
         if spec.statute == "191":
-            fields += [("name", o.printed), ("residence", o.mailing)]
+            fields += [("name", o.printed)] if spec.printed_name else []
+            fields += [("residence", o.mailing)]
         else:
             fields += [
                 ("residence", "" if blank.get("residence") else o.mailing),
@@ -1673,14 +1745,17 @@ def _owner_lines(
     d = rand_date(rng, start, end)
     fields = [("date", _written(d, rng)), ("signature", stranger.printed)]
     if spec.statute == "191":
-        fields += [("name", stranger.printed), ("residence", stranger.mailing)]
+        fields += [("name", stranger.printed)] if spec.printed_name else []
+        fields += [("residence", stranger.mailing)]
     else:
         fields += [("residence", stranger.mailing), ("valuation", "$96,000")]
     defect_lines = [Line(tuple(fields), None, (("SIGNER_NOT_OWNER", FATAL),))]
     if non_signers:
         o = non_signers[0]
         if spec.statute == "191":
-            defect_lines.append(line(o, (("NO_SIGNATURE", FATAL),), signature=True))
+            unsigned = line(o, (("NO_SIGNATURE", FATAL),), signature=True)
+            # With no printed name, nothing on the line names the owner.
+            defect_lines.append(unsigned if spec.printed_name else replace(unsigned, voter_id=None))
         else:
             defect_lines.append(line(o, (("RESIDENCE_MISSING", FATAL),), residence=True))
     for dl in defect_lines:
@@ -1692,6 +1767,16 @@ def _owner_lines(
             for k, v in again.fields
         )))  # fmt: skip
     return lines
+
+
+def _witness_defect(stmt: Statement, number: int) -> tuple[Statement, tuple[tuple[str, str], ...]]:
+    """191's planted statement defects (pipeline/rules/town_191.py, `authenticated`): sheet 1's
+    witness does not sign (nothing on it is authenticated: every line falls); sheet 3's leaves
+    the date empty (a person decides). § 191 asks no residence of the witness beyond the
+    statement's, and no witness of the village, so neither is planted."""
+    if number == 1:
+        return replace(stmt, unsigned=True), (("WITNESS_NOT_SIGNED", FATAL),)
+    return replace(stmt, date_blank=True), (("WITNESS_DATE_MISSING", REVIEW),)
 
 
 def _owners(
@@ -1718,7 +1803,9 @@ def _owners(
             dates = [dd for ln in chunk if (dd := _parse(ln.get("date"), filed)) is not None]
             sworn = min(max(dates) + dt.timedelta(days=rng.randint(1, 4)), filed)
             count = len(chunk) + (1 if i == mismatch else 0)
-            defects = (("WITNESS_COUNT_MISMATCH", REVIEW),) if i == mismatch else ()
+            defects: tuple[tuple[str, str], ...] = (
+                (("WITNESS_COUNT_MISMATCH", REVIEW),) if i == mismatch else ()
+            )
             residents = [o for o in roll.persons if o.resident]
             w = residents[(i * 7) % len(residents)]
             if spec.statute == "2202":
@@ -1734,6 +1821,8 @@ def _owners(
             else:
                 stmt = Statement("witness-new", w.printed, w.mailing, sworn, count)
                 number_text = f"Sheet No. {i}"
+            if spec.witness_defects and i in (1, 3):
+                stmt, defects = _witness_defect(stmt, i)
             sheets.append(SheetSpec(i, number_text, tuple(chunk), rows, stmt, defects))
         statuses = _statuses(sheets)
         valid_ids = {
@@ -1750,7 +1839,8 @@ def _owners(
         }
         # The balancing parcel: a company's, that never signs, sized to the target share.
         # Built to fall short: aimed with every line in review counted; else with the valid.
-        aim = possible if spec.intended == "insufficient" else valid_ids
+        # Undetermined: aimed with the lines in review counted, and checked short without them.
+        aim = valid_ids if spec.intended == "sufficient" else possible
         base = _valuation(spec.statute, roll.parcels, aim)[0]
         if spec.target is None:
             balance = 2 * base.signed - base.total
@@ -1802,6 +1892,12 @@ def _owners(
             ("date", "signature", "name", "residence"),
             (70.0, 150.0, 140.0, 180.0),
         )
+        if not spec.printed_name:
+            columns = Columns(
+                ("Date", "Signature", "Address"),
+                ("date", "signature", "residence"),
+                (70.0, 230.0, 240.0),
+            )
         case_toml = (
             "# Synthetic case generated by pipeline.synth.kinds; no real person's data.\n"
             f"name = {_q(f'Town of {TOWN}: petition for the {TERRITORY} Sewer District (synthetic)')}\n"  # noqa: E501
