@@ -45,6 +45,7 @@ from pipeline.records import ComparisonLevel
 from .nicknames import NICKNAMES
 
 __all__ = [
+    "FIELD_COLUMNS",
     "COMPARISONS",
     "LEVEL_CODES",
     "LEVELS",
@@ -160,6 +161,18 @@ COMPARISONS: tuple[Comparison, ...] = (
     Comparison("unit", Similarity.EQUAL),
     Comparison("zip5", Similarity.EQUAL),
 )
+
+# The column of the store's normalized fields (matchers/store.py) each comparison reads.
+FIELD_COLUMNS: dict[str, str] = {
+    "first_name": "n_first",
+    "middle_name": "n_middle",
+    "last_name": "n_last",
+    "suffix": "n_suffix",
+    "house_number": "n_house",
+    "street": "n_street",
+    "unit": "n_unit",
+    "zip5": "n_zip",
+}
 
 
 # Letter shapes an OCR engine (or a hurried hand) confuses, folded to one spelling. Applied to

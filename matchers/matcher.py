@@ -68,7 +68,7 @@ from pipeline.records import (
     Source,
 )
 
-from .compare import CLOSE, COMPARISONS, DIFFERENT, LEVELS, LOOSE, MISSING
+from .compare import CLOSE, COMPARISONS, DIFFERENT, FIELD_COLUMNS, LEVELS, LOOSE, MISSING
 from .nicknames import same_given_name
 from .normalize import name_suffix, split_person_name, split_street_address
 from .sql_pairs import best_pairs
@@ -89,18 +89,8 @@ SURNAME_LIKE_AT_ALL = 0.80  # ... and, when no candidate was found at all, this 
 SURNAME_LIKE = 80.0  # a candidate's surname this like (Jaro-Winkler 0..100) keeps NO_MATCH off
 PREFILTER = 0.75  # Jaro-Winkler of a surname below which a pair is not scored (see _prefilter)
 
-_FIELD_COLUMNS = {
-    "first_name": "n_first",
-    "middle_name": "n_middle",
-    "last_name": "n_last",
-    "suffix": "n_suffix",
-    "house_number": "n_house",
-    "street": "n_street",
-    "unit": "n_unit",
-    "zip5": "n_zip",
-}
 _FIELD_INDEX = {c.field: i for i, c in enumerate(COMPARISONS)}
-_COLUMNS = tuple(dict.fromkeys(_FIELD_COLUMNS.values()))
+_COLUMNS = tuple(dict.fromkeys(FIELD_COLUMNS.values()))
 _OPTIONAL = frozenset({"suffix", "unit", "zip5"})  # evidence shown only when the line has one
 _FIRST = _FIELD_INDEX["first_name"]
 _LAST = _FIELD_INDEX["last_name"]
@@ -316,7 +306,7 @@ class FSMatcher:
         con.execute("DROP TABLE pairs")
         # Each distinct pair of values compared once for the whole batch; only the pairs that
         # may be among a line's best `candidates + 1` voters kept (sql_pairs).
-        best_pairs(con, COMPARISONS, _FIELD_COLUMNS, self._table, self._cfg.candidates + 1)
+        best_pairs(con, COMPARISONS, FIELD_COLUMNS, self._table, self._cfg.candidates + 1)
         con.execute("DROP TABLE cand")
         out: list[Match] = []
         for start in range(0, len(lines), self._batch):
@@ -391,7 +381,7 @@ class FSMatcher:
         order = np.lexsort((rid, -weight, qid))
         values = {
             side: {
-                cmp.field: np.asarray(data[f"{side}_{_FIELD_COLUMNS[cmp.field]}"], dtype=object)[
+                cmp.field: np.asarray(data[f"{side}_{FIELD_COLUMNS[cmp.field]}"], dtype=object)[
                     order
                 ]
                 for cmp in COMPARISONS

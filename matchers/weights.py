@@ -34,7 +34,7 @@ import numpy as np
 
 from pipeline.records import ComparisonLevel, RegisterEntry
 
-from .compare import COMPARISONS, LEVELS, MISSING, compare_arrays
+from .compare import COMPARISONS, FIELD_COLUMNS, LEVELS, MISSING, compare_arrays
 from .nicknames import _FORMAL
 
 if TYPE_CHECKING:
@@ -160,17 +160,6 @@ def load_weights(path: str | Path = DEFAULT_WEIGHTS) -> Weights:
 # Level frequencies
 # --------------------------------------------------------------------------------------------
 
-_FIELD_COLUMNS: Mapping[str, str] = {
-    "first_name": "n_first",
-    "middle_name": "n_middle",
-    "last_name": "n_last",
-    "suffix": "n_suffix",
-    "house_number": "n_house",
-    "street": "n_street",
-    "unit": "n_unit",
-    "zip5": "n_zip",
-}
-
 
 def _frequencies(
     left: Mapping[str, Sequence[str]], right: Mapping[str, Sequence[str]]
@@ -178,7 +167,7 @@ def _frequencies(
     """Per comparison, P(level) among non-missing pairs, add-one smoothed (MISSING: 1.0)."""
     out: list[list[float]] = []
     for cmp in COMPARISONS:
-        col = _FIELD_COLUMNS[cmp.field]
+        col = FIELD_COLUMNS[cmp.field]
         codes, _ = compare_arrays(cmp, list(left[col]), list(right[col]))
         counts = np.bincount(codes, minlength=len(LEVELS)).astype(float)[: len(LEVELS)]
         counts[MISSING] = 0.0
@@ -192,31 +181,30 @@ def _frequencies(
 def estimate_u(store: RegisterStore, pairs: int, seed: int) -> list[list[float]]:
     """u from `pairs` random pairs of distinct register entries (different voter ids)."""
     frame = store.con.execute(
-        "SELECT voter_id, " + ", ".join(_FIELD_COLUMNS.values()) + " FROM entries ORDER BY rid"
+        "SELECT voter_id, " + ", ".join(FIELD_COLUMNS.values()) + " FROM entries ORDER BY rid"
     ).df()
-    rng = np.random.default_rng(seed)
-    a = rng.integers(0, len(frame), pairs)
-    b = rng.integers(0, len(frame), pairs)
-    keep = frame["voter_id"].to_numpy()[a] != frame["voter_id"].to_numpy()[b]
-    left = {c: frame[c].to_numpy()[a[keep]].tolist() for c in _FIELD_COLUMNS.values()}
-    right = {c: frame[c].to_numpy()[b[keep]].tolist() for c in _FIELD_COLUMNS.values()}
-    return _frequencies(left, right)
+    return _u_of_random_pairs(frame, pairs, seed)
 
 
 def estimate_u_sampled(store: RegisterStore, pairs: int, seed: int) -> list[list[float]]:
     """u from `pairs` random pairs of distinct entries of a sample of the register (at most
     2 * `pairs` rows, drawn in SQL: a 13-million-row register is never loaded whole)."""
-    cols = ", ".join(_FIELD_COLUMNS.values())
+    cols = ", ".join(FIELD_COLUMNS.values())
     frame = store.con.execute(
         f"SELECT voter_id, {cols} FROM entries "
         f"USING SAMPLE reservoir({2 * int(pairs)} ROWS) REPEATABLE ({int(seed)}) ORDER BY rid"
     ).df()
+    return _u_of_random_pairs(frame, pairs, seed)
+
+
+def _u_of_random_pairs(frame: Any, pairs: int, seed: int) -> list[list[float]]:
+    """Level frequencies over `pairs` random pairs of the frame's rows with different ids."""
     rng = np.random.default_rng(seed)
     a = rng.integers(0, len(frame), pairs)
     b = rng.integers(0, len(frame), pairs)
     keep = frame["voter_id"].to_numpy()[a] != frame["voter_id"].to_numpy()[b]
-    left = {c: frame[c].to_numpy()[a[keep]].tolist() for c in _FIELD_COLUMNS.values()}
-    right = {c: frame[c].to_numpy()[b[keep]].tolist() for c in _FIELD_COLUMNS.values()}
+    left = {c: frame[c].to_numpy()[a[keep]].tolist() for c in FIELD_COLUMNS.values()}
+    right = {c: frame[c].to_numpy()[b[keep]].tolist() for c in FIELD_COLUMNS.values()}
     return _frequencies(left, right)
 
 
@@ -262,12 +250,12 @@ def estimate_m(
     lines = [noisy_signer(e, rng, handwriting=rng.random() < handwriting) for e in entries]
     q = line_frame(store, [(n, r) for n, r in lines], places=())
     reg = store.con.execute(
-        "SELECT " + ", ".join(_FIELD_COLUMNS.values()) + " FROM entries e "
+        "SELECT " + ", ".join(FIELD_COLUMNS.values()) + " FROM entries e "
         "JOIN (SELECT unnest(?) AS rid, generate_subscripts(?, 1) AS k) r USING (rid) ORDER BY k",
         [rids, rids],
     ).df()
-    left = {c: q[c].tolist() for c in _FIELD_COLUMNS.values()}
-    right = {c: reg[c].tolist() for c in _FIELD_COLUMNS.values()}
+    left = {c: q[c].tolist() for c in FIELD_COLUMNS.values()}
+    right = {c: reg[c].tolist() for c in FIELD_COLUMNS.values()}
     return _frequencies(left, right)
 
 

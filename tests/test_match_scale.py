@@ -15,8 +15,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from matchers.compare import COMPARISONS, compare_arrays
-from matchers.matcher import _FIELD_COLUMNS
+from matchers.compare import COMPARISONS, FIELD_COLUMNS, compare_arrays
 from matchers.sql_pairs import best_pairs
 from matchers.weights import load_weights
 
@@ -53,11 +52,11 @@ def test_each_distinct_pair_compared_once_gives_every_pair_its_own_levels():
     distinct = con.execute("SELECT count(DISTINCT (l_n_last, r_n_last)) FROM cand").fetchall()
     assert distinct[0][0] < len(frame) / 4  # the point: far fewer comparisons than pairs
     table = load_weights().table
-    best_pairs(con, COMPARISONS, _FIELD_COLUMNS, table, keep=10**9)  # keep every pair
+    best_pairs(con, COMPARISONS, FIELD_COLUMNS, table, keep=10**9)  # keep every pair
     got = con.execute("SELECT * FROM scored ORDER BY rid").fetchnumpy()
     assert np.array_equal(got["rid"], np.arange(len(frame)))
     for i, cmp in enumerate(COMPARISONS):
-        col = _FIELD_COLUMNS[cmp.field]
+        col = FIELD_COLUMNS[cmp.field]
         assert np.array_equal(got[f"l_{col}"], frame[f"l_{col}"].to_numpy(dtype=object))
         codes, sims = compare_arrays(cmp, frame[f"l_{col}"].tolist(), frame[f"r_{col}"].tolist())
         assert np.array_equal(got[f"c_{i}"], codes), cmp.field
@@ -70,11 +69,11 @@ def test_only_pairs_that_cannot_be_among_the_best_voters_are_dropped():
     con.register("cand_df", frame)
     con.execute("CREATE TEMP TABLE cand AS SELECT * FROM cand_df")
     table = load_weights().table
-    best_pairs(con, COMPARISONS, _FIELD_COLUMNS, table, keep=3)
+    best_pairs(con, COMPARISONS, FIELD_COLUMNS, table, keep=3)
     got = con.execute("SELECT * FROM scored").df()
     every = np.zeros(len(frame))
     for i, cmp in enumerate(COMPARISONS):
-        col = _FIELD_COLUMNS[cmp.field]
+        col = FIELD_COLUMNS[cmp.field]
         codes, _ = compare_arrays(cmp, frame[f"l_{col}"].tolist(), frame[f"r_{col}"].tolist())
         every += table[i][codes]
     frame = frame.assign(weight=every)

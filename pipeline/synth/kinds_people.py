@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from matchers.assessment_roll import ROLL_COLUMNS
 from matchers.register import NYSBOE_45_FIELDS
 
 __all__ = [
@@ -220,17 +221,7 @@ class Parcel:
     town: str = ""  # "": the case's town
 
 
-ROLL_HEADER = (
-    "parcel_id",
-    "town",
-    "property_address",
-    "owner_name",
-    "mailing_address",
-    "resident",
-    "assessed_value",
-    "taxable",
-    "share_inside",
-)
+ROLL_HEADER = ROLL_COLUMNS  # the roll reader's layout (matchers/assessment_roll.py)
 
 
 def write_roll(parcels: Iterable[Parcel], town: str, path: Path) -> int:
