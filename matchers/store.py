@@ -33,7 +33,7 @@ import os
 import random
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
 import duckdb
@@ -646,20 +646,13 @@ def open_store(
     sha256 = _check_file(path)
     cache = Path(cache_dir)
     cache.mkdir(parents=True, exist_ok=True)
-    db = cache / f"register-{sha256[:16]}.duckdb"
-    settings: dict[str, str | bool | int | float | list[str]] = {
-        "memory_limit": memory_limit,
-        "temp_directory": str(cache / "duckdb-tmp"),
-    }
-    if threads:
-        settings["threads"] = str(threads)
+    db = import_path(cache, sha256)
+    settings = _settings(cache, memory_limit, threads)
     if db.exists():
-        con = duckdb.connect(str(db), read_only=True, config=settings)
-        info = _read_meta(con)
-        if info is not None and info.sha256 == sha256:
-            log.info("register %s: reusing the import of %s", path.name, info.imported_at)
-            return RegisterStore(con, info)
-        con.close()
+        reused = open_import(cache, sha256, memory_limit=memory_limit, threads=threads)
+        if reused is not None:
+            log.info("register %s: reusing the import of %s", path.name, reused.info.imported_at)
+            return reused
         log.info("register %s: the cached import is stale; importing again", path.name)
     tmp = db.with_suffix(f".tmp-{os.getpid()}")
     tmp.unlink(missing_ok=True)
@@ -711,20 +704,50 @@ def open_store(
         n_bad,
         seconds,
     )
-    store = RegisterStore(con, info)
-    examples = store.bad_rows()[:5]
-    return RegisterStore(con, _with_examples(info, examples))
+    return _with_examples(RegisterStore(con, info))
 
 
-def _with_examples(info: ImportInfo, examples: tuple[BadRow, ...]) -> ImportInfo:
-    return ImportInfo(
-        info.path,
-        info.sha256,
-        info.layout,
-        info.rows_read,
-        info.entries,
-        info.bad_rows,
-        info.imported_at,
-        info.seconds,
-        examples,
+def import_path(cache_dir: str | Path, sha256: str) -> Path:
+    """Where the import of the register file with this hash lives in the cache."""
+    return Path(cache_dir) / f"register-{sha256[:16]}.duckdb"
+
+
+def open_import(
+    cache_dir: str | Path,
+    sha256: str,
+    *,
+    memory_limit: str = "2GB",
+    threads: int | None = None,
+) -> RegisterStore | None:
+    """The earlier import of the register file with this hash, read-only, without reading the
+    file again; None when there is none (or it is of an older schema, or incomplete)."""
+    db = import_path(cache_dir, sha256)
+    if not db.exists():
+        return None
+    con = duckdb.connect(
+        str(db), read_only=True, config=_settings(cache_dir, memory_limit, threads)
     )
+    info = _read_meta(con)
+    if info is None or info.sha256 != sha256:
+        con.close()
+        return None
+    return _with_examples(RegisterStore(con, info))
+
+
+def _settings(
+    cache_dir: str | Path, memory_limit: str, threads: int | None
+) -> dict[str, str | bool | int | float | list[str]]:
+    settings: dict[str, str | bool | int | float | list[str]] = {
+        "memory_limit": memory_limit,
+        "temp_directory": str(Path(cache_dir) / "duckdb-tmp"),
+    }
+    if threads:
+        settings["threads"] = str(threads)
+    return settings
+
+
+def _with_examples(store: RegisterStore) -> RegisterStore:
+    """The store with the first few bad rows in its import info, for the report."""
+    info = store.info
+    examples = store.bad_rows()[:5] if info.bad_rows else ()
+    return RegisterStore(store.con, replace(info, bad_examples=examples))

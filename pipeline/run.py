@@ -16,7 +16,7 @@ from pathlib import Path
 
 from matchers import BaselineMatcher, FSMatcher, RegisterRead, read_register
 from matchers.assessment_roll import RollRead, read_roll
-from matchers.store import RegisterStore, open_store
+from matchers.store import RegisterStore, open_import, open_store
 
 from .case import CaseConfig, PetitionKind, RegisterConfig
 from .errors import CaseFileError, PetitionError
@@ -129,20 +129,29 @@ def split_results(results: Iterable[Sheet | FileError]) -> tuple[list[Sheet], li
 
 
 LARGE_REGISTER_BYTES = 64 * 1024 * 1024  # [matching] store = "auto": DuckDB from this size on
+STORE_MEMORY = "1GB"  # DuckDB's memory limit for a stored register
 
 
 @dataclass(frozen=True, slots=True)
 class StoredRegister:
     """A register matched in DuckDB, imported once into the case's cache (matchers/store.py):
     what it takes to open it again, in this process or another (it pickles; a connection
-    would not)."""
+    would not). Once the import is known (`sha256`), it is opened without reading the register
+    file again."""
 
     config: RegisterConfig
     cache: Path
+    sha256: str = ""
 
     def open(self) -> RegisterStore:
         # DuckDB's share of the 2 GB budget; Python's records take the rest at state scale.
-        return open_store(self.config, self.cache, memory_limit="1GB", progress=sys.stderr.isatty())
+        if self.sha256:
+            store = open_import(self.cache, self.sha256, memory_limit=STORE_MEMORY)
+            if store is not None:
+                return store
+        return open_store(
+            self.config, self.cache, memory_limit=STORE_MEMORY, progress=sys.stderr.isatty()
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,11 +256,11 @@ def load_register(case: CaseConfig) -> RegisterData:
         raise PetitionError("this kind of petition needs [register] in the case file")
     if _in_duckdb(case, cfg):
         # A large register: imported on first use (later runs reuse the import).
-        stored = StoredRegister(cfg, case.matching.cache)
-        store = stored.open()
+        store = StoredRegister(cfg, case.matching.cache).open()
         try:
             electors, source, more = _electors(case, (), store)
             findings = _store_findings(store) + more
+            stored = StoredRegister(cfg, case.matching.cache, store.info.sha256)
         finally:
             store.close()
         return RegisterData({}, electors, source, tuple(findings), stored=stored)
