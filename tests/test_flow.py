@@ -20,3 +20,32 @@ def test_flow_matches_plain_pipeline(prefect_harness, demo_case, tmp_path):
     assert report.verdict is plain.verdict
     doc = json.loads((tmp_path / "out" / "report.json").read_text())
     assert doc["totals"]["lines_read"] == plain.totals.lines_read
+
+
+@pytest.mark.tesseract
+def test_flow_reads_scans_on_its_threads_as_the_plain_pipeline_does(prefect_harness, tmp_path):
+    """Scanned pages are read on the flow's thread pool, each thread with its own tesseract
+    handle (one shared handle crashed the process). Two scans of the corpus sample's sheet
+    (clean and degraded: different pages, both read), synthetic."""
+    import shutil
+    from pathlib import Path
+
+    from flows.check import check_petition
+    from pipeline.case import load_case
+    from pipeline.run import check_case
+
+    sample = Path(__file__).resolve().parents[1] / "fixtures" / "corpus-sample" / "case-000"
+    case_dir = tmp_path / "case"
+    shutil.copytree(sample / "clean-scan", case_dir)
+    shutil.copy(
+        sample / "degraded-scan" / "sheets" / "sheet-01.jpg", case_dir / "sheets" / "sheet-02.jpg"
+    )
+    case = case_dir / "case.toml"
+
+    report = check_petition(str(case), str(tmp_path / "out"))
+    plain = check_case(load_case(case))
+    assert not report.file_errors
+    assert len(report.sheets) == 2 and report.totals == plain.totals
+    assert [line.fields for s in report.sheets for line in s.lines] == [
+        line.fields for s in plain.sheets for line in s.lines
+    ]

@@ -143,3 +143,33 @@ def test_fake_engine_reads_an_image_as_its_whole_rectangle() -> None:
     fake = FakeEngine(lambda rect, psm, wl: f"{rect[2]}x{rect[3]}")
     assert fake.read_image(np.zeros((7, 30), np.uint8), 300, Psm.SINGLE_LINE).text == "30x7"
     assert fake.calls == [((0, 0, 30, 7), Psm.SINGLE_LINE, "")]
+
+
+@pytest.mark.tesseract
+def test_each_thread_reads_with_its_own_engine() -> None:
+    """The Prefect flow reads pages on a thread pool. One tesseract handle shared by threads
+    crashed the process (a segfault); each thread now has its own, and their reads, made at
+    the same time, equal one thread's."""
+    pytest.importorskip("tesserocr")
+    from concurrent.futures import ThreadPoolExecutor
+
+    from pipeline.scan.engine import default_engine
+
+    lines = ["Vesta Oakhurst 126 Mill St", "Juno Larkspur 40 Birch Rd", "Otis Foxglove 7 Elm St"]
+    images = [_text_image([line]) for line in lines]
+
+    def read(img: np.ndarray) -> tuple[int, str]:
+        engine = default_engine()
+        assert engine is default_engine()  # one per thread, kept
+        texts = []
+        for _ in range(3):
+            engine.set_page(img, 300)
+            texts.append(engine.read((10, 10, img.shape[1] - 20, 130), Psm.SINGLE_LINE).text)
+        assert len(set(texts)) == 1
+        return id(engine), texts[0]
+
+    alone = [read(img)[1] for img in images]
+    with ThreadPoolExecutor(3) as pool:
+        together = list(pool.map(read, images * 4))
+    assert [text for _, text in together] == alone * 4
+    assert len({engine for engine, _ in together}) > 1

