@@ -16,7 +16,7 @@ from PIL import Image
 from pipeline.ingest import ingest_file
 from pipeline.records import PageKind
 from pipeline.scan.clean import clean_page, deskew_angle, even_lighting, is_sideways
-from pipeline.scan.engine import OcrText, Word
+from pipeline.scan.engine import OcrText, Psm, Word
 from pipeline.scan.images import estimate_dpi, load_page_image
 from pipeline.scan.ink import measure_ink
 from pipeline.scan.metrics import cer
@@ -321,14 +321,34 @@ def test_statement_is_read_to_its_count_and_from_the_foot() -> None:
         return words[k]
 
     engine = FakeEngine(answer)
-    page = BlockPage(engine, 1.0)
+    page = BlockPage(engine, 1.0, DPI)
     ocr = read_lines(page, lines, _statement_done, _is_caption, DPI * 0.35)
     assert ocr.text.splitlines() == words[:3] + words[5:]
     assert len(engine.calls) == 6
+    assert {psm for _, psm, _ in engine.calls} == {Psm.SINGLE_LINE}  # one line each
     # A statement that never states its count is read whole.
     engine = FakeEngine(lambda r, p, w: answer(r, p, w).replace("containing", "with"))
-    ocr = read_lines(BlockPage(engine, 1.0), lines, _statement_done, _is_caption, DPI * 0.35)
+    ocr = read_lines(BlockPage(engine, 1.0, DPI), lines, _statement_done, _is_caption, DPI * 0.35)
     assert len(ocr.text.splitlines()) == len(words) and len(engine.calls) == len(words)
+
+
+def test_a_run_taller_than_one_line_is_read_as_a_block() -> None:
+    """Two lines that touch (a skewed page) make one run of inked rows: forced to one line
+    tesseract reads it as noise, so it is read as a block; a line on its own as one line."""
+    from pipeline.scan.blocks import ONE_LINE_MAX_IN, BlockPage, text_lines
+    from pipeline.scan.engine import FakeEngine
+
+    ink, _ = _text_page(["Statement of Witness", "x"])
+    tall = int(0.5 * DPI)
+    ink[tall : tall + int(0.2 * DPI), 100:140] = 255  # a stroke joining the next line's rows
+    ink[tall + int(0.2 * DPI) : tall + int(0.45 * DPI), 100:900] = 255
+    lines = text_lines(ink, (0, 0, ink.shape[1], ink.shape[0]), DPI)
+    assert [h <= ONE_LINE_MAX_IN * DPI for _, _, _, h in lines] == [True, False]
+    engine = FakeEngine(lambda r, p, w: "text")
+    page = BlockPage(engine, 1.0, DPI)
+    for rect in lines:
+        page.read(rect)
+    assert [psm for _, psm, _ in engine.calls] == [Psm.SINGLE_LINE, Psm.SINGLE_BLOCK]
 
 
 def _ocr(rows: list[tuple[int, list[tuple[int, str]]]]) -> OcrText:

@@ -2,9 +2,19 @@
 
 `read_image_page` is the entry point `pipeline.ingest.read_page` uses for image files and
 image-only PDF pages.
+
+Pages are read in parallel by processes (or threads), each on one thread: OpenCV's own thread
+pool only contends with them (a page took ~5% more CPU with it on 2 cores), so it is limited
+to one thread here, before OpenCV first starts it. The environment variable is used, not
+`cv2.setNumThreads`: called in a process forked from one whose pool was running, that waits
+forever on the parent's threads (seen: the scan benchmark's workers hung).
 """
 
-from .engine import (
+import os
+
+os.environ.setdefault("OPENCV_FOR_THREADS_NUM", "1")
+
+from .engine import (  # noqa: E402
     CrashingEngine,
     FakeEngine,
     OcrEngine,

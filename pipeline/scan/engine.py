@@ -319,14 +319,9 @@ def default_engine() -> TesserocrEngine:
 
     A tesseract handle must not be shared between threads: the Prefect flow reads pages on a
     thread pool, and two threads recognizing on one handle crashed the process (a segfault).
-    Each thread gets its own handle (a worker process, one). OpenCV's own thread pool is set
-    to one thread with it: pages run in parallel already, and OpenCV's threads only contend
-    with them (a page took ~5% more CPU with them on 2 cores)."""
+    Each thread gets its own handle (a worker process, one)."""
     engine: TesserocrEngine | None = getattr(_this_thread, "engine", None)
     if engine is None:
-        import cv2
-
-        cv2.setNumThreads(1)
         engine = _this_thread.engine = TesserocrEngine()
     return engine
 
