@@ -209,7 +209,7 @@ def test_valuation_reaches_the_report(tmp_path):
     from pipeline.report import write_report
 
     report = run(district_case(), ["O1", "O2"])
-    paths = write_report(report, tmp_path)  # validates against the schema before writing
+    paths = write_report(report, tmp_path)
     doc = json.loads(paths["json"].read_text())
     assert doc["valuation"]["met"] is True
     assert [p["label"] for p in doc["valuation"]["parts"]] == ["all taxable property"]

@@ -21,6 +21,7 @@ from matchers.register import NYSBOE_45_FIELDS
 from pipeline.case import load_case
 from pipeline.dates import parse_written_date
 from pipeline.records import PageKind, PageRef
+from pipeline.report import report_to_dict, validate_report_dict
 from pipeline.run import check_case
 from pipeline.synth import handwriting as hw
 from pipeline.synth.kinds import VARIANTS, generate_kind, main
@@ -89,6 +90,7 @@ def test_pipeline_agrees_with_truth(tmp_path: Path, kind: str, variant: str) -> 
     assert report.verdict.value == expected["verdict"], report.verdict_reason
     assert report.totals.required == expected["required"]
     assert report.totals.denominator == expected["denominator"]
+    validate_report_dict(report_to_dict(report))  # every kind's report keeps to the schema
     if "valuation" in truth:
         assert report.valuation is not None
         got = [(str(p.total), str(p.signed), p.met) for p in report.valuation.parts]
