@@ -8,7 +8,7 @@ from PIL import Image
 
 from pipeline.errors import UnreadableInputError
 from pipeline.ingest import discover, ingest_file, read_page
-from pipeline.records import PageKind
+from pipeline.records import FileError, PageKind
 from pipeline.run import collect_pages, ingest_one
 
 
@@ -52,6 +52,22 @@ def test_same_page_twice_is_read_once_and_reported(tmp_path):
     pages, errors = collect_pages((f, ingest_one(f)) for f in files)
     assert len(pages) == 1
     assert "identical to page 1 of" in errors[0].problem
+
+
+def test_a_truncated_image_is_reported_when_read(tmp_path):
+    """Ingest reads an image's headers only; a file cut short fails when its page is read,
+    with an error naming the file, and the rest of the batch goes on."""
+    from pipeline.run import read_one
+
+    img = Image.fromarray(np.random.default_rng(1).integers(0, 255, (300, 200), dtype=np.uint8))
+    img.save(tmp_path / "whole.png")
+    data = (tmp_path / "whole.png").read_bytes()
+    (tmp_path / "cut.png").write_bytes(data[: len(data) // 2])
+    (ref,) = ingest_file(tmp_path / "cut.png")
+    error = read_one(ref)
+    assert isinstance(error, FileError) and "cut.png" in error.path
+    assert "not a readable image" in error.problem
+    assert read_page(ingest_file(tmp_path / "whole.png")[0]).lines == ()
 
 
 def test_demo_pdf_pages_have_text_layers():
