@@ -16,7 +16,8 @@ Prints:
 - accuracy: lines found vs truth, invented, blank lines read as signed, sheet numbers, stated
   counts (right / flagged / wrong), character error rate per column, fields wrong but flagged.
 
-Run: `OMP_THREAD_LIMIT=1 .venv/bin/python bench/scan_speed.py [--sheets 60] [--workers 2]`.
+Run: `OMP_THREAD_LIMIT=1 .venv/bin/python bench/scan_speed.py [--sheets 60] [--workers 2]`;
+`--no-rules` prints the tables without rules (the same case otherwise).
 """
 
 from __future__ import annotations
@@ -108,9 +109,9 @@ def _warm(_: int) -> int:
     return os.getpid()
 
 
-def build_case(root: Path, sheets: int, seed: int, dpi: float) -> Path:
+def build_case(root: Path, sheets: int, seed: int, dpi: float, ruled: bool = True) -> Path:
     src = root / "born-digital"
-    generate_case(src, seed=seed, n_sheets=sheets, village_size=max(150, sheets * 12))
+    generate_case(src, seed=seed, n_sheets=sheets, village_size=max(150, sheets * 12), ruled=ruled)
     return write_scan_case(src, root / "scanned", dpi=dpi, specs=SPECS, suffix=".png")
 
 
@@ -222,14 +223,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dpi", type=float, default=300.0)
     ap.add_argument("--keep", type=Path, default=None, help="keep the generated case here")
     ap.add_argument("--ocrmypdf", default=None, help="an ocrmypdf executable to time beside ours")
+    ap.add_argument(
+        "--no-rules", action="store_true", help="sheets whose tables are printed without rules"
+    )
     args = ap.parse_args(argv)
 
     root = Path(tempfile.mkdtemp(prefix="scan-bench-")) if args.keep is None else args.keep
     try:
         t = time.perf_counter()
-        case_path = build_case(root, args.sheets, args.seed, args.dpi)
+        case_path = build_case(root, args.sheets, args.seed, args.dpi, ruled=not args.no_rules)
         print(
-            f"built {args.sheets} scanned sheets at {args.dpi:.0f} dpi in "
+            f"built {args.sheets} scanned sheets"
+            f"{' (tables without rules)' if args.no_rules else ''} at {args.dpi:.0f} dpi in "
             f"{time.perf_counter() - t:.1f} s ({root})"
         )
 

@@ -181,3 +181,31 @@ def test_other_kinds_scans_find_every_line(tmp_path: Path, kind: str, variant: s
         assert [(line.line_no, line.blank) for line in sheet.lines] == [
             (line["line_no"], line["blank"]) for line in t["lines"]
         ], t["file"]
+
+
+@pytest.mark.tesseract
+@pytest.mark.parametrize(
+    "spec", [Degrade(), Degrade(rotate=180, skew=2.0)], ids=["clean", "turned"]
+)
+def test_sheets_printed_without_rules_are_read(tmp_path: Path, spec: Degrade) -> None:
+    """A table printed without rules (`textgrid`), upright and upside down and skewed: every
+    line found, none invented, blank lines blank, the sheet numbers and the cells read."""
+    pytest.importorskip("tesserocr")
+    from pipeline.scan.engine import default_engine
+    from pipeline.synth import generate_case
+
+    generate_case(tmp_path, seed=4, n_sheets=2, ruled=False)
+    truth = json.loads((tmp_path / "truth.json").read_text(encoding="utf-8"))
+    dpi = 200.0
+    sheets = []
+    for t in truth["sheets"]:
+        path = tmp_path / t["file"]
+        img = degrade(rasterize_pdf(path, dpi)[t["page_index"]], spec, dpi)
+        ref = PageRef(str(path), t["page_index"], f"{len(sheets):064x}", PageKind.IMAGE, 612, 792)
+        sheets.append(read_scan(img, dpi, ref, default_engine()))
+    acc = compare_to_truth(sheets, truth, tmp_path)
+    assert acc.lines_found == acc.lines_truth == 20  # type: ignore[attr-defined]
+    assert acc.lines_invented == 0 and acc.blank_as_signed == 0  # type: ignore[attr-defined]
+    assert acc.sheet_numbers_right == 2  # type: ignore[attr-defined]
+    for column in ("date", "name", "residence", "ward", "election_district"):
+        assert acc.cer(column) <= 0.02, column  # type: ignore[attr-defined]

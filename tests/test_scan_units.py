@@ -429,3 +429,54 @@ def test_each_statement_forms_date_and_signature_are_read_from_a_scan() -> None:
         "notary": ("10/04/2026", "Pell Oakhurst,"),
         "affidavit": ("October 1, 2026", "Edda Kettleby"),
     }
+
+
+@pytest.fixture(scope="module")
+def unruled_case(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A synthetic case (invented people) whose signature tables are printed without rules."""
+    from pipeline.synth import generate_case
+
+    out = tmp_path_factory.mktemp("unruled")
+    generate_case(out, seed=4, n_sheets=2, ruled=False)
+    return out
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [Degrade(), Degrade(skew=2.0, speckle=0.002, jpeg_quality=70)],
+    ids=["clean", "skewed-speckled"],
+)
+def test_a_table_without_rules_is_found_from_its_text(unruled_case: Path, spec: Degrade) -> None:
+    """No rules: the title row, the columns between the titles and a row for every line of
+    the generator's truth (blank ones included), ink in a row exactly where truth has a
+    filled line."""
+    import json
+
+    from pipeline.scan.synthetic import degrade, rasterize_pdf
+    from pipeline.scan.table import find_grids
+    from pipeline.scan.textgrid import _without_specks, text_grid
+
+    truth = json.loads((unruled_case / "truth.json").read_text(encoding="utf-8"))
+    sheet = truth["sheets"][0]
+    dpi = 200.0
+    page = degrade(rasterize_pdf(unruled_case / sheet["file"], dpi)[0], spec, dpi)
+    cleaned = clean_page(page, dpi)
+    assert find_grids(cleaned.binary, dpi) == [] or spec.speckle  # no ruled table
+    grid = text_grid(cleaned.binary, dpi)
+    assert grid is not None and grid.method == "text"
+    assert len(grid.xs) == 7  # six columns
+    assert grid.n_rows == len(sheet["lines"])
+    ink = _without_specks(cleaned.binary, dpi)
+    inked = []
+    for k in range(1, len(grid.ys) - 1):
+        y0, y1 = grid.ys[k] + 2, grid.ys[k + 1] - 2
+        inked.append(bool(np.count_nonzero(ink[y0:y1, grid.xs[0] : grid.xs[-1]]) > 50))
+    assert inked == [not line["blank"] for line in sheet["lines"]]
+
+
+def test_prose_and_a_blank_page_give_no_text_grid() -> None:
+    from pipeline.scan.textgrid import text_grid
+
+    ink, _ = _text_page(["We, the undersigned, duly qualified electors"] * 4)
+    assert text_grid(ink, DPI) is None
+    assert text_grid(np.zeros((1100, 850), np.uint8), DPI) is None

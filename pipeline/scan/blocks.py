@@ -26,7 +26,7 @@ import numpy as np
 
 from .engine import OcrEngine, OcrText, Psm, Rect, Word
 
-__all__ = ["BLOCK_DPI", "BlockPage", "read_lines", "text_lines"]
+__all__ = ["BLOCK_DPI", "BlockPage", "inked_lines", "read_lines", "runs_of", "text_lines"]
 
 # The printed blocks are read at this resolution at most.
 BLOCK_DPI = 200.0
@@ -91,10 +91,23 @@ class BlockPage:
         )
 
 
-def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
-    """(start, end) of the runs of True, end exclusive."""
+def runs_of(flags: np.ndarray, join: float = 0.0) -> list[tuple[int, int]]:
+    """(start, end) of the runs of True, end exclusive; runs fewer than `join` apart are one."""
     edges = np.flatnonzero(np.diff(np.concatenate(([0], flags.astype(np.int8), [0]))))
-    return list(zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True))
+    out: list[list[int]] = []
+    for a, b in zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True):
+        if out and a - out[-1][1] < join:
+            out[-1][1] = b
+        else:
+            out.append([a, b])
+    return [(a, b) for a, b in out]
+
+
+def inked_lines(ink: np.ndarray, dpi: float) -> list[tuple[int, int]]:
+    """(top, bottom) of the text lines of a binary image (ink 255): runs of rows that hold
+    ink, runs closer than LINE_JOIN_IN joined, shorter than LINE_MIN_IN dropped."""
+    inked = np.count_nonzero(ink, axis=1) >= max(2, dpi * ROW_INK_IN)
+    return [(a, b) for a, b in runs_of(inked, dpi * LINE_JOIN_IN) if b - a >= dpi * LINE_MIN_IN]
 
 
 def text_lines(ink: np.ndarray, rect: Rect, dpi: float) -> list[Rect]:
@@ -102,14 +115,7 @@ def text_lines(ink: np.ndarray, rect: Rect, dpi: float) -> list[Rect]:
     the binary page (ink 255) that hold ink. Lines that touch (tight leading, a descender on
     an ascender) stay one piece, which tesseract reads as a block all the same."""
     x, y, w, h = rect
-    inked = np.count_nonzero(ink[y : y + h, x : x + w], axis=1) >= max(2, dpi * ROW_INK_IN)
-    runs: list[list[int]] = []
-    for a, b in _runs(inked):
-        if runs and a - runs[-1][1] < dpi * LINE_JOIN_IN:
-            runs[-1][1] = b
-        else:
-            runs.append([a, b])
-    runs = [r for r in runs if r[1] - r[0] >= dpi * LINE_MIN_IN]
+    runs = inked_lines(ink[y : y + h, x : x + w], dpi)
     pad = int(dpi * LINE_PAD_IN)
     out = []
     for k, (a, b) in enumerate(runs):

@@ -70,6 +70,7 @@ from .engine import DATE_CHARS, DIGITS, OcrEngine, OcrText, Psm, Rect, Word, def
 from .images import load_page_image
 from .ink import measure_ink
 from .table import Grid, find_grids, rule_masks
+from .textgrid import text_grid
 
 __all__ = ["CELL_SETTINGS", "SIGNED_PLACEHOLDER", "read_image_page", "read_scan"]
 
@@ -319,14 +320,18 @@ def _header_columns(grid: Grid, engine: OcrEngine, dpi: float) -> tuple[str | No
 def _try_layout(cleaned: Cleaned, dpi: float, engine: OcrEngine, flipped: bool) -> _Layout:
     """The page's signature table in this orientation. A page may hold several ruled tables
     (the nominating petition's candidates table above its signatures): each is tried, the
-    tallest first, until one's header row maps Date and Signature."""
+    tallest first, until one's header row maps Date and Signature; then a table without
+    rules (`textgrid`)."""
     masks = rule_masks(binarize(cleaned.gray, RULE_RATIO), dpi)
-    grids: list[Grid | None] = list(find_grids(cleaned.binary, dpi, masks)) or [None]
     tried: list[_Layout] = []
-    for grid in grids:
+    for grid in find_grids(cleaned.binary, dpi, masks):
         tried.append(_layout_for(cleaned, masks, grid, dpi, engine, flipped))
         if _good(tried[-1]):
             return tried[-1]
+    # No ruled table holds the signatures: the table may be printed without rules.
+    tried.append(_layout_for(cleaned, masks, text_grid(cleaned.binary, dpi), dpi, engine, flipped))
+    if _good(tried[-1]):
+        return tried[-1]
     best = max(tried, key=_score)
     if best is not tried[-1]:
         engine.set_page(best.ocr_gray, dpi)

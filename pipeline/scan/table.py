@@ -407,7 +407,7 @@ def find_grid(
         xs.insert(0, left)
     if abs(xs[-1] - right) > dpi * 0.1:
         xs.append(right)
-    if len(xs) < 3:
+    if len(xs) < 3 or len(ys) < 3:  # a table is a header row and at least one row
         return None
     return Grid(tuple(xs), tuple(ys), method)
 

@@ -15,7 +15,7 @@ import json
 import logging
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -175,6 +175,7 @@ def generate_case(
     dates: CaseDates | None = None,
     village: Village | None = None,
     variation: Variation | None = None,
+    ruled: bool = True,
 ) -> Path:
     """Write a synthetic case into out_dir and return the path of its case.toml.
 
@@ -188,7 +189,8 @@ def generate_case(
     With `variation` (`pipeline.synth.varied.Variation`) the case is the corpus's kind: varied
     rows, columns, handwriting and defects; targets also "just-above" and "just-below"; the
     number of sheets follows from the target (`n_sheets` and `rows_per_sheet` are ignored).
-    Without it the output is the demo's, byte for byte."""
+    Without it the output is the demo's, byte for byte. `ruled` False prints the signature
+    tables without rules (the same case otherwise: the random draws do not change)."""
     from .varied import VARIED_TARGETS, plan_varied
 
     if target not in (TARGETS if variation is None else VARIED_TARGETS):
@@ -250,7 +252,9 @@ def generate_case(
 
     truth_sheets = []
     for file, idxs in files:
-        layouts = write_pdf(out_dir / file, [sheets_truth[i][0] for i in idxs])
+        layouts = write_pdf(
+            out_dir / file, [replace(sheets_truth[i][0], ruled=ruled) for i in idxs]
+        )
         for page_index, (i, layout) in enumerate(zip(idxs, layouts, strict=True)):
             plan, lines, witness_date, sheet_defects = sheets_truth[i]
             truth_sheets.append(

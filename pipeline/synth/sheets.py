@@ -102,6 +102,8 @@ class SheetPlan:
     # With a witness hand: the statement's blanks (name, residence, village, county, count)
     # written in it too, not typed.
     written_statement: bool = False
+    # False: the table printed without rules (titles and entries where a ruled table has them).
+    ruled: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +153,8 @@ def draw_sheet(c: Canvas, plan: SheetPlan) -> SheetLayout:
         c.drawString(MARGIN, y, text)
         y -= 12
 
-    # The signature table, every cell border ruled so a line-based table finder sees it.
+    # The signature table, every cell border ruled (unless the plan says not) so a line-based
+    # table finder sees it.
     top = y - 6
     xs = [MARGIN]
     for _, _, w in columns:
@@ -160,9 +163,9 @@ def draw_sheet(c: Canvas, plan: SheetPlan) -> SheetLayout:
     for _ in plan.lines:
         ys.append(ys[-1] - ROW_H)
     c.setLineWidth(0.6)
-    for yy in ys:
+    for yy in ys if plan.ruled else ():
         c.line(xs[0], yy, xs[-1], yy)
-    for xx in xs:
+    for xx in xs if plan.ruled else ():
         c.line(xx, ys[0], xx, ys[-1])
     c.setFont("Helvetica-Bold", 8)
     for (title, field, _), x0, x1 in zip(columns, xs, xs[1:], strict=False):

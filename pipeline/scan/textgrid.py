@@ -1,0 +1,206 @@
+"""A signature table printed without rules, or whose rules the scan lost: its grid from the
+text alone, the fallback when `table` finds no ruled table that holds the signatures.
+
+Without rules, rows and columns are found from where the ink is (text-line projections):
+- the page's text lines are its runs of inked rows, as `blocks.text_lines` finds them, each
+  cut into pieces where a gap wider than PIECE_GAP_IN parts its ink;
+- the title row is the first group of close lines (a title may take two or three lines)
+  that makes three or more pieces: a line of prose is one piece from margin to margin;
+- the table's lines follow it, as long as between every two neighbouring titles some
+  stretch stays clear of their ink: the column boundary is the middle of the widest such
+  stretch. The statement's first words run across the columns, so the table ends there;
+- the row pitch is fitted to the filled lines' centres (a blank row is a missing centre on
+  that lattice), and rows go on past the last filled one while the space below stays empty
+  up to the next text, as a printed table's blank rows do.
+
+What it cannot place it does not guess: no title row gives no grid, and the page goes to a
+person as before. The grid says how it was found (`method="text"`), and the blank rows after
+the last filled one are inferred from empty space (they may be one too many or too few; they
+never hold a signature, since every inked line is a row of its own).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .blocks import inked_lines, runs_of
+from .table import Grid
+
+__all__ = ["text_grid"]
+
+# A gap this wide (inches) between inks parts a line into pieces (a word space is ~0.03 in).
+PIECE_GAP_IN = 0.1
+# Ink no bigger than this (inches) either way is a speck.
+SPECK_IN = 0.025
+# Lines whose centres are this close (inches) are one group: a title over several lines.
+TITLE_LEADING_IN = 0.2
+# The title row has at least this many pieces (titles).
+MIN_TITLES = 3
+# A column boundary needs a stretch this wide (inches) clear of every row's ink: wider than
+# a printed word space (~0.04 in), narrower than the gap between two cells' entries (>= 0.08).
+CLEAR_IN = 0.06
+# A filled line sits on the rows' lattice: its centre at most this share of the pitch off it.
+OFF_LATTICE = 0.3
+# A row of the lattice is between these heights (inches).
+ROW_MIN_IN = 0.2
+ROW_MAX_IN = 1.2
+# Blank rows are inferred after the last filled one only while they end this far (inches)
+# above the next text, and never past this many rows in all.
+TRAIL_MARGIN_IN = 0.08
+MAX_ROWS = 40
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    top: int
+    bottom: int  # exclusive
+    inked: np.ndarray  # bool per page column: any ink in the line there
+
+    @property
+    def centre(self) -> float:
+        return (self.top + self.bottom) / 2
+
+
+def _pieces(inked: np.ndarray, dpi: float) -> list[tuple[int, int]]:
+    """The runs of inked columns, runs closer than PIECE_GAP_IN joined."""
+    return runs_of(inked, dpi * PIECE_GAP_IN)
+
+
+def _without_specks(binary: np.ndarray, dpi: float) -> np.ndarray:
+    """The page without its specks (ink no bigger than SPECK_IN either way), which the
+    cleaner leaves when they are few: scattered over a column's gap they would close it, and
+    one beside the titles would be taken for a title. Dots and full stops go too; only the
+    geometry is read from this image."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    small = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) < dpi * SPECK_IN
+    small[0] = False  # the background
+    if not small[1:].any():
+        return binary
+    out = binary.copy()
+    out[small[labels]] = 0
+    return out
+
+
+def _lines(binary: np.ndarray, dpi: float) -> list[_Line]:
+    """The page's text lines, top to bottom (ink 255)."""
+    binary = _without_specks(binary, dpi)
+    return [
+        _Line(a, b, np.count_nonzero(binary[a:b], axis=0) > 0) for a, b in inked_lines(binary, dpi)
+    ]
+
+
+def _groups(lines: list[_Line], dpi: float) -> list[list[_Line]]:
+    """Consecutive lines whose centres are within TITLE_LEADING_IN of the one before."""
+    groups: list[list[_Line]] = []
+    for line in lines:
+        if groups and line.centre - groups[-1][-1].centre <= dpi * TITLE_LEADING_IN:
+            groups[-1].append(line)
+        else:
+            groups.append([line])
+    return groups
+
+
+def _boundary(ink: np.ndarray, a: int, b: int, dpi: float) -> int | None:
+    """The middle of the widest stretch of ink[a:b] (columns) with no ink, or None."""
+    clear = [(s, e) for s, e in runs_of(~ink[a:b]) if e - s >= dpi * CLEAR_IN]
+    if not clear:
+        return None
+    s, e = max(clear, key=lambda r: r[1] - r[0])
+    return a + (s + e) // 2
+
+
+def _columns(titles: list[tuple[int, int]], ink: np.ndarray, dpi: float) -> list[int] | None:
+    """A boundary between every two neighbouring titles, clear of `ink`; None when one has
+    no clear stretch left."""
+    xs = []
+    for (_, right), (left, _) in zip(titles, titles[1:], strict=False):
+        x = _boundary(ink, right, left, dpi)
+        if x is None:
+            return None
+        xs.append(x)
+    return xs
+
+
+def _pitch(centres: list[float], dpi: float) -> tuple[float, float] | None:
+    """(first row's centre, row pitch) fitted to the filled lines' centres: each centre is
+    put on the lattice of the smallest step between them (a blank row leaves a gap of two)."""
+    steps = [b - a for a, b in zip(centres, centres[1:], strict=False) if b - a >= dpi * ROW_MIN_IN]
+    if not steps:
+        return None
+    step = min(steps)
+    if step > dpi * ROW_MAX_IN:
+        return None
+    n = np.round((np.array(centres) - centres[0]) / step)
+    c = np.array(centres)
+    if np.ptp(n) == 0:
+        return None
+    pitch, first = np.polyfit(n, c, 1)
+    return float(first), float(pitch)
+
+
+def _off(rows: list[_Line], line: _Line, dpi: float) -> bool:
+    """The line is off the lattice the rows so far make (two rows are needed for one)."""
+    if len(rows) < 2:
+        return False
+    fitted = _pitch([r.centre for r in rows], dpi)
+    if fitted is None:
+        return False
+    first, pitch = fitted
+    k = (line.centre - first) / pitch
+    return abs(k - round(k)) > OFF_LATTICE
+
+
+def text_grid(binary: np.ndarray, dpi: float) -> Grid | None:
+    """The signature table's grid from the text alone, or None (see the module's note)."""
+    lines = _lines(binary, dpi)
+    groups = _groups(lines, dpi)
+    for g, group in enumerate(groups):
+        title_ink = np.logical_or.reduce([line.inked for line in group])
+        titles = _pieces(title_ink, dpi)
+        if len(titles) < MIN_TITLES:
+            continue
+        grid = _grid_below(group, titles, [ln for grp in groups[g + 1 :] for ln in grp], dpi)
+        if grid is not None:
+            return grid
+    return None
+
+
+def _grid_below(
+    title: list[_Line], titles: list[tuple[int, int]], below: list[_Line], dpi: float
+) -> Grid | None:
+    """The table under a title row: its filled lines, columns and rows."""
+    rows: list[_Line] = []
+    ink = np.zeros_like(title[0].inked)
+    xs: list[int] | None = None
+    next_top = None
+    for line in below:
+        cols = _columns(titles, ink | line.inked, dpi)
+        if cols is None or line.bottom - line.top > dpi * ROW_MAX_IN or _off(rows, line, dpi):
+            next_top = line.top
+            break
+        rows.append(line)
+        ink |= line.inked
+        xs = cols
+    if not rows or xs is None:
+        return None
+    title_top, title_bottom = title[0].top, title[-1].bottom
+    if len(rows) == 1:
+        first, pitch = rows[0].centre, 2.0 * (rows[0].centre - title_bottom)
+    else:
+        fitted = _pitch([r.centre for r in rows], dpi)
+        if fitted is None:
+            return None
+        first, pitch = fitted
+    pad = int(dpi * 0.04)
+    ys = [max(0, title_top - pad), int(round(max(title_bottom, first - pitch / 2)))]
+    filled = min(MAX_ROWS, int(round((rows[-1].centre - first) / pitch)) + 1)
+    ys += [int(round(first + (k + 0.5) * pitch)) for k in range(filled)]
+    if next_top is not None:  # blank rows in the empty space down to the next text
+        while ys[-1] + pitch <= next_top - dpi * TRAIL_MARGIN_IN and len(ys) < MAX_ROWS + 2:
+            ys.append(int(round(ys[-1] + pitch)))
+    left = min(titles[0][0], int(np.argmax(ink))) - pad
+    right = max(titles[-1][1], len(ink) - int(np.argmax(ink[::-1]))) + pad
+    return Grid((max(0, left), *xs, min(len(ink) - 1, right)), tuple(ys), "text")
