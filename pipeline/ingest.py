@@ -90,7 +90,8 @@ SCAN_IMAGE_COVER = 0.8
 def _scan_with_earlier_ocr(page: pdfplumber.page.Page) -> bool:
     """A scan whose text layer is an earlier OCR (invisible text laid over a page-size image):
     that text is someone else's guess, with no confidence to go by, and the table's rules are
-    in the image, not in the PDF; the page is read again from its image."""
+    in the image, not in the PDF; the page is read from its image, the layer only placing
+    the printed wording's blanks when it is good enough (`pipeline.scan.layer`)."""
     area = float(page.width) * float(page.height)
     if area <= 0:
         return False
@@ -113,8 +114,9 @@ def _ingest_pdf(path: Path) -> list[PageRef]:
         if not pdf.pages:
             raise UnreadableInputError(f"{path}: the PDF has no pages")
         for i, page in enumerate(pdf.pages):
-            usable = text_layer_usable(page) and not _scan_with_earlier_ocr(page)
-            kind = PageKind.PDF_TEXT if usable else PageKind.PDF_IMAGE
+            kind = PageKind.PDF_IMAGE
+            if text_layer_usable(page):
+                kind = PageKind.PDF_OCR if _scan_with_earlier_ocr(page) else PageKind.PDF_TEXT
             refs.append(
                 PageRef(
                     path=str(path),

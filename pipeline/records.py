@@ -129,6 +129,7 @@ class Field:
 class PageKind(StrEnum):
     PDF_TEXT = "pdf_text"  # a PDF page with a usable text layer
     PDF_IMAGE = "pdf_image"  # a PDF page that is only an image (a scan)
+    PDF_OCR = "pdf_ocr"  # a scanned PDF page carrying an earlier OCR's text layer
     IMAGE = "image"  # a page of an image file (PNG, JPEG, TIFF)
 
 

@@ -192,7 +192,8 @@ def test_unreadable_image_is_an_error(tmp_path: Path) -> None:
 
 def test_pdf_with_earlier_ocr_layer_is_read_as_a_scan(tmp_path: Path) -> None:
     """A scan saved with an invisible OCR text layer over the image (as OCR tools write it)
-    is a PDF_IMAGE page: its image is read again, the earlier OCR is not trusted."""
+    is a PDF_OCR page: its image is read (`pipeline.scan.layer` uses the layer only to place
+    the printed blanks, when it holds them; this one does not)."""
     from reportlab.lib.utils import ImageReader
     from reportlab.pdfgen.canvas import Canvas
 
@@ -210,7 +211,7 @@ def test_pdf_with_earlier_ocr_layer_is_read_as_a_scan(tmp_path: Path) -> None:
     c.showPage()
     c.save()
     (ref,) = ingest_file(pdf)
-    assert ref.kind is PageKind.PDF_IMAGE
+    assert ref.kind is PageKind.PDF_OCR
 
 
 def test_sans_serif_i_and_l_are_put_right() -> None:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -56,6 +56,7 @@ from ..forms import (
 from ..records import (
     Box,
     Field,
+    PageKind,
     PageRef,
     Sheet,
     SheetHeader,
@@ -69,6 +70,7 @@ from .clean import RULE_RATIO, Cleaned, binarize, clean_page, rotate_quarter
 from .engine import DATE_CHARS, DIGITS, OcrEngine, OcrText, Psm, Rect, Word, default_engine
 from .images import load_page_image
 from .ink import measure_ink
+from .layer import LayerWord, layer_words, on_cleaned_page
 from .table import Grid, find_grids, rule_masks
 from .textgrid import text_grid
 
@@ -673,10 +675,91 @@ def _read_block(
     return read_lines(page, lines, _statement_done, _is_caption, dpi * CAPTION_REACH_IN)
 
 
+def _reread(field: Field, page: BlockPage, dpi: float) -> Field:
+    """A blank's value read from the image in the box an earlier OCR's layer gave it."""
+    assert field.box is not None
+    pad = dpi * 0.03
+    b = field.box
+    x0, y0 = int(b.x0 * dpi / 72 - pad), int(b.top * dpi / 72 - pad)
+    x1, y1 = int(b.x1 * dpi / 72 + pad), int(b.bottom * dpi / 72 + pad)
+    ocr = page.read((max(0, x0), max(0, y0), x1 - max(0, x0), y1 - max(0, y0)))
+    text = _fix_il(
+        _clean_text(" ".join(w.text for w in ocr.words)), field.name in CAPITALIZED_FIELDS
+    )
+    if not field.text.endswith(_TRAILING):  # the box takes in the comma after "Albany"
+        text = text.rstrip("".join(_TRAILING))
+    return Field(field.name, text, round(_mean_conf(ocr.words), 3), Source.OCR, field.box)
+
+
+_TRAILING = (",", ".", ";", ":")
+
+
+def _blocks_from_layer(
+    layer: list[LayerWord],
+    shape: tuple[int, int],
+    layout: _Layout,
+    top: int,
+    bottom: int,
+    page: BlockPage,
+    dpi: float,
+) -> tuple[SheetHeader, Field | None, WitnessStatement | None] | None:
+    """The header, the sheet number and the witness's statement as an earlier OCR's text
+    layer places them, every blank's value read again from the image (`layer`); None when the
+    layer lacks the form's wording or one of its blanks, or a blank reads as nothing where
+    the layer put it: the blocks are then read from the image."""
+    ocr = on_cleaned_page(layer, dpi, shape, layout.cleaned, layout.flipped)
+    above = OcrText(tuple(w for w in ocr.words if w.box[3] <= top))
+    below = OcrText(tuple(w for w in ocr.words if w.box[1] >= bottom))
+    header = _read_header(above, dpi)
+    number = _read_sheet_number(below, dpi)
+    witness = _read_witness(below, dpi, shape[1])
+    if header.title is None or number is None or witness is None or witness.form != "witness":
+        return None
+    blanks: dict[str, Field | None] = {
+        "header.village": header.village,
+        "header.county": header.county,
+        "header.proposition": header.proposition,
+        "sheet_number": number,
+    }
+    names = ("witness_name", "residence", "village", "county", "stated_count", "date", "signature")
+    blanks.update({name: getattr(witness, name) for name in names})
+    if any(f is None or f.empty or f.box is None for f in blanks.values()):
+        return None
+    read: dict[str, Field] = {}
+    for key, f in blanks.items():
+        assert f is not None
+        read[key] = _reread(f, page, dpi)
+        if read[key].empty:
+            return None
+    header = replace(
+        header,
+        village=read["header.village"],
+        county=read["header.county"],
+        proposition=read["header.proposition"],
+    )
+    witness = replace(
+        witness,
+        witness_name=read["witness_name"],
+        residence=read["residence"],
+        village=read["village"],
+        county=read["county"],
+        stated_count=read["stated_count"],
+        date=read["date"],
+        signature=read["signature"],
+    )
+    return header, read["sheet_number"], witness
+
+
 def read_scan(
-    gray: np.ndarray, dpi: float, ref: PageRef, engine: OcrEngine, crops_dir: Path | None = None
+    gray: np.ndarray,
+    dpi: float,
+    ref: PageRef,
+    engine: OcrEngine,
+    crops_dir: Path | None = None,
+    layer: list[LayerWord] | None = None,
 ) -> Sheet:
-    """Read one page image (8-bit grey at `dpi`) into a Sheet."""
+    """Read one page image (8-bit grey at `dpi`) into a Sheet; `layer`: the words of an earlier
+    OCR's text layer on it, used when good enough (`_blocks_from_layer`)."""
     layout = _upright_layout(gray, dpi, engine)
     hgt, wid = layout.ocr_gray.shape
     grid = layout.grid
@@ -693,14 +776,24 @@ def read_scan(
     header_rect = _ink_rect(layout.ink, 0, 0, wid, top - margin, dpi)
     below_rect = _ink_rect(layout.ink, 0, bottom + margin, wid, hgt, dpi)
     page = BlockPage.of(engine, layout.ocr_gray, dpi)
-    header_ocr = _read_block(page, layout.ink, header_rect, dpi, statement=False)
-    below = _read_block(page, layout.ink, below_rect, dpi, statement=True)
+    blocks = None
+    if layer and grid is not None:
+        blocks = _blocks_from_layer(layer, gray.shape, layout, top, bottom, page, dpi)
+    if blocks is None:
+        header_ocr = _read_block(page, layout.ink, header_rect, dpi, statement=False)
+        below = _read_block(page, layout.ink, below_rect, dpi, statement=True)
+        blocks = (
+            _read_header(header_ocr, dpi),
+            _read_sheet_number(below, dpi),
+            _read_witness(below, dpi, wid),
+        )
+    header, sheet_number, witness = blocks
     return Sheet(
         page=ref,
-        header=_read_header(header_ocr, dpi),
+        header=header,
         lines=lines,
-        sheet_number=_read_sheet_number(below, dpi),
-        witness=_read_witness(below, dpi, wid),
+        sheet_number=sheet_number,
+        witness=witness,
         columns=columns,
     )
 
@@ -713,6 +806,12 @@ def read_image_page(
     Raises UnreadableInputError when the file cannot be opened; a page without a readable
     table is a Sheet with no lines (the judge reports SHEET_NOT_READ)."""
     page = load_page_image(ref)
+    layer = layer_words(ref.path, ref.page_index) if ref.kind is PageKind.PDF_OCR else None
     return read_scan(
-        page.gray, page.dpi, ref, engine if engine is not None else default_engine(), crops_dir
+        page.gray,
+        page.dpi,
+        ref,
+        engine if engine is not None else default_engine(),
+        crops_dir,
+        layer,
     )

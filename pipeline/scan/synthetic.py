@@ -24,7 +24,14 @@ import numpy as np
 import pypdfium2 as pdfium
 from PIL import Image
 
-__all__ = ["Degrade", "degrade", "rasterize_pdf", "save_scan", "write_scan_case"]
+__all__ = [
+    "Degrade",
+    "degrade",
+    "rasterize_pdf",
+    "save_scan",
+    "write_scan_case",
+    "write_searchable_pdf",
+]
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +124,39 @@ def degrade(img: np.ndarray, spec: Degrade, dpi: float = 300.0) -> np.ndarray:
         if decoded is not None:
             out = decoded
     return out
+
+
+def write_searchable_pdf(
+    image: np.ndarray,
+    dpi: float,
+    words: Sequence[tuple[str, float, float, float, float]],
+    path: Path,
+) -> Path:
+    """A scan saved as a "searchable PDF": the page image with an earlier OCR's invisible text
+    laid over it, each word (text, x0, top, x1, bottom in points from the top-left) drawn in
+    Helvetica at its box's height and stretched to its width (text render mode 3: invisible),
+    as a scanner's OCR or ocrmypdf leaves it."""
+    from reportlab.lib.utils import ImageReader
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.pdfgen.canvas import Canvas
+
+    hgt, wid = image.shape[:2]
+    page_w, page_h = wid * 72 / dpi, hgt * 72 / dpi
+    c = Canvas(str(path), pagesize=(page_w, page_h))
+    c.drawImage(ImageReader(Image.fromarray(image)), 0, 0, width=page_w, height=page_h)
+    for text, x0, top, x1, bottom in words:
+        size = max(1.0, bottom - top)
+        natural = stringWidth(text, "Helvetica", size) or 1.0
+        t = c.beginText()
+        t.setTextRenderMode(3)
+        t.setFont("Helvetica", size)
+        t.setHorizScale(100.0 * (x1 - x0) / natural)
+        t.setTextOrigin(x0, page_h - bottom + 0.207 * size)  # Helvetica's descender
+        t.textOut(text)
+        c.drawText(t)
+    c.showPage()
+    c.save()
+    return path
 
 
 def save_scan(
