@@ -149,3 +149,46 @@ def test_slant_finds_the_lean_of_a_stroke_and_shear_stands_it_up(slope: float) -
     assert found == pytest.approx(slope, abs=0.06)
     cols = np.flatnonzero((shear(img, found) < 128).any(axis=0))
     assert cols[-1] - cols[0] <= 4  # upright: the stroke's ink within a few columns
+
+
+def _bars(n: int, gap: int = 6) -> tuple[np.ndarray, tuple[int, int, int, int]]:
+    """A binary page (ink 255) with n upright bars, like a sans-serif "III", and their box."""
+    ink = np.zeros((60, 200), np.uint8)
+    x = 50
+    for _ in range(n):
+        ink[15:45, x : x + 4] = 255
+        x += 4 + gap
+    return ink, (48, 13, x - gap + 2, 47)
+
+
+@pytest.mark.parametrize(
+    ("bars", "read", "want", "flagged"),
+    [
+        (3, "II", "Hazel Oakhurst III", True),  # a stroke dropped: counted back, for a person
+        (2, "II", "Hazel Oakhurst II", False),  # the count agrees: left as read
+        (3, "III", "Hazel Oakhurst III", False),
+        (2, "III", "Hazel Oakhurst II", True),
+    ],
+)
+def test_a_suffix_of_is_is_counted_in_the_ink(
+    bars: int, read: str, want: str, flagged: bool
+) -> None:
+    from pipeline.rules.reading import threshold_for
+    from pipeline.scan.cells import count_suffix_strokes
+    from pipeline.scan.engine import Word
+
+    ink, box = _bars(bars)
+    words = [Word("Hazel", 0.95, (0, 0, 10, 10), 0), Word(read, 0.88, box, 0)]
+    text, conf = count_suffix_strokes(f"Hazel Oakhurst {read}", 0.9, words, ink, "name")
+    assert text == want
+    assert (conf < threshold_for("name")) is flagged
+
+
+def test_a_suffix_whose_strokes_run_together_is_left_but_flagged() -> None:
+    from pipeline.scan.cells import count_suffix_strokes
+    from pipeline.scan.engine import Word
+
+    ink, box = _bars(3, gap=0)  # blurred into one block
+    words = [Word("II", 0.88, box, 0)]
+    assert count_suffix_strokes("Ann Lee II", 0.9, words, ink, "name") == ("Ann Lee II", 0.79)
+    assert count_suffix_strokes("Ann Lee", 0.9, words, ink, "name") == ("Ann Lee", 0.9)

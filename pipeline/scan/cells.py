@@ -31,19 +31,22 @@ preferring a re-read that parses as a date (under a point), switching the dictio
 
 from __future__ import annotations
 
+import re
 from collections import Counter
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
 
 from ..rules.reading import threshold_for
-from .engine import DATE_CHARS, DIGITS, ImageOcrEngine, OcrEngine, OcrText, Psm, Rect
+from .engine import DATE_CHARS, DIGITS, ImageOcrEngine, OcrEngine, OcrText, Psm, Rect, Word
 
 __all__ = [
     "RE_READ_CAP",
     "TILES",
     "WORD_FIELDS",
     "block_capitals_to_title",
+    "count_suffix_strokes",
     "ink_rect",
     "reread",
     "shear",
@@ -74,6 +77,38 @@ DIGIT_FIELDS = frozenset({"ward", "election_district"})
 SLANTS = tuple(sorted((round(float(s), 2) for s in np.linspace(-0.2, 0.7, 19)), key=abs))
 # Words kept in capitals when a field written in block capitals is put in title case.
 KEEP_CAPS = frozenset({"II", "III", "IV", "N", "S", "E", "W", "NE", "NW", "SE", "SW"})
+
+
+def count_suffix_strokes(
+    text: str, conf: float, words: Sequence[Word], ink: np.ndarray, name: str
+) -> tuple[str, float]:
+    """A name ending in a generational suffix of I's ("II", "III"), its I's counted in the ink.
+
+    In sans-serif print the strokes stand so close that tesseract drops one at a confidence
+    it trusts ("Oakhurst II" for "III" at 0.84-0.90: the scan benchmark's only unflagged name
+    errors, 3 of 2,400 fields). The suffix's word box is cut from the binary page (`ink`, the
+    engine's page geometry) and its upright strokes counted: columns inked over most of the
+    box's height, in runs. When the count differs from the reading, the count is written and
+    the field stays below its review threshold for a person to confirm; a count that is not
+    two or three (strokes run together under blur) only lowers the confidence."""
+    tokens = text.split(" ")
+    if len(tokens) < 2 or tokens[-1] not in ("II", "III") or not words:
+        return text, conf
+    last = words[-1]
+    if not re.fullmatch(r"[Il1|]{2,3}", last.text):
+        return text, conf
+    x0, y0, x1, y1 = last.box
+    crop = ink[max(0, y0) : y1, max(0, x0) : x1]
+    if crop.size == 0:
+        return text, conf
+    tall = np.count_nonzero(crop, axis=0) >= 0.6 * crop.shape[0]
+    strokes = int(np.count_nonzero(np.diff(np.concatenate(([0], tall.astype(np.int8)))) == 1))
+    if strokes == len(tokens[-1]):
+        return text, conf
+    unsure = min(conf, threshold_for(name) - RE_READ_CAP)
+    if strokes in (2, 3):
+        return " ".join([*tokens[:-1], "I" * strokes]), unsure
+    return text, unsure
 
 
 def ink_rect(cell: Rect, ink_bbox: tuple[int, int, int, int], dpi: float) -> Rect:

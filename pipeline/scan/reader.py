@@ -433,6 +433,8 @@ def _read_cell(
         text = _fix_il(text, name in CAPITALIZED_FIELDS)
     if name in cells.WORD_FIELDS:
         text = cells.block_capitals_to_title(text)
+    if name == "name" and raw == first.text:  # the first read's word boxes are this text's
+        text, conf = cells.count_suffix_strokes(text, conf, first.words, layout.ink, name)
     if name == "signature":
         # Signed or not is the ink's call; the text is kept when OCR could read it.
         return Field(name, text or SIGNED_PLACEHOLDER, round(ink.confidence, 3), Source.OCR, box)
