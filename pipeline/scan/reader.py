@@ -331,9 +331,11 @@ def _try_layout(cleaned: Cleaned, dpi: float, engine: OcrEngine, flipped: bool) 
         if _good(tried[-1]):
             return tried[-1]
     # No ruled table holds the signatures: the table may be printed without rules.
-    tried.append(_layout_for(cleaned, masks, text_grid(cleaned.binary, dpi), dpi, engine, flipped))
-    if _good(tried[-1]):
-        return tried[-1]
+    unruled = text_grid(cleaned.binary, dpi)
+    if unruled is not None or not tried:  # a page with no table at all is laid out once
+        tried.append(_layout_for(cleaned, masks, unruled, dpi, engine, flipped))
+        if _good(tried[-1]):
+            return tried[-1]
     best = max(tried, key=_score)
     if best is not tried[-1]:
         engine.set_page(best.ocr_gray, dpi)

@@ -42,8 +42,6 @@ MIN_TITLES = 3
 # A column boundary needs a stretch this wide (inches) clear of every row's ink: wider than
 # a printed word space (~0.04 in), narrower than the gap between two cells' entries (>= 0.08).
 CLEAR_IN = 0.06
-# A filled line sits on the rows' lattice: its centre at most this share of the pitch off it.
-OFF_LATTICE = 0.3
 # A row of the lattice is between these heights (inches).
 ROW_MIN_IN = 0.2
 ROW_MAX_IN = 1.2
@@ -141,18 +139,6 @@ def _pitch(centres: list[float], dpi: float) -> tuple[float, float] | None:
     return float(first), float(pitch)
 
 
-def _off(rows: list[_Line], line: _Line, dpi: float) -> bool:
-    """The line is off the lattice the rows so far make (two rows are needed for one)."""
-    if len(rows) < 2:
-        return False
-    fitted = _pitch([r.centre for r in rows], dpi)
-    if fitted is None:
-        return False
-    first, pitch = fitted
-    k = (line.centre - first) / pitch
-    return abs(k - round(k)) > OFF_LATTICE
-
-
 def text_grid(binary: np.ndarray, dpi: float) -> Grid | None:
     """The signature table's grid from the text alone, or None (see the module's note)."""
     lines = _lines(binary, dpi)
@@ -178,7 +164,7 @@ def _grid_below(
     next_top = None
     for line in below:
         cols = _columns(titles, ink | line.inked, dpi)
-        if cols is None or line.bottom - line.top > dpi * ROW_MAX_IN or _off(rows, line, dpi):
+        if cols is None or line.bottom - line.top > dpi * ROW_MAX_IN:
             next_top = line.top
             break
         rows.append(line)
