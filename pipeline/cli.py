@@ -92,6 +92,13 @@ def _summary(report, out_dir: Path, seconds: float) -> None:
         f"  lines read {t.lines_read}: valid {t.valid}, invalid {t.invalid}, "
         f"in review {t.needs_review}, blank {t.blank}; required {t.required}"
     )
+    if t.needs_review:
+        from .report import report_to_dict, review_by_reason
+
+        groups = review_by_reason(report_to_dict(report))
+        why = "; ".join(f"{' + '.join(g['codes']) or 'other'} {g['count']}" for g in groups[:4])
+        more = f"; {len(groups) - 4} more reasons" if len(groups) > 4 else ""
+        print(f"  for a person: {t.needs_review} lines ({why}{more})")
     for err in report.file_errors:
         print(f"  could not read: {err.path}: {err.problem}", file=sys.stderr)
     print(f"  report: {out_dir / 'report.html'}  ({seconds:.1f} s)")

@@ -39,6 +39,7 @@ __all__ = [
     "ValuationResult",
     "Finding",
     "JudgedLine",
+    "Lattice",
     "LineStatus",
     "Match",
     "MatchDecision",
@@ -106,15 +107,27 @@ FIELD_NAMES = (
 )
 
 
+# What the recognizer saw of a field, a character position at a time: each position's
+# alternatives with their scores (0..1), best first; words parted by a (" ", 1.0) position.
+Lattice = tuple[tuple[tuple[str, float], ...], ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Field:
-    """One value read from a sheet: a table cell, or a blank filled in on the printed form."""
+    """One value read from a sheet: a table cell, or a blank filled in on the printed form.
+
+    A field OCR was unsure of keeps what the recognizer saw (`lattice`), so that the
+    closed-world stage (`pipeline.closedworld`) can score the values the field can hold
+    against it (one lattice a read of it: the first and its re-reads); a field it chose a value for is `resolved`: its text is that value and its
+    confidence the value's calibrated probability."""
 
     name: str
     text: str
     confidence: float  # 0..1; 1.0 for a text layer or a reviewer
     source: Source
     box: Box | None = None
+    lattices: tuple[Lattice, ...] = ()
+    resolved: bool = False
 
     @property
     def empty(self) -> bool:

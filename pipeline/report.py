@@ -56,6 +56,7 @@ __all__ = [
     "render_html",
     "render_html_dict",
     "report_to_dict",
+    "review_by_reason",
     "validate_report_dict",
     "write_report",
 ]
@@ -543,6 +544,22 @@ def _invalid_by_reason(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
     return sorted(groups.values(), key=lambda g: (-g["count"], g["code"]))
 
 
+def review_by_reason(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The lines awaiting a person grouped by why: each line under the set of its review
+    findings' codes (a line waits until every doubt is cleared), the commonest first."""
+    lines_by_id = {line["line_id"]: line for line in doc["lines"]}
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for line_id in doc["review_queue"]:
+        codes = sorted(
+            {f["code"] for f in lines_by_id[line_id]["findings"] if f["severity"] == "review"}
+        )
+        groups.setdefault(tuple(codes), []).append(line_id)
+    return [
+        {"codes": list(codes), "count": len(ids), "line_ids": ids}
+        for codes, ids in sorted(groups.items(), key=lambda g: (-len(g[1]), g[0]))
+    ]
+
+
 def _html_context(doc: Mapping[str, Any]) -> dict[str, Any]:
     totals = doc["totals"]
     lines_by_page: dict[str, list[dict[str, Any]]] = {}
@@ -564,6 +581,7 @@ def _html_context(doc: Mapping[str, Any]) -> dict[str, Any]:
         "findings_by_page": findings_by_page,
         "sheet_by_page": sheet_by_page,
         "review_lines": [lines_by_id[i] for i in doc["review_queue"]],
+        "review_groups": review_by_reason(doc),
         "invalid_groups": invalid_groups,
         "invalid_multi": sum(g["count"] for g in invalid_groups) > totals["invalid"],
         "status_label": _STATUS_LABEL,

@@ -19,6 +19,7 @@ from matchers.assessment_roll import RollRead, read_roll
 from matchers.store import RegisterStore, open_import, open_store
 
 from .case import CaseConfig, PetitionKind, RegisterConfig
+from .closedworld import resolve_sheets
 from .errors import CaseFileError, PetitionError
 from .ingest import discover, ingest_file, read_page, sha256_file
 from .judge import apply_corrections, judge, latest_decisions
@@ -360,6 +361,14 @@ def _relative(path: Path, base: Path) -> str:
         return str(path)
 
 
+def read_in_closed_world(
+    case: CaseConfig, sheets: Sequence[Sheet], register: RegisterData
+) -> list[Sheet]:
+    """The lines' unsure fields read as the values they can hold (pipeline.closedworld): the
+    dates near the window, the register's (or roll's) addresses and people held in memory."""
+    return resolve_sheets(sheets, case, list(register.entries.values()))
+
+
 def finish(
     case: CaseConfig,
     sheets: Sequence[Sheet],
@@ -371,6 +380,7 @@ def finish(
     """Corrections, matching and judging: everything after the pages are read."""
     in_force = latest_decisions(decisions)
     sheets = apply_corrections(sheets, in_force)
+    sheets = read_in_closed_world(case, sheets, register)
     store = register.stored.open() if register.stored is not None else None
     try:
         matcher = make_matcher(register, case, store)

@@ -39,7 +39,19 @@ import cv2
 import numpy as np
 
 from ..rules.reading import threshold_for
-from .engine import DATE_CHARS, DIGITS, ImageOcrEngine, OcrEngine, OcrText, Psm, Rect, Word
+from ..records import Lattice
+from .engine import (
+    DATE_CHARS,
+    DIGITS,
+    ChoiceOcrEngine,
+    ImageOcrEngine,
+    OcrEngine,
+    OcrText,
+    Psm,
+    Rect,
+    Word,
+    lattice_of,
+)
 
 __all__ = [
     "RE_READ_CAP",
@@ -173,31 +185,46 @@ def reread(
     ink: np.ndarray,
     dpi: float,
     first: OcrText,
-) -> tuple[str, float]:
+) -> tuple[str, float, tuple[Lattice, ...]]:
     """The cell's text and confidence: the first read's, or, when that read is unsure and the
     field has re-reads, the most confident of them all, with its confidence kept below the
     field's review threshold (see RE_READ_CAP). `ink` is the grey image of the cell's ink
-    alone (no margin), from which the re-reads compose their images."""
+    alone (no margin), from which the re-reads compose their images. Also what the reads saw
+    (their lattices, for the closed-world stage) when the engine gives characters'
+    alternatives and the reading stays unsure: the first read's, then the re-reads'."""
     threshold = threshold_for(name)
     if first.confidence >= threshold or not isinstance(engine, ImageOcrEngine):
-        return first.text, first.confidence
+        return first.text, first.confidence, _lattices(first)
     if name in DIGIT_FIELDS:
         reads = [_reread_digits(engine, ink, dpi)]
+        seen = _lattices(first)
     elif name in RESLANTED:
         upright = np.pad(shear(ink, slant(ink)), PAD_PX, constant_values=255)
-        reads = [
-            (again.text, again.confidence)
-            for psm in (Psm.SINGLE_LINE, Psm.SINGLE_WORD)
-            for again in (engine.read_image(upright, dpi, psm, RESLANTED[name]),)
-        ]
+        again = [_read_image(engine, upright, dpi, psm, RESLANTED[name]) for psm in RESLANT_PSMS]
+        reads = [(a.text, a.confidence) for a in again]
+        seen = tuple(lat for read in (first, *again) for lat in _lattices(read))
     else:
-        return first.text, first.confidence
+        return first.text, first.confidence, _lattices(first)
     text, conf = max(reads, key=lambda r: r[1])
     # A lone digit is what the first read does worst: the tiled read wins whenever it read one.
     better = conf > first.confidence or name in DIGIT_FIELDS
     if not text.strip() or not better:
-        return first.text, first.confidence
-    return text, min(conf, threshold - RE_READ_CAP)
+        return first.text, first.confidence, seen
+    return text, min(conf, threshold - RE_READ_CAP), seen
+
+
+RESLANT_PSMS = (Psm.SINGLE_LINE, Psm.SINGLE_WORD)
+
+
+def _read_image(engine: ImageOcrEngine, image: np.ndarray, dpi: float, psm: Psm, wl: str) -> OcrText:
+    if isinstance(engine, ChoiceOcrEngine):
+        return engine.read_image_choices(image, dpi, psm, wl)
+    return engine.read_image(image, dpi, psm, wl)
+
+
+def _lattices(read: OcrText) -> tuple[Lattice, ...]:
+    lattice = lattice_of(read)
+    return (lattice,) if lattice else ()
 
 
 def _reread_digits(engine: ImageOcrEngine, ink: np.ndarray, dpi: float) -> tuple[str, float]:

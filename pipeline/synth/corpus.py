@@ -203,10 +203,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="write the witness statement's blanks (name, residence, count, ...) by hand too",
     )
+    parser.add_argument(
+        "--fonts",
+        choices=("all", "dev", "held-out"),
+        default="all",
+        help="handwriting fonts: all, or a part of their fixed development/held-out split",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="cases made in parallel")
     args = parser.parse_args(argv)
     variation = Variation(
-        system_fonts=not args.builtin_fonts, written_statement=args.written_statement
+        system_fonts=not args.builtin_fonts,
+        written_statement=args.written_statement,
+        fonts=args.fonts,
     )
     with ProcessPoolExecutor(max(1, args.jobs)) as pool:
         index = generate_corpus(

@@ -7,15 +7,20 @@ the page rasterizes it. Signatures use the more cursive of the fonts. A printed 
 blanks (the witness's name, residence, the count, ...) are written in among its printed words
 by `write_in_text`, which wraps the line where the writing makes it too wide.
 
-Fonts come from Debian packages (none is bundled; all are free licences):
+The fonts are vendored under `pipeline/synth/fonts/` (their Debian packages' copyright files
+and licences beside them: SIL OFL for DKG, Breip and Humor Sans; GPL with the font exception
+for Rufscript and the SJ fonts), so every machine draws the same sheets; a system copy
+(/usr/share/fonts) is used when the vendored one is missing.
 
-    apt-get install -y fonts-dkg-handwriting fonts-breip fonts-humor-sans
+The fonts are split once and for all (`font_part`): the development part, on which the
+reading is tuned (thresholds, calibration), and the held-out part, on which it is measured
+(bench/handwriting.py). "all" is HAND_FONTS, the corpus's fonts since the corpus began.
 
 reportlab embeds TrueType outlines only, so the OpenType/CFF faces of fonts-bwht,
 fonts-dancingscript and fonts-comic-neue cannot be used; fonts-femkeklaver draws hollow
-(outlined) letters, which no pen makes, so it is left out. With none installed the generator
-falls back to reportlab's built-in Helvetica (entries) and Helvetica-Oblique (signatures), and
-the truth records which font every field was drawn in.
+(outlined) letters, which no pen makes, so it is left out. With no font file found the
+generator falls back to reportlab's built-in Helvetica (entries) and Helvetica-Oblique
+(signatures), and the truth records which font every field was drawn in.
 """
 
 from __future__ import annotations
@@ -38,14 +43,18 @@ from reportlab.pdfgen.canvas import Canvas
 __all__ = [
     "BUILTIN_HAND",
     "BUILTIN_SIGNATURE",
+    "DEV_FONTS",
     "FONT_DIRS",
+    "FONT_PARTS",
     "GAP",
     "HAND_FONTS",
+    "HELD_OUT_FONTS",
     "Hand",
     "HandFont",
     "Stroke",
     "available_fonts",
     "draw_handwritten",
+    "font_part",
     "pick_hand",
     "write_in",
     "write_in_text",
@@ -53,7 +62,8 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-FONT_DIRS = (Path("/usr/share/fonts"), Path("/usr/local/share/fonts"))
+VENDORED = Path(__file__).resolve().parent / "fonts"
+FONT_DIRS = (VENDORED, Path("/usr/share/fonts"), Path("/usr/local/share/fonts"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +85,25 @@ HAND_FONTS: tuple[HandFont, ...] = (
     HandFont("DKG-Bold", "truetype/fifthhorseman/dkgBd.ttf", "fonts-dkg-handwriting", False),
     HandFont("HumorSans", "truetype/humor-sans/Humor-Sans.ttf", "fonts-humor-sans", False),
 )
+# Faces used only by the held-out part (so the corpus's "all" stays as it was).
+_MORE_FONTS: tuple[HandFont, ...] = (
+    HandFont("Rufscript", "truetype/rufscript/Rufscript010.ttf", "fonts-rufscript", True),
+    HandFont("SteveHand", "truetype/sjfonts/SteveHand.ttf", "fonts-sjfonts", True),
+    HandFont("Delphine", "truetype/sjfonts/Delphine.ttf", "fonts-sjfonts", False),
+)
+_BY_NAME = {f.name: f for f in HAND_FONTS + _MORE_FONTS}
+# The fixed split: whole families on one side, so no held-out hand was seen while tuning.
+DEV_FONTS: tuple[HandFont, ...] = tuple(
+    _BY_NAME[n] for n in ("DKG", "DKG-Italic", "DKG-BoldItalic", "Breip", "DKG-Bold")
+)
+HELD_OUT_FONTS: tuple[HandFont, ...] = tuple(
+    _BY_NAME[n] for n in ("HumorSans", "Rufscript", "SteveHand", "Delphine")
+)
+FONT_PARTS: dict[str, tuple[HandFont, ...]] = {
+    "all": HAND_FONTS,
+    "dev": DEV_FONTS,
+    "held-out": HELD_OUT_FONTS,
+}
 BUILTIN_HAND = HandFont("Helvetica", "", "", False)
 BUILTIN_SIGNATURE = HandFont("Helvetica-Oblique", "", "", True)
 
@@ -115,10 +144,18 @@ def _ink(font: HandFont, text: str, size: float) -> tuple[float, float]:
     return -top / scale, max(0.0, bottom / scale)
 
 
-def available_fonts(use_system: bool = True) -> tuple[HandFont, ...]:
-    """The handwriting fonts installed here (in HAND_FONTS order); the built-ins when none is,
-    or when `use_system` is False (for output that must not depend on the machine)."""
-    found = tuple(f for f in HAND_FONTS if use_system and _register(f))
+def font_part(part: str) -> tuple[HandFont, ...]:
+    """The fonts of one part of the fixed split: "dev", "held-out", or "all" (HAND_FONTS)."""
+    if part not in FONT_PARTS:
+        raise ValueError(f"unknown font part {part!r}; one of {', '.join(FONT_PARTS)}")
+    return FONT_PARTS[part]
+
+
+def available_fonts(use_system: bool = True, part: str = "all") -> tuple[HandFont, ...]:
+    """The handwriting fonts of `part` found here (vendored or installed, in their part's
+    order); the built-ins when none is, or when `use_system` is False (for output that must
+    not depend on the machine)."""
+    found = tuple(f for f in font_part(part) if use_system and _register(f))
     if not found:
         return (BUILTIN_HAND, BUILTIN_SIGNATURE)
     return found

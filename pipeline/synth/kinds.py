@@ -2002,10 +2002,12 @@ def generate_kind(
     *,
     handwriting: bool = False,
     system_fonts: bool = True,
+    fonts: str = "all",
 ) -> dict[str, Any]:
     """Write one synthetic case of `kind` / `variant` into `out` (created if missing) and
     return its truth (also written to truth.json). Deterministic from the seed (and, with
-    `handwriting`, the handwriting fonts installed; `system_fonts=False` uses the built-ins).
+    `handwriting`, the handwriting fonts installed; `system_fonts=False` uses the built-ins;
+    `fonts` picks a part of the fonts' fixed split, "dev" or "held-out").
 
     Typed (the default), every entry is Helvetica. With `handwriting` the same case (the same
     signers, defects, statuses and verdict) is filled in by hand: see `_handwrite`."""
@@ -2018,7 +2020,7 @@ def generate_kind(
     out = _mk(Path(out))
     key = f"{kind}/{variant}/{seed}"
     rng = random.Random(key)
-    fill = Fill(key, available_fonts(system_fonts)) if handwriting else None
+    fill = Fill(key, available_fonts(system_fonts, fonts)) if handwriting else None
     if kind == "independent_nomination":
         return _nomination(rng, variant, seed, out, fill)
     if variant == "residents":

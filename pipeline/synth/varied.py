@@ -91,6 +91,9 @@ class Variation:
     # The witness statement's blanks (name, residence, village, county, count) written by hand
     # too; off by default so that the committed sample (fixtures/corpus-sample) is unchanged.
     written_statement: bool = False
+    # Which handwriting fonts: "all", or a part of the fixed split, "dev" or "held-out"
+    # (pipeline.synth.handwriting.font_part).
+    fonts: str = "all"
 
     def as_json(self) -> dict[str, object]:
         """As truth.json and index.json record it; `written_statement` only when set, so the
@@ -98,6 +101,8 @@ class Variation:
         out = dataclasses.asdict(self)
         if not self.written_statement:
             del out["written_statement"]
+        if self.fonts == "all":
+            del out["fonts"]
         return out
 
 
@@ -196,7 +201,9 @@ def plan_varied(
     lo, hi = variation.rows
     if not 2 <= lo <= hi:
         raise ValueError("rows must be (lo, hi) with 2 <= lo <= hi")
-    fonts = available_fonts(variation.system_fonts) if variation.handwriting else ()
+    fonts = (
+        available_fonts(variation.system_fonts, variation.fonts) if variation.handwriting else ()
+    )
     columns = pick_columns(rng) if variation.vary_columns else COLUMNS
     drawn = {f for _, f, _ in columns}
     first_sign = adopted + dt.timedelta(days=1)

@@ -1,0 +1,433 @@
+"""Hand-filled scans read in the closed world (pipeline.closedworld): development fonts against
+held-out fonts, side by side, with printed sheets timed in the same run.
+
+Three synthetic 9-902 corpora (pipeline.synth; no real person's data), each scanned clean and
+degraded: filled in by hand in the development fonts (seed S), in the held-out fonts (seed
+S+1: other people, other layouts), and typed (seed S+2, clean scans only: the time per printed
+sheet). The fonts' split is fixed (pipeline.synth.handwriting.font_part). Prints, per part
+and style: signed lines sent to review, lines decided wrongly (valid/invalid against truth,
+without review: must be 0), verdicts wrong (decided and not truth's), dates right on the
+lines decided, residences right, signers matched to the right voter, sheet numbers and stated
+counts right (the rest flagged), the seconds per sheet; then why lines wait for a person
+(their review findings), and the reliability of the probabilities of the fields the
+closed-world stage resolved on the held-out fonts (a table, and a plot in bench/out/).
+
+    .venv/bin/python bench/handwriting.py --cases 3           # the figures in the README
+    .venv/bin/python bench/handwriting.py --cases 4 --fit     # calibrate on the dev fonts only
+
+`--fit` reads the development corpus only and prints, per field, the temperature and "none
+of these" cost that give the truth the highest likelihood, and the lowest threshold at which
+no field decided on the development fonts is wrong: the values of
+`pipeline.closedworld.resolve.PARAMS` and `pipeline.rules.reading.RESOLVED_THRESHOLDS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import math
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+for extra in (ROOT, ROOT / "bench"):
+    if str(extra) not in sys.path:  # run as a script from anywhere
+        sys.path.insert(0, str(extra))
+
+from accuracy import CaseResult, compare, figures  # noqa: E402
+
+from matchers.normalize import normalize_address  # noqa: E402
+from pipeline.case import load_case  # noqa: E402
+from pipeline.closedworld import Params, line_evidence, posterior, world_of  # noqa: E402
+from pipeline.dates import parse_written_date  # noqa: E402
+from pipeline.records import SufficiencyReport  # noqa: E402
+from pipeline.run import (  # noqa: E402
+    collect_pages,
+    discover,
+    finish,
+    ingest_one,
+    input_hashes,
+    load_register,
+    read_one,
+    split_results,
+)
+from pipeline.synth.corpus import generate_corpus  # noqa: E402
+from pipeline.synth.varied import Variation  # noqa: E402
+
+OUT = ROOT / "bench" / "out"
+SCANS = ("clean-scan", "degraded-scan")
+PARTS = ("dev", "held-out")
+BINS = tuple(k / 10 for k in range(11))
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """One case folder checked: the accuracy bench's comparison and what this bench adds."""
+
+    part: str  # "dev", "held-out" or "printed"
+    result: CaseResult
+    sheets: int
+    read_seconds: float  # reading the pages (OCR)
+    seconds: float  # the whole check
+    fields: tuple[tuple[str, float, bool], ...]  # resolved fields: (name, probability, right)
+    sheet_numbers: tuple[int, int, int]  # right, flagged (below threshold or missing), total
+    stated_counts: tuple[int, int, int]
+    dates: tuple[int, int]  # right, decided lines with a date in truth
+    residences: tuple[int, int]
+    reasons: tuple[str, ...]  # review codes of the signed lines in review
+
+
+def _read(case_toml: Path) -> tuple[Any, list[Any], list[Any], list[Path]]:
+    case = load_case(case_toml)
+    files, errors = discover(case.sheets)
+    pages, page_errors = collect_pages(zip(files, map(ingest_one, files), strict=True))
+    sheets, read_errors = split_results(map(read_one, pages))
+    return case, sheets, errors + page_errors + read_errors, files
+
+
+def _same_date(a: str, b: str, ref: Any) -> bool:
+    return parse_written_date(a, ref) == parse_written_date(b, ref) is not None
+
+
+def _field_right(name: str, got: str, want: str, truth_voter: str | None, ref: Any) -> bool:
+    if name == "date":
+        return _same_date(got, want, ref)
+    if name == "residence":
+        return normalize_address(got) == normalize_address(want)
+    return False  # names are judged by the voter the matcher then picks (below)
+
+
+def check_one(part: str, root: str, entry: dict[str, Any]) -> Checked:
+    """Read and check one folder; compare with truth."""
+    folder = Path(root) / entry["path"]
+    truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
+    start = time.perf_counter()
+    case, sheets, errors, files = _read(folder / "case.toml")
+    read_s = time.perf_counter() - start
+    report = finish(case, sheets, errors, load_register(case), (), input_hashes(case, files))
+    seconds = time.perf_counter() - start
+    result = replace(compare(entry["case"], entry["style"], truth, report), seconds=seconds)
+    return Checked(
+        part,
+        result,
+        len(sheets),
+        read_s,
+        seconds,
+        *_details(report, truth, result, case.dates.filed),
+    )
+
+
+def _details(
+    report: SufficiencyReport, truth: dict[str, Any], result: CaseResult, ref: Any
+) -> tuple[Any, ...]:
+    tl = {
+        (Path(s["file"]).name, s["page_index"], ln["line_no"]): ln
+        for s in truth["sheets"]
+        for ln in s["lines"]
+    }
+    where = {s.page.page_id: (Path(s.page.path).name, s.page.page_index) for s in report.sheets}
+    fields: list[tuple[str, float, bool]] = []
+    reasons: list[str] = []
+    for j in report.lines:
+        want = tl.get((*where[j.line.page_id], j.line.line_no))
+        if want is None or j.line.blank:
+            continue
+        voter = j.match.voter_id if j.match is not None else None
+        for f in j.line.fields:
+            if f.resolved:
+                right = _field_right(f.name, f.text, want["fields"].get(f.name, ""), None, ref)
+                if f.name in ("name", "signature"):
+                    right = voter == want["voter_id"] and voter is not None
+                fields.append((f.name, f.confidence, right))
+        if j.status.value == "needs_review":
+            codes = sorted({x.code for x in j.findings if x.severity.value == "review"})
+            reasons.append(" + ".join(codes) or "match")
+    decided = [r for r in result.rows if r.signed and r.got_status in ("valid", "invalid")]
+    dates = [r for r in decided if r.truth_fields.get("date")]
+    res = [r for r in decided if r.truth_fields.get("residence")]
+    return (
+        tuple(fields),
+        _sheet_figure(report, truth, "number"),
+        _sheet_figure(report, truth, "count"),
+        (
+            sum(_same_date(r.got_fields.get("date", ""), r.truth_fields["date"], ref) for r in dates),
+            len(dates),
+        ),
+        (
+            sum(
+                normalize_address(r.got_fields.get("residence", ""))
+                == normalize_address(r.truth_fields["residence"])
+                for r in res
+            ),
+            len(res),
+        ),
+        tuple(reasons),
+    )
+
+
+def _sheet_figure(report: SufficiencyReport, truth: dict[str, Any], what: str) -> tuple[int, ...]:
+    """Sheets whose number (or stated count) was read right and not flagged, flagged, all."""
+    from pipeline.rules.reading import threshold_for
+
+    by_key = {(Path(s["file"]).name, s["page_index"]): s for s in truth["sheets"]}
+    right = flagged = total = 0
+    for sheet in report.sheets:
+        want = by_key.get((Path(sheet.page.path).name, sheet.page.page_index))
+        if want is None:
+            continue
+        if what == "number":
+            field, expected = sheet.sheet_number, want.get("sheet_number")
+            value = sheet.sheet_number_value
+        else:
+            w = sheet.witness
+            field = w.stated_count if w is not None else None
+            expected = (want.get("witness") or {}).get("stated_count")
+            value = w.stated_count_value if w is not None else None
+        if expected is None:
+            continue
+        total += 1
+        name = "sheet_number" if what == "number" else "stated_count"
+        if field is None or field.confidence < threshold_for(name):
+            flagged += 1
+        elif value == expected:
+            right += 1
+    return right, flagged, total
+
+
+# -- figures -----------------------------------------------------------------------------------
+
+
+def _pct(num: float, den: float) -> str:
+    return f"{100 * num / den:5.1f}%" if den else "    -"
+
+
+def table(checked: Sequence[Checked]) -> str:
+    head = (
+        f"{'group':24} {'sheets':>6} {'signed':>6} {'review':>7} {'wrong':>5} {'verdict✗':>8} "
+        f"{'dates':>7} {'resid.':>7} {'voter':>7} {'sheet#':>7} {'count':>7} {'s/sheet':>8}"
+    )
+    lines = [head]
+    groups = [(p, s) for p in (*PARTS, "printed") for s in SCANS]
+    for part, style in groups:
+        cs = [c for c in checked if c.part == part and c.result.style == style]
+        if not cs:
+            continue
+        results = [c.result for c in cs]
+        fig = figures(results)
+        rows = [r for c in results for r in c.rows]
+        decided = [r for r in rows if r.signed and r.got_status in ("valid", "invalid")]
+        voters = [r for r in decided if r.truth_voter]
+        voter_right = sum(r.got_voter == r.truth_voter for r in voters)
+        wrong_verdicts = sum(
+            c.got_verdict not in ("undetermined", c.truth_verdict) for c in results
+        )
+        dr, dn = map(sum, zip(*(c.dates for c in cs), strict=True))
+        rr, rn = map(sum, zip(*(c.residences for c in cs), strict=True))
+        sr, _, sn = map(sum, zip(*(c.sheet_numbers for c in cs), strict=True))
+        cr, _, cn = map(sum, zip(*(c.stated_counts for c in cs), strict=True))
+        sheets = sum(c.sheets for c in cs)
+        per_sheet = sum(c.seconds for c in cs) / max(1, sheets)
+        lines.append(
+            f"{part + ', ' + style:24} {sheets:6d} {fig['signed_true']:6d} "
+            f"{_pct(fig['review_share'] or 0, 1):>7} {fig['silent_wrong']:5d} "
+            f"{wrong_verdicts:8d} {_pct(dr, dn):>7} {_pct(rr, rn):>7} "
+            f"{_pct(voter_right, len(voters)):>7} {_pct(sr, sn):>7} {_pct(cr, cn):>7} "
+            f"{per_sheet:8.2f}"
+        )
+    return "\n".join(lines)
+
+
+def reasons(checked: Sequence[Checked], part: str) -> str:
+    count = Counter(r for c in checked if c.part == part for r in c.reasons)
+    total = sum(count.values())
+    out = [f"why signed lines wait for a person ({part}, {total} lines):"]
+    out += [f"  {n:5d}  {reason}" for reason, n in count.most_common(12)]
+    return "\n".join(out)
+
+
+def reliability(checked: Sequence[Checked], part: str) -> tuple[str, list[tuple[float, int, int]]]:
+    """The resolved fields of `part` binned by probability: (bin start, count, right)."""
+    fields = [f for c in checked if c.part == part for f in c.fields]
+    rows = []
+    for lo, hi in zip(BINS[:-1], BINS[1:], strict=True):
+        sel = [ok for _, p, ok in fields if lo <= p < hi or (hi == 1.0 and p >= 1.0)]
+        rows.append((lo, len(sel), sum(sel)))
+    out = [f"reliability of the resolved fields' probabilities ({part}; {len(fields)} fields)"]
+    out.append("  probability   fields   right")
+    for lo, n, right in rows:
+        out.append(f"  {lo:.1f}-{lo + 0.1:.1f}     {n:6d}   {_pct(right, n)}")
+    return "\n".join(out), rows
+
+
+def plot(rows: Sequence[tuple[float, int, int]], path: Path, title: str) -> None:
+    """The reliability diagram as a PNG (Pillow: share right against the bin's probability)."""
+    from PIL import Image, ImageDraw
+
+    size, pad = 420, 50
+    img = Image.new("RGB", (size + 2 * pad, size + 2 * pad), "white")
+    d = ImageDraw.Draw(img)
+    x0, y0, x1, y1 = pad, pad, pad + size, pad + size
+    d.rectangle((x0, y0, x1, y1), outline="black")
+    d.line((x0, y1, x1, y0), fill=(160, 160, 160))  # perfect calibration
+    for lo, n, right in rows:
+        if not n:
+            continue
+        share = right / n
+        bx0 = x0 + lo * size + 4
+        bx1 = x0 + (lo + 0.1) * size - 4
+        d.rectangle((bx0, y1 - share * size, bx1, y1), fill=(70, 110, 190))
+        d.text((bx0, y1 - share * size - 12), str(n), fill="black")
+    d.text((x0, 15), title, fill="black")
+    d.text((x0, y1 + 10), "probability given (bins of 0.1)", fill="black")
+    d.text((5, y0), "share right", fill="black")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    img.save(path)
+
+
+# -- fitting on the development fonts ---------------------------------------------------------
+
+
+def _fit_rows(root: str, entry: dict[str, Any]) -> list[tuple[str, Any, Any, int]]:
+    """Every unsure field of one folder: (field, value costs, priors, index of truth's value
+    among them or -1 for "none of these")."""
+    folder = Path(root) / entry["path"]
+    truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
+    case, sheets, _, _ = _read(folder / "case.toml")
+    register = load_register(case)
+    world = world_of(case, list(register.entries.values()))
+    tl = {
+        (Path(s["file"]).name, s["page_index"], ln["line_no"]): ln
+        for s in truth["sheets"]
+        for ln in s["lines"]
+    }
+    out = []
+    for sheet in sheets:
+        for line in sheet.lines:
+            want = tl.get((Path(sheet.page.path).name, sheet.page.page_index, line.line_no))
+            if want is None or line.blank:
+                continue
+            for name, ev in line_evidence(line, world).items():
+                values = [ev.choices.values[int(v)] for v in ev.values]
+                text = want["fields"].get(name, "")
+                if name == "date":
+                    day = parse_written_date(text, case.dates.filed)
+                    hits = [k for k, v in enumerate(values) if v == day]
+                elif name == "residence":
+                    hits = [
+                        k
+                        for k, v in enumerate(values)
+                        if normalize_address(str(v)) == normalize_address(text)
+                    ]
+                else:
+                    hits = [k for k, v in enumerate(values) if v == want["voter_id"]]
+                field = "name" if name == "signature" else name
+                out.append((field, ev.cost, ev.prior, hits[0] if hits else -1))
+    return out
+
+
+def fit(rows: Sequence[tuple[str, Any, Any, int]]) -> str:
+    """Per field: the calibration of least negative log-likelihood and the threshold at
+    which nothing decided was wrong."""
+    out = []
+    for field in ("date", "residence", "name"):
+        mine = [r for r in rows if r[0] == field]
+        if not mine:
+            continue
+        best: tuple[float, float, float, list[tuple[float, bool]]] | None = None
+        for temperature in (0.5, 0.7, 1.0, 1.5, 2.0, 3.0):
+            for none in (2.0, 4.0, 6.0, 8.0, 11.0, 14.0):
+                params = Params(temperature=temperature, none=none)
+                nll, decided = 0.0, []
+                for _, cost, prior, t in mine:
+                    post = posterior(cost, prior, params)
+                    probs = dict(post.ranked)
+                    nll -= math.log(max(post.none if t < 0 else probs.get(t, 1e-9), 1e-9))
+                    top = post.best
+                    if top is not None and top[1] > post.none:
+                        decided.append((top[1], top[0] == t))
+                if best is None or nll < best[0]:
+                    best = (nll, temperature, none, decided)
+        assert best is not None
+        nll, temperature, none, decided = best
+        wrong = [p for p, ok in decided if not ok]
+        threshold = min(0.999, max(wrong) + 0.001) if wrong else 0.5
+        sure = sum(1 for p, _ in decided if p >= threshold)
+        out.append(
+            f"{field:10} fields {len(mine):4d}  temperature {temperature}  none {none}  "
+            f"nll/field {nll / len(mine):.3f}  threshold {threshold:.3f}  "
+            f"decided at it {sure} ({_pct(sure, len(mine)).strip()})"
+        )
+    return "\n".join(out)
+
+
+# -- main --------------------------------------------------------------------------------------
+
+
+def _corpus(root: Path, part: str, seed: int, cases: int, mapper: Any) -> list[dict[str, Any]]:
+    styles = ("clean-scan",) if part == "printed" else SCANS
+    variation = Variation(handwriting=False) if part == "printed" else Variation(fonts=part)
+    generate_corpus(root / part, seed, cases, styles, variation=variation, mapper=mapper)
+    index = json.loads((root / part / "index.json").read_text(encoding="utf-8"))
+    return [e for e in index["entries"] if e["style"] in styles]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="bench/handwriting.py", description=__doc__)
+    parser.add_argument("--cases", type=int, default=2, help="cases a part (default 2)")
+    parser.add_argument("--seed", type=int, default=1202)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--fit", action="store_true", help="calibrate on the dev fonts only")
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.ERROR)
+    started = time.perf_counter()
+    with (
+        tempfile.TemporaryDirectory(prefix="petitions-hand-") as tmp,
+        ProcessPoolExecutor(max(1, args.jobs)) as pool,
+    ):
+        mapper = pool.map if args.jobs > 1 else map
+        root = Path(tmp)
+        if args.fit:
+            entries = _corpus(root, "dev", args.seed, args.cases, mapper)
+            made = mapper(partial(_fit_rows, str(root / "dev")), entries)
+            print(fit([r for rows in made for r in rows]))
+            return 0
+        checked: list[Checked] = []
+        for offset, part in enumerate((*PARTS, "printed")):
+            entries = _corpus(root, part, args.seed + offset, args.cases, mapper)
+            checked += mapper(partial(check_one, part, str(root / part)), entries)
+    print(table(checked))
+    hand = [c for c in checked if c.part in PARTS]
+    printed = [c for c in checked if c.part == "printed"]
+    per = {
+        name: sum(c.seconds for c in cs) / max(1, sum(c.sheets for c in cs))
+        for name, cs in (("hand", hand), ("printed", printed))
+    }
+    if per["printed"]:
+        print(
+            f"\nseconds per sheet: hand-filled {per['hand']:.2f}, printed {per['printed']:.2f} "
+            f"(ratio {per['hand'] / per['printed']:.2f}; target <= 2)"
+        )
+    for part in PARTS:
+        print()
+        print(reasons(checked, part))
+    for part in PARTS:
+        text, rows = reliability(checked, part)
+        print()
+        print(text)
+        plot(rows, args.out / f"handwriting-reliability-{part}.png", f"resolved fields, {part}")
+    print(f"\nplots in {args.out}; {time.perf_counter() - started:.0f} s in all")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

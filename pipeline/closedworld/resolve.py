@@ -1,0 +1,219 @@
+"""The closed-world stage: each unsure field of a line read by OCR, read again as the value
+among those it can hold that best explains what the recognizer saw (`score`), or as written
+when "none of these" is likelier.
+
+Between reading and matching (`pipeline.run.finish`). Per line, in order:
+
+1. the date, among the days in or near the signing window (`values.date_choices`);
+2. the residence, among the register's addresses in the town;
+3. the signer's name (the printed name, else the signature's text), among the voters, each
+   voter's prior weighted by the probability of their address from step 2, so that a name
+   is read first among the people at the address the line gives.
+
+A field given a value becomes `resolved`: its text is the form of the value that explains the
+reading best and its confidence the value's probability, so the review rules
+(`rules.reading`, with the thresholds chosen for resolved fields) send it to a person when the
+probability is too low. A field whose best hypothesis is "none of these" is left as read. A
+signature's confidence is its ink test's, so its text is replaced only when the name is sure.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+from rapidfuzz import fuzz
+from rapidfuzz import process as rf_process
+
+from ..case import CaseConfig
+from ..records import Field, RegisterEntry, Sheet, SignatureLine, Source
+from ..rules.reading import RESOLVED_THRESHOLDS
+from .score import Params, Posterior, posterior, value_costs
+from .values import Choices, address_choices, date_choices, names_of
+
+__all__ = [
+    "PARAMS",
+    "Evidence",
+    "World",
+    "decide",
+    "evidence",
+    "line_evidence",
+    "resolve_line",
+    "resolve_sheets",
+    "world_of",
+]
+
+log = logging.getLogger(__name__)
+
+# The scorer's calibration per field, fitted on the development fonts with
+# `bench/handwriting.py --fit` (see README "Measured").
+PARAMS: Mapping[str, Params] = {
+    "date": Params(),
+    "residence": Params(),
+    "name": Params(),
+}
+# A voter's prior: this share goes to the voters at the line's address (by its probability),
+# the rest is spread over every voter.
+AT_ADDRESS = 0.9
+# Names scored in full: the voters at the likeliest addresses and this many more, the nearest
+# to the reading by a quick string measure (all of them in a small village).
+NAME_SHORTLIST = 400
+ADDRESS_SHORTLIST = 3000
+
+
+@dataclass(frozen=True, slots=True)
+class World:
+    """What a case's fields can say: its dates, its addresses, its voters."""
+
+    dates: Choices
+    addresses: Choices
+    voters: tuple[RegisterEntry, ...]
+    names: Choices  # the voters' names: value k is voters[k]
+    by_address: Mapping[str, tuple[int, ...]]  # address (casefolded) -> indexes into voters
+
+
+def _in_town(entries: Sequence[RegisterEntry], town: str) -> list[RegisterEntry]:
+    picked = [e for e in entries if e.town_city.casefold() == town.casefold()]
+    return picked or list(entries)
+
+
+def world_of(case: CaseConfig, entries: Sequence[RegisterEntry]) -> World:
+    voters = tuple(_in_town(entries, case.municipality.town))
+    by_address: dict[str, list[int]] = {}
+    for k, e in enumerate(voters):
+        by_address.setdefault(" ".join(e.address.split()).casefold(), []).append(k)
+    return World(
+        date_choices(case),
+        address_choices(voters),
+        voters,
+        names_of(voters),
+        {a: tuple(v) for a, v in by_address.items()},
+    )
+
+
+def _shortlist(choices: Choices, text: str, limit: int) -> list[int]:
+    """Indexes of the forms to score: all of them, or the `limit` nearest to the reading."""
+    if len(choices.forms) <= limit:
+        return list(range(len(choices.forms)))
+    hits = rf_process.extract(
+        text.casefold(), choices.folded, scorer=fuzz.ratio, limit=limit
+    )
+    return sorted(k for _, _, k in hits)
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """One field's candidate values, what each costs against the reads, and their priors:
+    enough to decide it under any calibration (`decide`; the benchmark fits on these)."""
+
+    field: Field
+    choices: Choices
+    values: np.ndarray  # value indexes into choices.values
+    cost: np.ndarray  # each value's cost (its best form's)
+    form: np.ndarray  # each value's best form (index into choices.forms)
+    prior: np.ndarray | None
+
+
+def evidence(
+    field: Field,
+    choices: Choices,
+    forms: Sequence[int],
+    params: Params,
+    priors: Mapping[int, float] | None = None,
+) -> Evidence:
+    picked = list(forms)
+    values, cost, best = value_costs(
+        field.lattices,
+        [choices.forms[k] for k in picked],
+        [choices.owner[k] for k in picked],
+        params,
+    )
+    form = np.asarray(picked)[best] if picked else np.zeros(0, int)
+    prior = None
+    if priors is not None:
+        prior = np.array([priors.get(int(v), 0.0) for v in values])
+    return Evidence(field, choices, values, cost, form, prior)
+
+
+def decide(ev: Evidence, params: Params) -> tuple[Field, Posterior]:
+    """The field as the likeliest value's best form, its probability as the confidence; as
+    read when "none of these" is likelier."""
+    post = posterior(ev.cost, ev.prior, params)
+    best = post.best
+    if best is None or best[1] <= post.none:
+        return ev.field, post  # "none of these": read as written
+    text = ev.choices.forms[int(ev.form[best[0]])]
+    return replace(ev.field, text=text, confidence=round(best[1], 3), resolved=True), post
+
+
+def _unsure(f: Field | None) -> bool:
+    return f is not None and f.source is Source.OCR and bool(f.lattices) and not f.resolved
+
+
+def line_evidence(line: SignatureLine, world: World) -> dict[str, Evidence]:
+    """The evidence for the line's unsure date, residence and name, the name's priors
+    weighted by the residence's posterior."""
+    out: dict[str, Evidence] = {}
+    fields = {f.name: f for f in line.fields}
+    date = fields.get("date")
+    if date is not None and _unsure(date):
+        out["date"] = evidence(date, world.dates, range(len(world.dates.forms)), PARAMS["date"])
+    address_p: dict[str, float] = {}
+    residence = fields.get("residence")
+    if residence is not None and _unsure(residence):
+        forms = _shortlist(world.addresses, residence.text, ADDRESS_SHORTLIST)
+        ev = out["residence"] = evidence(
+            residence, world.addresses, forms, PARAMS["residence"]
+        )
+        post = posterior(ev.cost, None, PARAMS["residence"])
+        for k, p in post.ranked:
+            address_p[str(world.addresses.values[int(ev.values[k])]).casefold()] = p
+    elif residence is not None and not residence.empty:
+        address_p[" ".join(residence.text.split()).casefold()] = 1.0
+    name = fields.get("name") or fields.get("signature")
+    if name is not None and _unsure(name):
+        near = {k for a in address_p for k in world.by_address.get(a, ())}
+        names = world.names
+        forms = set(_shortlist(names, name.text, NAME_SHORTLIST))
+        forms |= {f for f, o in enumerate(names.owner) if o in near}
+        n = max(1, len(world.voters))
+        priors = {k: (1 - AT_ADDRESS) / n for k in range(len(world.voters))}
+        for a, p in address_p.items():
+            at = world.by_address.get(a, ())
+            for k in at:
+                priors[k] += AT_ADDRESS * p / len(at)
+        out[name.name] = evidence(name, names, sorted(forms), PARAMS["name"], priors)
+    return out
+
+
+def resolve_line(line: SignatureLine, world: World) -> SignatureLine:
+    """The line with its unsure date, residence and name read in the closed world."""
+    decided: dict[str, Field] = {}
+    for name, ev in line_evidence(line, world).items():
+        params = PARAMS["name" if name == "signature" else name]
+        field, _ = decide(ev, params)
+        if name == "signature":
+            # The signature's confidence is its ink test's: its text is replaced by the name
+            # only when the name is sure, and the field is not marked resolved.
+            sure = field.resolved and field.confidence >= RESOLVED_THRESHOLDS["signature"]
+            field = replace(ev.field, text=field.text) if sure else ev.field
+        decided[name] = field
+    return replace(line, fields=tuple(decided.get(f.name, f) for f in line.fields))
+
+
+def resolve_sheets(
+    sheets: Sequence[Sheet], case: CaseConfig, entries: Sequence[RegisterEntry]
+) -> list[Sheet]:
+    """Every sheet with its lines' unsure fields read in the closed world of the case's
+    dates and the register's (or roll's) addresses and people. Without any entries in memory
+    (a register matched in DuckDB) only the dates are."""
+    if not any(_unsure(f) for s in sheets for ln in s.lines for f in ln.fields):
+        return list(sheets)
+    world = world_of(case, entries)
+    out = []
+    for sheet in sheets:
+        lines = tuple(ln if ln.blank else resolve_line(ln, world) for ln in sheet.lines)
+        out.append(replace(sheet, lines=lines))
+    return out

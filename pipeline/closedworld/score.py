@@ -1,0 +1,153 @@
+"""How well a candidate string explains what the recognizer saw, and the probability of each
+value a field can hold.
+
+A field's lattice (`records.Lattice`) is tesseract's best path, a character position at a
+time, each position with the LSTM's alternatives and their scores. A candidate string is
+aligned to it as an edit distance whose costs come from the scores: reading a position as one
+of its alternatives costs log(best score / that alternative's score) (nothing for the best
+one; FLOOR for a character tesseract did not consider), a position the candidate has no
+character for costs DELETE times its best score (a faint, unsure mark is cheap to drop), a
+character of the candidate tesseract saw nothing of costs INSERT; spaces and punctuation cost
+less either way (`Params`). All candidates are aligned at once, a numpy vector each step.
+
+The probability of a value is a softmax over the values' costs (a value written in several
+forms, as a date is, adds its forms' likelihoods), beside an explicit "none of these"
+hypothesis whose cost is NONE: whatever the field says may be outside the known values (a
+signer not on the register, a date outside the window), and then it is read as written.
+The temperature and NONE are fitted on the development fonts (`bench/handwriting.py --fit`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..records import Lattice
+
+__all__ = ["Params", "Posterior", "costs", "mixed_costs", "posterior", "value_costs"]
+
+_PUNCT = frozenset(".,/-'#")
+
+
+@dataclass(frozen=True, slots=True)
+class Params:
+    """The scorer's costs (nats) and its calibration."""
+
+    floor: float = 0.02  # the score of a character tesseract did not list at a position
+    delete: float = 2.5  # a position read that the candidate has no character for (x its score)
+    insert: float = 2.5  # a candidate's character tesseract saw nothing of
+    space: float = 0.4  # a space or punctuation mark, either way
+    temperature: float = 1.0  # costs are divided by it before the softmax
+    none: float = 6.0  # the cost of "none of these" (before the temperature)
+    none_prior: float = 0.05  # the prior share of "none of these"
+    combine: str = "mixture"  # several reads: "mixture" of their likelihoods, or "mean" cost
+
+
+@dataclass(frozen=True, slots=True)
+class Posterior:
+    """The values in order of probability, and the probability of "none of these"."""
+
+    ranked: tuple[tuple[int, float], ...]  # (value index, probability), best first
+    none: float
+
+    @property
+    def best(self) -> tuple[int, float] | None:
+        return self.ranked[0] if self.ranked else None
+
+
+def _fold(ch: str) -> str:
+    return ch.casefold()
+
+
+def costs(lattice: Lattice, candidates: Sequence[str], params: Params = Params()) -> np.ndarray:
+    """The alignment cost of every candidate against the lattice (case is ignored)."""
+    n_cand = len(candidates)
+    if not n_cand:
+        return np.zeros(0)
+    folded = [c.casefold() for c in candidates]
+    alphabet: dict[str, int] = {}
+    for c in folded:
+        for ch in c:
+            alphabet.setdefault(ch, len(alphabet))
+    width = max(len(c) for c in folded)
+    codes = np.full((n_cand, max(width, 1)), -1, np.int64)
+    for k, c in enumerate(folded):
+        codes[k, : len(c)] = [alphabet[ch] for ch in c]
+    lengths = np.array([len(c) for c in folded])
+    cheap = np.array([ch == " " or ch in _PUNCT for ch in alphabet] + [False], bool)
+    ins_cost = np.where(cheap[codes], params.space, params.insert)  # (n_cand, width)
+    ins_cost[codes < 0] = 0.0
+    floor_cost = -math.log(params.floor)
+    # D[:, j]: the cost of the candidate's first j characters against the positions so far.
+    dist = np.concatenate([np.zeros((n_cand, 1)), np.cumsum(ins_cost, axis=1)], axis=1)
+    for position in lattice:
+        scores = np.full(len(alphabet) + 1, 0.0)  # the last slot: padding
+        for ch, score in position:
+            k = alphabet.get(_fold(ch))
+            if k is not None:
+                scores[k] = max(scores[k], score)
+        top = max((s for _, s in position), default=0.0)
+        top = max(top, params.floor)
+        sub = np.log(top) - np.log(np.maximum(scores, params.floor))
+        sub = np.clip(sub, 0.0, floor_cost)[codes]  # (n_cand, width)
+        best_ch = position[0][0] if position else " "
+        drop = params.space if (best_ch == " " or best_ch in _PUNCT) else params.delete * top
+        new = np.empty_like(dist)
+        new[:, 0] = dist[:, 0] + drop
+        for j in range(1, width + 1):
+            new[:, j] = np.minimum(
+                np.minimum(dist[:, j] + drop, dist[:, j - 1] + sub[:, j - 1]),
+                new[:, j - 1] + ins_cost[:, j - 1],
+            )
+        dist = new
+    return dist[np.arange(n_cand), lengths]
+
+
+def mixed_costs(
+    lattices: Sequence[Lattice], candidates: Sequence[str], params: Params = Params()
+) -> np.ndarray:
+    """The cost of every candidate against several reads of one field, each read equally
+    likely to be the one that saw it right: -log of the mean of their likelihoods."""
+    each = np.stack([costs(lat, candidates, params) for lat in lattices])
+    if params.combine == "mean":
+        return each.mean(axis=0)
+    low = each.min(axis=0)
+    return low - np.log(np.exp(-(each - low)).mean(axis=0))
+
+
+def value_costs(
+    lattices: Sequence[Lattice], forms: Sequence[str], owner: Sequence[int], params: Params
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each value's cost: that of the form of it that explains the reads best (a value is
+    written one way on a line, not all of them at once). Returns the values (sorted), their
+    costs and the index of each one's best form."""
+    cost = mixed_costs(lattices, forms, params)
+    owner_arr = np.asarray(owner)
+    order = np.lexsort((cost, owner_arr))  # by value, then cost: each value's best form first
+    first = np.ones(len(order), bool)
+    first[1:] = owner_arr[order][1:] != owner_arr[order][:-1]
+    picked = order[first]
+    return owner_arr[picked], cost[picked], picked
+
+
+def posterior(
+    cost: np.ndarray, prior: np.ndarray | None = None, params: Params = Params()
+) -> Posterior:
+    """The probability of each value from its cost (`value_costs`) and prior weight (uniform
+    by default), beside "none of these", which has its own prior share and cost."""
+    if not len(cost):
+        return Posterior((), 1.0)
+    weight = np.ones(len(cost)) if prior is None else np.asarray(prior, float)
+    weight = weight / weight.sum() * (1.0 - params.none_prior)
+    logits = -cost / params.temperature + np.log(np.maximum(weight, 1e-300))
+    none_logit = -params.none / params.temperature + math.log(params.none_prior)
+    top = max(float(logits.max()), none_logit)
+    probs = np.exp(logits - top)
+    none_p = math.exp(none_logit - top)
+    total = probs.sum() + none_p
+    probs, none_p = probs / total, none_p / total
+    order = np.argsort(-probs)[:5]
+    return Posterior(tuple((int(k), float(probs[k])) for k in order), float(none_p))

@@ -1,0 +1,219 @@
+"""The closed-world stage: scoring candidate strings against a recognizer's lattice, the values
+a field can hold, and reading a line's unsure fields as those values or as written.
+
+Lattices here are made by hand (synthetic; no real person's data): each character of a string
+with a score, and sometimes a wrong character first, as tesseract's LSTM gives them."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.closedworld import (
+    Params,
+    costs,
+    date_forms,
+    mixed_costs,
+    name_forms,
+    posterior,
+    resolve_line,
+    world_of,
+)
+from pipeline.closedworld.values import date_window
+from pipeline.records import Field, Lattice, RegisterEntry, SignatureLine, Source
+from pipeline.rules.reading import RESOLVED_THRESHOLDS
+from pipeline.scan.engine import OcrText, Word, lattice_of
+from tests.builders import case as case_config
+
+P = Params()
+
+
+def lattice(text: str, score: float = 0.9, swaps: dict[int, str] | None = None) -> Lattice:
+    """`text` as a recognizer saw it: each character with `score`; at the positions in
+    `swaps` another character read first, the true one second at a lower score."""
+    out = []
+    for k, ch in enumerate(text):
+        if ch == " ":
+            out.append(((" ", 1.0),))
+        elif swaps and k in swaps:
+            out.append(((swaps[k], score), (ch, score * 0.7)))
+        else:
+            out.append(((ch, score),))
+    return tuple(out)
+
+
+def _reference_cost(lat: Lattice, cand: str, p: Params) -> float:
+    """The alignment cost written plainly, one candidate at a time (for the property test)."""
+    punct = set(".,/-'#")
+
+    def cheap(ch: str) -> bool:
+        return ch == " " or ch in punct
+
+    cand = cand.casefold()
+    n, m = len(lat), len(cand)
+    inf = float("inf")
+    d = [[inf] * (m + 1) for _ in range(n + 1)]
+    d[0][0] = 0.0
+    for j in range(1, m + 1):
+        d[0][j] = d[0][j - 1] + (p.space if cheap(cand[j - 1]) else p.insert)
+    for i in range(1, n + 1):
+        pos = lat[i - 1]
+        top = max(max(s for _, s in pos), p.floor)
+        first = pos[0][0]
+        drop = p.space if cheap(first) else p.delete * top
+        d[i][0] = d[i - 1][0] + drop
+        for j in range(1, m + 1):
+            s = max((sc for ch, sc in pos if ch.casefold() == cand[j - 1]), default=0.0)
+            sub = min(max(math.log(top) - math.log(max(s, p.floor)), 0.0), -math.log(p.floor))
+            ins = p.space if cheap(cand[j - 1]) else p.insert
+            d[i][j] = min(d[i - 1][j] + drop, d[i - 1][j - 1] + sub, d[i][j - 1] + ins)
+    return d[n][m]
+
+
+_TEXT = st.text(alphabet="ab1/ .", min_size=0, max_size=7)
+
+
+@settings(max_examples=60, deadline=None)
+@given(read=_TEXT.filter(bool), cands=st.lists(_TEXT.filter(bool), min_size=1, max_size=4))
+def test_vectorized_costs_equal_the_plain_alignment(read: str, cands: list[str]) -> None:
+    lat = lattice(read, 0.8, {0: "x"})
+    got = costs(lat, cands, P)
+    want = [_reference_cost(lat, c, P) for c in cands]
+    assert got == pytest.approx(want)
+
+
+def test_the_string_read_costs_nothing_and_a_second_choice_little() -> None:
+    lat = lattice("48 Orchard Ln", 0.9, {1: "4"})  # "44 Orchard Ln" read, 8 second
+    got = costs(lat, ["44 Orchard Ln", "48 Orchard Ln", "48 Orchard Lane", "12 Mill St"], P)
+    assert got[0] == 0.0
+    assert 0 < got[1] < 1.0 < got[2] < got[3]
+
+
+def test_several_reads_mix_so_one_good_read_is_enough() -> None:
+    good, bad = lattice("9/25/26"), lattice("A/5/ue")
+    mixed = mixed_costs([good, bad], ["9/25/26", "9/5/26"], P)
+    assert mixed[0] < mixed[1]
+    assert mixed[0] == pytest.approx(math.log(2), abs=0.01)  # half the reads saw it exactly
+
+
+def test_posterior_keeps_none_of_these() -> None:
+    sure = posterior(np.array([0.0, 6.0]), None, P)
+    assert sure.best is not None and sure.best[0] == 0 and sure.best[1] > 0.9
+    nothing_near = posterior(np.array([25.0, 30.0]), None, P)
+    assert nothing_near.none > 0.99
+    tie = posterior(np.array([0.0, 0.0]), None, P)
+    assert tie.best is not None and tie.best[1] < 0.5
+
+
+def test_dates_are_written_the_ways_people_write_them() -> None:
+    forms = date_forms(dt.date(2019, 10, 1))
+    for written in ("10/01/2019", "10/1/2019", "10/1/19", "10-01-19", "10.1.19",
+                    "Oct 1, 2019", "October 1, 2019", "1 Oct 2019", "October 1"):  # fmt: skip
+        assert written in forms
+
+
+def test_names_are_written_with_nicknames_initials_and_suffixes() -> None:
+    e = RegisterEntry("NY1", "HALE", "WILLIAM", "JAMES", "JR")
+    forms = name_forms(e)
+    for written in ("William Hale", "William J Hale", "William J. Hale", "Bill Hale",
+                    "William James Hale Jr"):  # fmt: skip
+        assert written in forms
+
+
+# -- a line read in the closed world ---------------------------------------------------------
+
+
+VOTERS = (
+    RegisterEntry("NY1", "HALE", "WILLIAM", "J", house_number="48", street_name="Orchard Ln",
+                  town_city="Greenfield"),
+    RegisterEntry("NY2", "HALE", "MARTHA", house_number="48", street_name="Orchard Ln",
+                  town_city="Greenfield"),
+    RegisterEntry("NY3", "QUILL", "ADA", house_number="12", street_name="Mill St",
+                  town_city="Greenfield"),
+    RegisterEntry("NY4", "QUILL", "OTTO", house_number="14", street_name="Mill St",
+                  town_city="Greenfield"),
+)  # fmt: skip
+
+
+def _field(name: str, read: str, seen: Lattice) -> Field:
+    return Field(name, read, 0.4, Source.OCR, None, (seen,))
+
+
+def _line(*fields: Field) -> SignatureLine:
+    return SignatureLine("abc", 1, fields)
+
+
+@pytest.fixture(scope="module")
+def world():  # type: ignore[no-untyped-def]
+    case = case_config()
+    return case, world_of(case, VOTERS)
+
+
+def test_a_misread_line_is_read_as_the_register_has_it(world) -> None:  # type: ignore[no-untyped-def]
+    case, w = world
+    day = case.dates.filed - dt.timedelta(days=5)
+    written = f"{day.month}/{day.day}/{day.year % 100}"
+    line = _line(
+        _field("date", written, lattice(written, 0.9)),
+        _field("name", "Wiliam Hule", lattice("William Hale", 0.9, {8: "u"})),
+        _field("residence", "48 Orchard Ln", lattice("48 Orchard Ln", 0.9, {5: "v"})),
+    )
+    got = resolve_line(line, w)
+    assert got.get("residence").text == "48 Orchard Ln" and got.get("residence").resolved
+    assert got.get("name").text == "William Hale" and got.get("name").resolved
+    assert got.get("date").text == written and got.get("date").resolved
+    assert got.get("name").confidence >= RESOLVED_THRESHOLDS["name"]
+
+
+def test_an_unregistered_signer_is_not_forced_onto_a_neighbour(world) -> None:  # type: ignore[no-untyped-def]
+    _, w = world
+    line = _line(
+        _field("name", "Zebulon Thackeray", lattice("Zebulon Thackeray", 0.92)),
+        _field("residence", "12 Mill St", lattice("12 Mill St", 0.92)),
+    )
+    got = resolve_line(line, w)
+    assert got.get("name") == line.get("name")  # none of these: read as written
+    assert got.get("residence").text == "12 Mill St"
+
+
+def test_a_date_outside_the_window_is_read_as_written(world) -> None:  # type: ignore[no-untyped-def]
+    case, w = world
+    first, _ = date_window(case)
+    far = first - dt.timedelta(days=400)
+    written = f"{far.month:02d}/{far.day:02d}/{far.year}"
+    line = _line(_field("date", written, lattice(written, 0.93)))
+    assert resolve_line(line, w).get("date") == line.get("date")
+
+
+def test_a_signature_is_given_a_name_only_when_sure(world) -> None:  # type: ignore[no-untyped-def]
+    _, w = world
+    clear = _field("signature", "Ada Quil", lattice("Ada Quill", 0.9, {7: "."}))
+    residence = Field("residence", "12 Mill St", 0.99, Source.OCR)
+    got = resolve_line(_line(clear, residence), w).get("signature")
+    assert got.text == "Ada Quill" and got.confidence == clear.confidence and not got.resolved
+    vague = _field("signature", "Ox", lattice("Ox", 0.5))
+    assert resolve_line(_line(vague), w).get("signature") == vague
+
+
+def test_fields_without_lattices_or_from_a_reviewer_are_left_alone(world) -> None:  # type: ignore[no-untyped-def]
+    _, w = world
+    typed = Field("residence", "48 Orchrd Ln", 1.0, Source.TEXT_LAYER, None, (lattice("x"),))
+    plain = Field("name", "Wiliam Hale", 0.4, Source.OCR)
+    line = _line(typed, plain)
+    assert resolve_line(line, w) == line
+
+
+def test_lattice_of_a_read_parts_words_with_a_space() -> None:
+    words = (
+        Word("12", 0.9, (0, 0, 1, 1), 0, ((("1", 0.9),), (("2", 0.8), ("Z", 0.4)))),
+        Word("Elm", 0.9, (0, 0, 1, 1), 0, ((("E", 0.9),), (("l", 0.9),), (("m", 0.9),))),
+    )
+    lat = lattice_of(OcrText(words))
+    assert "".join(p[0][0] for p in lat) == "12 Elm"
+    assert lattice_of(OcrText((replace(words[0], choices=()),))) == ()
