@@ -65,7 +65,7 @@ from pipeline.synth.varied import Variation  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 SCANS = ("clean-scan", "degraded-scan")
-PARTS = ("dev", "held-out")
+PARTS = ("dev", "heldout")
 BINS = tuple(k / 10 for k in range(11))
 
 
@@ -73,7 +73,7 @@ BINS = tuple(k / 10 for k in range(11))
 class Checked:
     """One case folder checked: the accuracy bench's comparison and what this bench adds."""
 
-    part: str  # "dev", "held-out" or "printed"
+    part: str  # "dev", "heldout" or "printed"
     result: CaseResult
     sheets: int
     read_seconds: float  # reading the pages (OCR)

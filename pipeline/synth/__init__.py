@@ -24,6 +24,7 @@ from .handwriting import (
     HandFont,
     available_fonts,
     font_part,
+    font_split,
     pick_hand,
 )
 from .people import NICKNAMES, Village, Voter, build_register, vary_register
@@ -59,6 +60,7 @@ __all__ = [
     "Variation",
     "available_fonts",
     "font_part",
+    "font_split",
     "degrade",
     "generate_corpus",
     "pick_columns",

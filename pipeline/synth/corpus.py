@@ -205,7 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--fonts",
-        choices=("all", "dev", "held-out"),
+        choices=("all", "dev", "heldout"),
         default="all",
         help="handwriting fonts: all, or a part of their fixed development/held-out split",
     )

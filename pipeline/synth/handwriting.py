@@ -55,6 +55,7 @@ __all__ = [
     "available_fonts",
     "draw_handwritten",
     "font_part",
+    "font_split",
     "pick_hand",
     "write_in",
     "write_in_text",
@@ -102,7 +103,7 @@ HELD_OUT_FONTS: tuple[HandFont, ...] = tuple(
 FONT_PARTS: dict[str, tuple[HandFont, ...]] = {
     "all": HAND_FONTS,
     "dev": DEV_FONTS,
-    "held-out": HELD_OUT_FONTS,
+    "heldout": HELD_OUT_FONTS,
 }
 BUILTIN_HAND = HandFont("Helvetica", "", "", False)
 BUILTIN_SIGNATURE = HandFont("Helvetica-Oblique", "", "", True)
@@ -144,8 +145,14 @@ def _ink(font: HandFont, text: str, size: float) -> tuple[float, float]:
     return -top / scale, max(0.0, bottom / scale)
 
 
+def font_split(font: HandFont) -> str:
+    """The part of the fixed split a font belongs to: "dev" or "heldout" (the built-ins, and
+    any font not in either part, are development)."""
+    return "heldout" if font in HELD_OUT_FONTS else "dev"
+
+
 def font_part(part: str) -> tuple[HandFont, ...]:
-    """The fonts of one part of the fixed split: "dev", "held-out", or "all" (HAND_FONTS)."""
+    """The fonts of one part of the fixed split: "dev", "heldout", or "all" (HAND_FONTS)."""
     if part not in FONT_PARTS:
         raise ValueError(f"unknown font part {part!r}; one of {', '.join(FONT_PARTS)}")
     return FONT_PARTS[part]

@@ -2007,7 +2007,7 @@ def generate_kind(
     """Write one synthetic case of `kind` / `variant` into `out` (created if missing) and
     return its truth (also written to truth.json). Deterministic from the seed (and, with
     `handwriting`, the handwriting fonts installed; `system_fonts=False` uses the built-ins;
-    `fonts` picks a part of the fonts' fixed split, "dev" or "held-out").
+    `fonts` picks a part of the fonts' fixed split, "dev" or "heldout").
 
     Typed (the default), every entry is Helvetica. With `handwriting` the same case (the same
     signers, defects, statuses and verdict) is filled in by hand: see `_handwrite`."""

@@ -91,7 +91,7 @@ class Variation:
     # The witness statement's blanks (name, residence, village, county, count) written by hand
     # too; off by default so that the committed sample (fixtures/corpus-sample) is unchanged.
     written_statement: bool = False
-    # Which handwriting fonts: "all", or a part of the fixed split, "dev" or "held-out"
+    # Which handwriting fonts: "all", or a part of the fixed split, "dev" or "heldout"
     # (pipeline.synth.handwriting.font_part).
     fonts: str = "all"
 
