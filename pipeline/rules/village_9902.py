@@ -131,8 +131,8 @@ def what_happens_next(sheets: Sequence[Sheet], case: CaseConfig) -> Iterable[Fin
         NOTE,
         f"{STATUTE}(9)",
         f"written objections may be filed with the village clerk until "
-        f"{deadline.last_day.isoformat()} (within five days after the filing"
-        + (f"; {extended})" if extended else ")"),
+        f"{deadline.last_day.isoformat()} (within five days after the filing)"
+        + (f"; {extended}" if extended else ""),
         filed=filed.isoformat(),
         fifth_day=deadline.counted.isoformat(),
         last_day=deadline.last_day.isoformat(),
