@@ -127,13 +127,14 @@ class Deadline:
             f"business day, {self.last_day.isoformat()} ({CITE_25A})"
         )
 
-    def timely(self, which: str, act: str) -> str:
+    def timely(self, which: str, act: str, done: dt.date) -> str:
         """The report's sentence when the extension decided it: 'the thirtieth day, 2026-05-31,
         was a Sunday; filing on the next business day, 2026-06-01, is timely (General
-        Construction Law § 25-a)'."""
+        Construction Law § 25-a)' ('by' when the act was done earlier, on a closed day)."""
+        on = "on" if done == self.last_day else "by"
         return (
-            f"{which}, {self.counted.isoformat()}, was {self.closed}; {act} on the next business "
-            f"day, {self.last_day.isoformat()}, is timely ({CITE_25A})"
+            f"{which}, {self.counted.isoformat()}, was {self.closed}; {act} {on} the next "
+            f"business day, {self.last_day.isoformat()}, is timely ({CITE_25A})"
         )
 
 

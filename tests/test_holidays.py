@@ -188,9 +188,13 @@ def test_a_proclaimed_day_is_a_public_holiday():
 
 def test_the_report_sentence():
     d = Deadline(D(2026, 5, 31), D(2026, 6, 1), "a Sunday")
-    assert d.timely("the thirtieth day", "filing") == (
+    assert d.timely("the thirtieth day", "filing", D(2026, 6, 1)) == (
         "the thirtieth day, 2026-05-31, was a Sunday; filing on the next business day, "
         "2026-06-01, is timely (General Construction Law § 25-a)"
+    )
+    saturday = Deadline(D(2026, 5, 30), D(2026, 6, 1), "a Saturday")  # filed on the Sunday
+    assert "filing by the next business day, 2026-06-01" in saturday.timely(
+        "the thirtieth day", "filing", D(2026, 5, 31)
     )
     assert Deadline(D(2026, 6, 1), D(2026, 6, 1)).extension("the fifth day") == ""
 

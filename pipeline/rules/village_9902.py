@@ -104,7 +104,7 @@ def filed_within_thirty_days(sheets: Sequence[Sheet], case: CaseConfig) -> Itera
             "FILED_ON_NEXT_BUSINESS_DAY",
             NOTE,
             f"{SUBD_1}; {CITE_25A}",
-            deadline.timely("the thirtieth day", "filing"),
+            deadline.timely("the thirtieth day", "filing", filed),
             **evidence,
         )
 
