@@ -103,6 +103,8 @@ def _field_right(name: str, got: str, want: str, truth_voter: str | None, ref: A
         return _same_date(got, want, ref)
     if name == "residence":
         return normalize_address(got) == normalize_address(want)
+    if name in ("ward", "election_district"):
+        return (got.lstrip("0") or got) == (want.lstrip("0") or want)
     return False  # names are judged by the voter the matcher then picks (below)
 
 
@@ -327,6 +329,8 @@ def _fit_rows(root: str, entry: dict[str, Any]) -> list[tuple[str, Any, Any, int
                         for k, v in enumerate(values)
                         if normalize_address(str(v)) == normalize_address(text)
                     ]
+                elif name in ("ward", "election_district"):
+                    hits = [k for k, v in enumerate(values) if v == (text.lstrip("0") or text)]
                 else:
                     hits = [k for k, v in enumerate(values) if v == want["voter_id"]]
                 field = "name" if name == "signature" else name
@@ -338,13 +342,13 @@ def fit(rows: Sequence[tuple[str, Any, Any, int]]) -> str:
     """Per field: the calibration of least negative log-likelihood and the threshold at
     which nothing decided was wrong."""
     out = []
-    for field in ("date", "residence", "name"):
+    for field in ("date", "residence", "name", "ward", "election_district"):
         mine = [r for r in rows if r[0] == field]
         if not mine:
             continue
         best: tuple[float, float, float, list[tuple[float, bool]]] | None = None
-        for temperature in (0.5, 0.7, 1.0, 1.5, 2.0, 3.0):
-            for none in (2.0, 4.0, 6.0, 8.0, 11.0, 14.0):
+        for temperature in (0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0):
+            for none in (2.0, 4.0, 6.0, 8.0, 11.0, 14.0, 20.0):
                 params = Params(temperature=temperature, none=none)
                 nll, decided = 0.0, []
                 for _, cost, prior, t in mine:

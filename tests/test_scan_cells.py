@@ -19,7 +19,7 @@ from pipeline.scan.cells import (
     tile,
     untile,
 )
-from pipeline.scan.engine import DATE_CHARS, DIGITS, OcrText, Psm, Word
+from pipeline.scan.engine import DIGITS, OcrText, Psm, Word
 from tests.fakes import FakeEngine
 
 
@@ -110,13 +110,11 @@ def test_re_reads_less_sure_than_the_first_read_are_dropped() -> None:
     )
 
 
-def test_an_unsure_date_is_read_again_with_the_date_characters() -> None:
-    fake = FakeEngine({DATE_CHARS: "9/20/26"}, confidence=0.7)
-    assert _reread(fake, "date", INK, 300, _read("9/2O/2b", 0.3)) == (
-        "9/20/26",
-        pytest.approx(0.7),
-    )
-    assert {c[2] for c in fake.calls} == {DATE_CHARS}
+def test_an_unsure_date_is_read_again_without_a_whitelist() -> None:
+    fake = FakeEngine({"": "9/20/26"}, confidence=0.7)
+    text, conf, _ = reread(fake, "date", INK, 300, _read("9/2O/2b", 0.3))
+    assert (text, conf) == ("9/20/26", pytest.approx(0.7))
+    assert {c[2] for c in fake.calls} == {""}
 
 
 def test_an_unsure_district_is_read_again_tiled() -> None:

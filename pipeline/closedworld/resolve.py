@@ -31,7 +31,7 @@ from ..case import CaseConfig
 from ..records import Field, RegisterEntry, Sheet, SignatureLine, Source
 from ..rules.reading import RESOLVED_THRESHOLDS
 from .score import Params, Posterior, posterior, value_costs
-from .values import Choices, address_choices, date_choices, names_of
+from .values import Choices, address_choices, date_choices, district_choices, names_of
 
 __all__ = [
     "PARAMS",
@@ -50,9 +50,11 @@ log = logging.getLogger(__name__)
 # The scorer's calibration per field, fitted on the development fonts with
 # `bench/handwriting.py --fit` (see README "Measured").
 PARAMS: Mapping[str, Params] = {
-    "date": Params(),
+    "date": Params(insert=1.5),
     "residence": Params(),
     "name": Params(),
+    "ward": Params(),
+    "election_district": Params(),
 }
 # A voter's prior: this share goes to the voters at the line's address (by its probability),
 # the rest is spread over every voter.
@@ -68,6 +70,8 @@ class World:
     """What a case's fields can say: its dates, its addresses, its voters."""
 
     dates: Choices
+    wards: Choices
+    districts: Choices
     addresses: Choices
     voters: tuple[RegisterEntry, ...]
     names: Choices  # the voters' names: value k is voters[k]
@@ -84,8 +88,11 @@ def world_of(case: CaseConfig, entries: Sequence[RegisterEntry]) -> World:
     by_address: dict[str, list[int]] = {}
     for k, e in enumerate(voters):
         by_address.setdefault(" ".join(e.address.split()).casefold(), []).append(k)
+    place = case.municipality
     return World(
         date_choices(case),
+        district_choices(place.wards, voters, ward=True),
+        district_choices(place.election_districts, voters, ward=False),
         address_choices(voters),
         voters,
         names_of(voters),
@@ -159,7 +166,10 @@ def line_evidence(line: SignatureLine, world: World) -> dict[str, Evidence]:
     fields = {f.name: f for f in line.fields}
     date = fields.get("date")
     if date is not None and _unsure(date):
-        out["date"] = evidence(date, world.dates, range(len(world.dates.forms)), PARAMS["date"])
+        weights = dict(enumerate(world.dates.weights))
+        out["date"] = evidence(
+            date, world.dates, range(len(world.dates.forms)), PARAMS["date"], weights
+        )
     address_p: dict[str, float] = {}
     residence = fields.get("residence")
     if residence is not None and _unsure(residence):
@@ -185,7 +195,29 @@ def line_evidence(line: SignatureLine, world: World) -> dict[str, Evidence]:
             for k in at:
                 priors[k] += AT_ADDRESS * p / len(at)
         out[name.name] = evidence(name, names, sorted(forms), PARAMS["name"], priors)
+    for key, choices in (("ward", world.wards), ("election_district", world.districts)):
+        number = fields.get(key)
+        if number is not None and _unsure(number) and choices.values:
+            priors = _district_priors(world, choices, address_p, key)
+            out[key] = evidence(number, choices, range(len(choices.forms)), PARAMS[key], priors)
     return out
+
+
+def _district_priors(
+    world: World, choices: Choices, address_p: Mapping[str, float], key: str
+) -> dict[int, float]:
+    """A ward's or district's prior: AT_ADDRESS of it follows the line's address (the register
+    places each address in one), the rest is spread over all of them."""
+    index = {v: k for k, v in enumerate(choices.values)}
+    priors = {k: (1 - AT_ADDRESS) / len(index) for k in index.values()}
+    for a, p in address_p.items():
+        at = world.by_address.get(a, ())
+        for k in at:
+            value = getattr(world.voters[k], key)
+            v = index.get(value.lstrip("0") or value)
+            if v is not None:
+                priors[v] += AT_ADDRESS * p / len(at)
+    return priors
 
 
 def resolve_line(line: SignatureLine, world: World) -> SignatureLine:

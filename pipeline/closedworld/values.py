@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from matchers.nicknames import given_name_forms
 
@@ -29,6 +29,8 @@ __all__ = [
     "date_choices",
     "date_forms",
     "date_window",
+    "district_choices",
+    "district_forms",
     "name_forms",
 ]
 
@@ -51,6 +53,8 @@ MONTHS = (
 MARGIN_DAYS = 31
 # Signing windows of the kinds with no adoption date: the days before the filing considered.
 DEFAULT_WINDOW_DAYS = 120
+# The prior weight of a day in the margins against a day inside the window.
+OUTSIDE_WEIGHT = 0.25
 # Street suffixes and units as written out and as abbreviated (USPS); either may be written.
 SUFFIXES = {
     "St": "Street",
@@ -76,6 +80,7 @@ class Choices:
     values: tuple[object, ...]
     forms: tuple[str, ...]
     owner: tuple[int, ...]
+    weights: tuple[float, ...] = ()  # the values' prior weights (uniform when empty)
 
     @property
     def folded(self) -> list[str]:
@@ -130,9 +135,29 @@ def date_window(case: CaseConfig) -> tuple[dt.date, dt.date]:
 
 
 def date_choices(case: CaseConfig) -> Choices:
+    """Every day from `date_window`, the days of the signing window itself weighted
+    1 / OUTSIDE_WEIGHT times the margins' (most lines are dated inside it)."""
     first, last = date_window(case)
     days = [first + dt.timedelta(days=k) for k in range((last - first).days + 1)]
-    return _build((d, date_forms(d)) for d in days)
+    margin = dt.timedelta(days=MARGIN_DAYS)
+    weights = tuple(1.0 if first + margin <= d <= last - margin else OUTSIDE_WEIGHT for d in days)
+    return replace(_build((d, date_forms(d)) for d in days), weights=weights)
+
+
+def district_forms(value: str) -> tuple[str, ...]:
+    """A ward's or district's number as written, and as its tiled re-read reads it (the
+    number three times: `scan.cells.tile`)."""
+    v = value.lstrip("0") or value
+    return (v, v * 3, " ".join([v] * 3), value)
+
+
+def district_choices(listed: Sequence[str], entries: Iterable[RegisterEntry], ward: bool) -> Choices:
+    """The municipality's wards or districts (the case's list, else the register's)."""
+    values = [v.lstrip("0") or v for v in listed]
+    if not values:
+        found = {(e.ward if ward else e.election_district) for e in entries}
+        values = sorted({v.lstrip("0") or v for v in found if v}, key=lambda v: (len(v), v))
+    return _build((v, district_forms(v)) for v in dict.fromkeys(values))
 
 
 def _address_forms(e: RegisterEntry) -> list[str]:

@@ -59,6 +59,8 @@ RESOLVED_THRESHOLDS: dict[str, float] = {
     "residence": 0.9,
     "name": 0.9,
     "signature": 0.9,
+    "ward": 0.9,
+    "election_district": 0.9,
 }
 
 

@@ -41,7 +41,6 @@ import numpy as np
 from ..rules.reading import threshold_for
 from ..records import Lattice
 from .engine import (
-    DATE_CHARS,
     DIGITS,
     ChoiceOcrEngine,
     ImageOcrEngine,
@@ -74,8 +73,11 @@ INK_MARGIN_IN = 0.03
 TILES = 3
 TILE_GAP = 0.6
 WORD_FIELDS = frozenset({"name", "residence"})
-# Fields re-read deslanted, as a line and as one "word", with their whitelists.
-RESLANTED: dict[str, str] = {"name": "", "residence": "", "date": DATE_CHARS}
+# Fields re-read deslanted, as a line and as one "word", with their whitelists. A date's
+# re-reads use none: tesseract's alternatives then tell the closed-world stage more (on the
+# development fonts' unsure dates, the day read right 66% of the time against 59% with the
+# date characters' whitelist; bench/handwriting.py's corpus, 145 dates).
+RESLANTED: dict[str, str] = {"name": "", "residence": "", "date": ""}
 # A re-read's confidence stays this far below the field's review threshold: the first read was
 # unsure, and the best of several reads overstates how sure it is (on the handwriting-font
 # cells, 15 of the 17 residences re-read at 0.80 or more were wrong). So a re-read improves the
@@ -196,8 +198,9 @@ def reread(
     if first.confidence >= threshold or not isinstance(engine, ImageOcrEngine):
         return first.text, first.confidence, _lattices(first)
     if name in DIGIT_FIELDS:
-        reads = [_reread_digits(engine, ink, dpi)]
-        seen = _lattices(first)
+        *digits, tiled = _reread_digits(engine, ink, dpi)
+        reads = [tuple(digits)]
+        seen = _lattices(first) + _lattices(tiled)
     elif name in RESLANTED:
         upright = np.pad(shear(ink, slant(ink)), PAD_PX, constant_values=255)
         again = [_read_image(engine, upright, dpi, psm, RESLANTED[name]) for psm in RESLANT_PSMS]
@@ -227,15 +230,17 @@ def _lattices(read: OcrText) -> tuple[Lattice, ...]:
     return (lattice,) if lattice else ()
 
 
-def _reread_digits(engine: ImageOcrEngine, ink: np.ndarray, dpi: float) -> tuple[str, float]:
+def _reread_digits(
+    engine: ImageOcrEngine, ink: np.ndarray, dpi: float
+) -> tuple[str, float, OcrText]:
     """The digits drawn three times and read as one line: the value when all three agree,
-    else the commonest digit with its share of the read as a confidence factor."""
-    tiled = engine.read_image(tile(ink), dpi, Psm.SINGLE_LINE, DIGITS)
+    else the commonest digit with its share of the read as a confidence factor; and the read."""
+    tiled = _read_image(engine, tile(ink), dpi, Psm.SINGLE_LINE, DIGITS)
     value = untile(tiled.text)
     if value:
-        return value, tiled.confidence
+        return value, tiled.confidence, tiled
     digit, share = _digits_by_vote(tiled.text)
-    return digit, tiled.confidence * share
+    return digit, tiled.confidence * share, tiled
 
 
 def shear(gray: np.ndarray, slope: float) -> np.ndarray:

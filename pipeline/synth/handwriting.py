@@ -100,11 +100,7 @@ DEV_FONTS: tuple[HandFont, ...] = tuple(
 HELD_OUT_FONTS: tuple[HandFont, ...] = tuple(
     _BY_NAME[n] for n in ("HumorSans", "Rufscript", "SteveHand", "Delphine")
 )
-FONT_PARTS: dict[str, tuple[HandFont, ...]] = {
-    "all": HAND_FONTS,
-    "dev": DEV_FONTS,
-    "heldout": HELD_OUT_FONTS,
-}
+FONT_PARTS = ("all", "dev", "heldout")
 BUILTIN_HAND = HandFont("Helvetica", "", "", False)
 BUILTIN_SIGNATURE = HandFont("Helvetica-Oblique", "", "", True)
 
@@ -153,9 +149,13 @@ def font_split(font: HandFont) -> str:
 
 def font_part(part: str) -> tuple[HandFont, ...]:
     """The fonts of one part of the fixed split: "dev", "heldout", or "all" (HAND_FONTS)."""
-    if part not in FONT_PARTS:
-        raise ValueError(f"unknown font part {part!r}; one of {', '.join(FONT_PARTS)}")
-    return FONT_PARTS[part]
+    if part == "all":
+        return HAND_FONTS
+    if part == "dev":
+        return DEV_FONTS
+    if part == "heldout":
+        return HELD_OUT_FONTS
+    raise ValueError(f"unknown font part {part!r}; one of {', '.join(FONT_PARTS)}")
 
 
 def available_fonts(use_system: bool = True, part: str = "all") -> tuple[HandFont, ...]:
