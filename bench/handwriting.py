@@ -38,6 +38,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parent.parent
 for extra in (ROOT, ROOT / "bench"):
     if str(extra) not in sys.path:  # run as a script from anywhere
@@ -47,7 +49,14 @@ from accuracy import CaseResult, compare, figures  # noqa: E402
 
 from matchers.normalize import normalize_address  # noqa: E402
 from pipeline.case import load_case  # noqa: E402
-from pipeline.closedworld import Params, line_evidence, posterior, world_of  # noqa: E402
+from pipeline.closedworld import (  # noqa: E402
+    Params,
+    chain_posteriors,
+    line_evidence,
+    posterior,
+    world_of,
+)
+from pipeline.closedworld.resolve import sure_day  # noqa: E402
 from pipeline.dates import parse_written_date  # noqa: E402
 from pipeline.records import SufficiencyReport  # noqa: E402
 from pipeline.run import (  # noqa: E402
@@ -161,7 +170,9 @@ def _details(
         _sheet_figure(report, truth, "number"),
         _sheet_figure(report, truth, "count"),
         (
-            sum(_same_date(r.got_fields.get("date", ""), r.truth_fields["date"], ref) for r in dates),
+            sum(
+                _same_date(r.got_fields.get("date", ""), r.truth_fields["date"], ref) for r in dates
+            ),
             len(dates),
         ),
         (
@@ -298,9 +309,10 @@ def plot(rows: Sequence[tuple[float, int, int]], path: Path, title: str) -> None
 # -- fitting on the development fonts ---------------------------------------------------------
 
 
-def _fit_rows(root: str, entry: dict[str, Any]) -> list[tuple[str, Any, Any, int]]:
+def _fit_rows(root: str, entry: dict[str, Any]) -> list[tuple[str, Any, Any, Any]]:
     """Every unsure field of one folder: (field, value costs, priors, index of truth's value
-    among them or -1 for "none of these")."""
+    among them or -1 for "none of these"); a sheet's dates as one row ("date", the chain's
+    inputs, the days' weights, the truth index of each line's day)."""
     folder = Path(root) / entry["path"]
     truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
     case, sheets, _, _ = _read(folder / "case.toml")
@@ -311,19 +323,29 @@ def _fit_rows(root: str, entry: dict[str, Any]) -> list[tuple[str, Any, Any, int
         for s in truth["sheets"]
         for ln in s["lines"]
     }
-    out = []
+    out: list[tuple[str, Any, Any, Any]] = []
     for sheet in sheets:
-        for line in sheet.lines:
+        filled = [ln for ln in sheet.lines if not ln.blank]
+        chain, day_truth = [], []
+        for line in filled:
             want = tl.get((Path(sheet.page.path).name, sheet.page.page_index, line.line_no))
-            if want is None or line.blank:
+            evs = line_evidence(line, world)
+            date = evs.get("date")
+            chain.append(
+                (date.cost if date is not None else None, sure_day(line, world, case.dates.filed))
+            )
+            day = parse_written_date(
+                (want or {}).get("fields", {}).get("date", ""), case.dates.filed
+            )
+            day_truth.append(world.day_index.get(day, -1) if (date is not None and want) else None)
+            if want is None:
                 continue
-            for name, ev in line_evidence(line, world).items():
+            for name, ev in evs.items():
+                if name == "date":
+                    continue
                 values = [ev.choices.values[int(v)] for v in ev.values]
                 text = want["fields"].get(name, "")
-                if name == "date":
-                    day = parse_written_date(text, case.dates.filed)
-                    hits = [k for k, v in enumerate(values) if v == day]
-                elif name == "residence":
+                if name == "residence":
                     hits = [
                         k
                         for k, v in enumerate(values)
@@ -335,10 +357,34 @@ def _fit_rows(root: str, entry: dict[str, Any]) -> list[tuple[str, Any, Any, int
                     hits = [k for k, v in enumerate(values) if v == want["voter_id"]]
                 field = "name" if name == "signature" else name
                 out.append((field, ev.cost, ev.prior, hits[0] if hits else -1))
+        if any(t is not None for t in day_truth):
+            out.append(("date", chain, np.asarray(world.dates.weights), day_truth))
     return out
 
 
-def fit(rows: Sequence[tuple[str, Any, Any, int]]) -> str:
+def _outcomes(field: str, rows: Sequence[Any], params: Params) -> list[tuple[float, float, bool]]:
+    """(probability of truth, probability of the decision, decision right) per field."""
+    got = []
+    for _, a, b, truth in rows:
+        if field == "date":
+            posts = chain_posteriors(a, b, params)
+            pairs = [
+                (p, t) for p, t in zip(posts, truth, strict=True) if p is not None and t is not None
+            ]
+        else:
+            pairs = [(posterior(a, b, params), truth)]
+        for post, t in pairs:
+            probs = dict(post.ranked)
+            p_truth = post.none if t < 0 else probs.get(t, 1e-9)
+            top = post.best
+            if top is not None and top[1] > post.none:
+                got.append((p_truth, top[1], top[0] == t))
+            else:
+                got.append((p_truth, post.none, t < 0))
+    return got
+
+
+def fit(rows: Sequence[tuple[str, Any, Any, Any]]) -> str:
     """Per field: the calibration of least negative log-likelihood and the threshold at
     which nothing decided was wrong."""
     out = []
@@ -346,29 +392,22 @@ def fit(rows: Sequence[tuple[str, Any, Any, int]]) -> str:
         mine = [r for r in rows if r[0] == field]
         if not mine:
             continue
-        best: tuple[float, float, float, list[tuple[float, bool]]] | None = None
+        best: tuple[float, float, float, list[tuple[float, float, bool]]] | None = None
         for temperature in (0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0):
             for none in (2.0, 4.0, 6.0, 8.0, 11.0, 14.0, 20.0):
-                params = Params(temperature=temperature, none=none)
-                nll, decided = 0.0, []
-                for _, cost, prior, t in mine:
-                    post = posterior(cost, prior, params)
-                    probs = dict(post.ranked)
-                    nll -= math.log(max(post.none if t < 0 else probs.get(t, 1e-9), 1e-9))
-                    top = post.best
-                    if top is not None and top[1] > post.none:
-                        decided.append((top[1], top[0] == t))
+                got = _outcomes(field, mine, Params(temperature=temperature, none=none))
+                nll = -sum(math.log(max(p, 1e-9)) for p, _, _ in got)
                 if best is None or nll < best[0]:
-                    best = (nll, temperature, none, decided)
+                    best = (nll, temperature, none, got)
         assert best is not None
-        nll, temperature, none, decided = best
-        wrong = [p for p, ok in decided if not ok]
+        nll, temperature, none, got = best
+        wrong = [p for _, p, ok in got if not ok]
         threshold = min(0.999, max(wrong) + 0.001) if wrong else 0.5
-        sure = sum(1 for p, _ in decided if p >= threshold)
+        sure = sum(1 for _, p, _ in got if p >= threshold)
         out.append(
-            f"{field:10} fields {len(mine):4d}  temperature {temperature}  none {none}  "
-            f"nll/field {nll / len(mine):.3f}  threshold {threshold:.3f}  "
-            f"decided at it {sure} ({_pct(sure, len(mine)).strip()})"
+            f"{field:10} fields {len(got):4d}  temperature {temperature}  none {none}  "
+            f"nll/field {nll / max(1, len(got)):.3f}  threshold {threshold:.3f}  "
+            f"decided at it {sure} ({_pct(sure, len(got)).strip()})"
         )
     return "\n".join(out)
 

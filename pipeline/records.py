@@ -116,10 +116,11 @@ Lattice = tuple[tuple[tuple[str, float], ...], ...]
 class Field:
     """One value read from a sheet: a table cell, or a blank filled in on the printed form.
 
-    A field OCR was unsure of keeps what the recognizer saw (`lattice`), so that the
-    closed-world stage (`pipeline.closedworld`) can score the values the field can hold
-    against it (one lattice a read of it: the first and its re-reads); a field it chose a value for is `resolved`: its text is that value and its
-    confidence the value's calibrated probability."""
+    A field OCR was unsure of keeps what the recognizer saw (`lattices`: one a read of it,
+    the first and its re-reads), so that the closed-world stage (`pipeline.closedworld`) can
+    score the values the field can hold against it; a field it chose a value for is
+    `resolved`: its text is that value and its confidence the value's calibrated
+    probability."""
 
     name: str
     text: str

@@ -11,9 +11,11 @@ from .resolve import (
     line_evidence,
     resolve_line,
     resolve_sheets,
+    sheet_dates,
     world_of,
 )
 from .score import Params, Posterior, costs, mixed_costs, posterior, value_costs
+from .sequence import chain_posteriors
 from .values import Choices, address_choices, date_choices, date_forms, name_forms, names_of
 
 __all__ = [
@@ -24,6 +26,7 @@ __all__ = [
     "Posterior",
     "World",
     "address_choices",
+    "chain_posteriors",
     "costs",
     "date_choices",
     "date_forms",
@@ -36,6 +39,7 @@ __all__ = [
     "posterior",
     "resolve_line",
     "resolve_sheets",
+    "sheet_dates",
     "value_costs",
     "world_of",
 ]

@@ -19,6 +19,7 @@ signature's confidence is its ink test's, so its text is replaced only when the 
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -28,9 +29,11 @@ from rapidfuzz import fuzz
 from rapidfuzz import process as rf_process
 
 from ..case import CaseConfig
+from ..dates import parse_written_date
 from ..records import Field, RegisterEntry, Sheet, SignatureLine, Source
 from ..rules.reading import RESOLVED_THRESHOLDS
 from .score import Params, Posterior, posterior, value_costs
+from .sequence import chain_posteriors
 from .values import Choices, address_choices, date_choices, district_choices, names_of
 
 __all__ = [
@@ -42,6 +45,7 @@ __all__ = [
     "line_evidence",
     "resolve_line",
     "resolve_sheets",
+    "sheet_dates",
     "world_of",
 ]
 
@@ -76,6 +80,7 @@ class World:
     voters: tuple[RegisterEntry, ...]
     names: Choices  # the voters' names: value k is voters[k]
     by_address: Mapping[str, tuple[int, ...]]  # address (casefolded) -> indexes into voters
+    day_index: Mapping[dt.date, int]  # a day -> its value index in dates
 
 
 def _in_town(entries: Sequence[RegisterEntry], town: str) -> list[RegisterEntry]:
@@ -89,14 +94,16 @@ def world_of(case: CaseConfig, entries: Sequence[RegisterEntry]) -> World:
     for k, e in enumerate(voters):
         by_address.setdefault(" ".join(e.address.split()).casefold(), []).append(k)
     place = case.municipality
+    dates = date_choices(case)
     return World(
-        date_choices(case),
+        dates,
         district_choices(place.wards, voters, ward=True),
         district_choices(place.election_districts, voters, ward=False),
         address_choices(voters),
         voters,
         names_of(voters),
         {a: tuple(v) for a, v in by_address.items()},
+        {d: k for k, d in enumerate(dates.values)},  # type: ignore[misc]
     )
 
 
@@ -104,9 +111,7 @@ def _shortlist(choices: Choices, text: str, limit: int) -> list[int]:
     """Indexes of the forms to score: all of them, or the `limit` nearest to the reading."""
     if len(choices.forms) <= limit:
         return list(range(len(choices.forms)))
-    hits = rf_process.extract(
-        text.casefold(), choices.folded, scorer=fuzz.ratio, limit=limit
-    )
+    hits = rf_process.extract(text.casefold(), choices.folded, scorer=fuzz.ratio, limit=limit)
     return sorted(k for _, _, k in hits)
 
 
@@ -144,10 +149,11 @@ def evidence(
     return Evidence(field, choices, values, cost, form, prior)
 
 
-def decide(ev: Evidence, params: Params) -> tuple[Field, Posterior]:
+def decide(ev: Evidence, params: Params, post: Posterior | None = None) -> tuple[Field, Posterior]:
     """The field as the likeliest value's best form, its probability as the confidence; as
-    read when "none of these" is likelier."""
-    post = posterior(ev.cost, ev.prior, params)
+    read when "none of these" is likelier. `post`: the posterior when it was computed with
+    more than the field's own evidence (a sheet's dates together)."""
+    post = post or posterior(ev.cost, ev.prior, params)
     best = post.best
     if best is None or best[1] <= post.none:
         return ev.field, post  # "none of these": read as written
@@ -174,9 +180,7 @@ def line_evidence(line: SignatureLine, world: World) -> dict[str, Evidence]:
     residence = fields.get("residence")
     if residence is not None and _unsure(residence):
         forms = _shortlist(world.addresses, residence.text, ADDRESS_SHORTLIST)
-        ev = out["residence"] = evidence(
-            residence, world.addresses, forms, PARAMS["residence"]
-        )
+        ev = out["residence"] = evidence(residence, world.addresses, forms, PARAMS["residence"])
         post = posterior(ev.cost, None, PARAMS["residence"])
         for k, p in post.ranked:
             address_p[str(world.addresses.values[int(ev.values[k])]).casefold()] = p
@@ -220,12 +224,19 @@ def _district_priors(
     return priors
 
 
-def resolve_line(line: SignatureLine, world: World) -> SignatureLine:
-    """The line with its unsure date, residence and name read in the closed world."""
+def resolve_line(
+    line: SignatureLine,
+    world: World,
+    evidences: Mapping[str, Evidence] | None = None,
+    date_post: Posterior | None = None,
+) -> SignatureLine:
+    """The line with its unsure date, residence and name read in the closed world (its
+    evidence given or computed; `date_post`: its date's posterior from the sheet's chain)."""
     decided: dict[str, Field] = {}
-    for name, ev in line_evidence(line, world).items():
+    found = line_evidence(line, world) if evidences is None else evidences
+    for name, ev in found.items():
         params = PARAMS["name" if name == "signature" else name]
-        field, _ = decide(ev, params)
+        field, _ = decide(ev, params, date_post if name == "date" else None)
         if name == "signature":
             # The signature's confidence is its ink test's: its text is replaced by the name
             # only when the name is sure, and the field is not marked resolved.
@@ -235,17 +246,47 @@ def resolve_line(line: SignatureLine, world: World) -> SignatureLine:
     return replace(line, fields=tuple(decided.get(f.name, f) for f in line.fields))
 
 
+def sure_day(line: SignatureLine, world: World, reference: dt.date) -> int | None:
+    """The index among the world's days of a date read surely (not unsure), else None."""
+    f = line.get("date")
+    if f is None or f.empty or _unsure(f):
+        return None
+    day = parse_written_date(f.text, reference)
+    return world.day_index.get(day) if day is not None else None
+
+
+def sheet_dates(
+    lines: Sequence[SignatureLine],
+    evidences: Sequence[Mapping[str, Evidence]],
+    world: World,
+    reference: dt.date,
+) -> list[Posterior | None]:
+    """The unsure dates' posteriors of one sheet's lines, read together (`sequence`)."""
+    chain = []
+    for line, ev in zip(lines, evidences, strict=True):
+        date = ev.get("date")
+        chain.append((date.cost if date is not None else None, sure_day(line, world, reference)))
+    return chain_posteriors(chain, np.asarray(world.dates.weights), PARAMS["date"])
+
+
 def resolve_sheets(
     sheets: Sequence[Sheet], case: CaseConfig, entries: Sequence[RegisterEntry]
 ) -> list[Sheet]:
     """Every sheet with its lines' unsure fields read in the closed world of the case's
     dates and the register's (or roll's) addresses and people. Without any entries in memory
-    (a register matched in DuckDB) only the dates are."""
+    (a register matched in DuckDB) only the dates, wards and districts are."""
     if not any(_unsure(f) for s in sheets for ln in s.lines for f in ln.fields):
         return list(sheets)
     world = world_of(case, entries)
     out = []
     for sheet in sheets:
-        lines = tuple(ln if ln.blank else resolve_line(ln, world) for ln in sheet.lines)
+        filled = [ln for ln in sheet.lines if not ln.blank]
+        evidences = [line_evidence(ln, world) for ln in filled]
+        dates = sheet_dates(filled, evidences, world, case.dates.filed)
+        read = {
+            ln.line_no: resolve_line(ln, world, ev, post)
+            for ln, ev, post in zip(filled, evidences, dates, strict=True)
+        }
+        lines = tuple(read.get(ln.line_no, ln) for ln in sheet.lines)
         out.append(replace(sheet, lines=lines))
     return out

@@ -151,7 +151,9 @@ def district_forms(value: str) -> tuple[str, ...]:
     return (v, v * 3, " ".join([v] * 3), value)
 
 
-def district_choices(listed: Sequence[str], entries: Iterable[RegisterEntry], ward: bool) -> Choices:
+def district_choices(
+    listed: Sequence[str], entries: Iterable[RegisterEntry], ward: bool
+) -> Choices:
     """The municipality's wards or districts (the case's list, else the register's)."""
     values = [v.lstrip("0") or v for v in listed]
     if not values:
@@ -201,7 +203,11 @@ def name_forms(e: RegisterEntry) -> tuple[str, ...]:
     )
     middles = [""]
     if e.middle_name:
-        middles += [_title(e.middle_name)[:1], _title(e.middle_name)[:1] + ".", _title(e.middle_name)]
+        middles += [
+            _title(e.middle_name)[:1],
+            _title(e.middle_name)[:1] + ".",
+            _title(e.middle_name),
+        ]
     roman = e.suffix.upper() in ("II", "III", "IV")
     suffixes = [""] + ([e.suffix.upper() if roman else _title(e.suffix)] if e.suffix else [])
     out = []

@@ -38,8 +38,8 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from ..rules.reading import threshold_for
 from ..records import Lattice
+from ..rules.reading import threshold_for
 from .engine import (
     DIGITS,
     ChoiceOcrEngine,
@@ -219,7 +219,9 @@ def reread(
 RESLANT_PSMS = (Psm.SINGLE_LINE, Psm.SINGLE_WORD)
 
 
-def _read_image(engine: ImageOcrEngine, image: np.ndarray, dpi: float, psm: Psm, wl: str) -> OcrText:
+def _read_image(
+    engine: ImageOcrEngine, image: np.ndarray, dpi: float, psm: Psm, wl: str
+) -> OcrText:
     if isinstance(engine, ChoiceOcrEngine):
         return engine.read_image_choices(image, dpi, psm, wl)
     return engine.read_image(image, dpi, psm, wl)

@@ -115,9 +115,7 @@ TITLE_MATCH = 80.0
 # Fields read with each character's alternatives (the closed-world stage scores the values
 # they can hold against them): a date, a name, a residence, a signature's text, a ward or
 # election district.
-LATTICE_FIELDS = frozenset(
-    {"date", "name", "residence", "signature", "ward", "election_district"}
-)
+LATTICE_FIELDS = frozenset({"date", "name", "residence", "signature", "ward", "election_district"})
 # The rule strokes erased lie within this distance (inches) of the grid's lines.
 RULE_BAND_IN = 0.03
 # The witness's date and signature are the words this far (inches) above their caption.

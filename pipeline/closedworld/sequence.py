@@ -1,0 +1,75 @@
+"""A sheet's dates read together: a petition sheet is signed from the top line down over the
+days it circulates, so its dates mostly run forward. Each unsure date's probabilities are
+the marginals of a chain over the sheet's dated lines (sum-product): each line's own evidence
+(its values' costs, or a sure date read plainly) times a pairwise weight of 1 for a date on or
+after the line above's and BACKWARD for one before it (a date out of order is possible, and is
+read when its own evidence says so). Lines with no date leave the chain as it is; "none of
+these" keeps the probability the line's own evidence gives it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .score import Params, Posterior, posterior
+
+__all__ = ["BACKWARD", "chain_posteriors"]
+
+# The pairwise weight of a date before the one on the line above it.
+BACKWARD = 0.05
+
+
+def _own(cost: np.ndarray, weights: np.ndarray, params: Params) -> tuple[np.ndarray, float]:
+    """One line's distribution over the days from its own evidence, and its "none" share."""
+    post = posterior(cost, weights, params)
+    logits = -cost / params.temperature + np.log(np.maximum(weights, 1e-300))
+    dist = np.exp(logits - logits.max())
+    return dist / dist.sum(), post.none
+
+
+def chain_posteriors(
+    lines: Sequence[tuple[np.ndarray | None, int | None]],
+    weights: np.ndarray,
+    params: Params,
+) -> list[Posterior | None]:
+    """For each line of a sheet in order: (the costs of every day, or None) and (the index of
+    a day read surely, or None). Returns the Posterior of each line given costs (None for the
+    others), over the same day indexes."""
+    n = len(weights)
+    psi = np.triu(np.ones((n, n))) + BACKWARD * np.tril(np.ones((n, n)), -1)  # psi[u, v]
+    own: list[np.ndarray] = []
+    none: list[float] = []
+    where: list[int] = []
+    for k, (cost, sure) in enumerate(lines):
+        if cost is not None:
+            dist, p_none = _own(cost, weights, params)
+        elif sure is not None:
+            dist, p_none = np.eye(n)[sure], 0.0
+        else:
+            continue
+        own.append(dist)
+        none.append(p_none)
+        where.append(k)
+    out: list[Posterior | None] = [None] * len(lines)
+    if not own:
+        return out
+    m = len(own)
+    fwd = [own[0]]
+    for i in range(1, m):
+        f = own[i] * (fwd[-1] @ psi)
+        fwd.append(f / f.sum() if f.sum() else own[i])
+    bwd = [np.ones(n)] * m
+    for i in range(m - 2, -1, -1):
+        b = psi @ (own[i + 1] * bwd[i + 1])
+        bwd[i] = b / b.sum() if b.sum() else np.ones(n)
+    for i, k in enumerate(where):
+        if lines[k][0] is None:
+            continue
+        marg = fwd[i] * bwd[i]
+        marg = marg / marg.sum() if marg.sum() else own[i]
+        probs = (1.0 - none[i]) * marg
+        order = np.argsort(-probs)[:5]
+        out[k] = Posterior(tuple((int(v), float(probs[v])) for v in order), none[i])
+    return out
