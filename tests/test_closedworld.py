@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from pipeline.closedworld import (
     Params,
+    chain_posteriors,
     costs,
     date_forms,
     mixed_costs,
@@ -217,3 +218,29 @@ def test_lattice_of_a_read_parts_words_with_a_space() -> None:
     lat = lattice_of(OcrText(words))
     assert "".join(p[0][0] for p in lat) == "12 Elm"
     assert lattice_of(OcrText((replace(words[0], choices=()),))) == ()
+
+
+def test_a_sheets_dates_run_forward_so_neighbours_help_an_unsure_one() -> None:
+    weights = np.ones(10)
+    cost = np.full(10, 3.0)
+    cost[[2, 8]] = 0.5  # the line's own reading hesitates between day 2 and day 8
+    alone = chain_posteriors([(cost, None)], weights, P)[0]
+    assert alone is not None and alone.best is not None and alone.best[1] < 0.6
+    between = chain_posteriors([(None, 6), (cost, None), (None, 9)], weights, P)[1]
+    assert between is not None and between.best is not None
+    assert between.best[0] == 8 and between.best[1] > alone.best[1]
+    # a date out of order is still read when its own evidence is clear
+    clear = np.full(10, 12.0)
+    clear[1] = 0.0
+    back = chain_posteriors([(None, 6), (clear, None)], weights, P)[1]
+    assert back is not None and back.best is not None and back.best[0] == 1
+
+
+def test_an_unregistered_relative_at_a_voters_address_is_not_decided(world) -> None:  # type: ignore[no-untyped-def]
+    """Martin Hale, not registered, signs at 48 Orchard Ln where Martha Hale is: his name
+    read clearly is not made hers with the confidence that would decide the line."""
+    _, w = world
+    residence = Field("residence", "48 Orchard Ln", 0.99, Source.OCR)
+    line = _line(_field("name", "Martin Hale", lattice("Martin Hale", 0.93)), residence)
+    got = resolve_line(line, w).get("name")
+    assert got.text == "Martin Hale" or got.confidence < RESOLVED_THRESHOLDS["name"]

@@ -51,14 +51,17 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-# The scorer's calibration per field, fitted on the development fonts with
-# `bench/handwriting.py --fit` (see README "Measured").
+# The scorer's calibration per field: the temperature and "none of these" cost that gave the
+# truth the highest likelihood on the development fonts (`bench/handwriting.py --fit --cases 4`:
+# 237 dates, 235 residences, 246 names, 105 wards, 168 districts; the grid's edge, 20, for
+# "none" means it was never the truth there). The dates' insertion cost, 1.5, was chosen on
+# the same fonts (a digit tesseract dropped is common in handwriting).
 PARAMS: Mapping[str, Params] = {
-    "date": Params(insert=1.5),
-    "residence": Params(),
-    "name": Params(),
-    "ward": Params(),
-    "election_district": Params(),
+    "date": Params(insert=1.5, temperature=1.0, none=8.0),
+    "residence": Params(temperature=1.0, none=14.0),
+    "name": Params(temperature=1.5, none=8.0, none_prior=0.1),
+    "ward": Params(temperature=3.0, none=20.0),
+    "election_district": Params(temperature=2.0, none=4.0),
 }
 # A voter's prior: this share goes to the voters at the line's address (by its probability),
 # the rest is spread over every voter.
@@ -136,11 +139,13 @@ def evidence(
     priors: Mapping[int, float] | None = None,
 ) -> Evidence:
     picked = list(forms)
+    extra = [choices.form_costs[k] for k in picked] if choices.form_costs else None
     values, cost, best = value_costs(
         field.lattices,
         [choices.forms[k] for k in picked],
         [choices.owner[k] for k in picked],
         params,
+        extra,
     )
     form = np.asarray(picked)[best] if picked else np.zeros(0, int)
     prior = None

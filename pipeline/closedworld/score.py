@@ -119,12 +119,19 @@ def mixed_costs(
 
 
 def value_costs(
-    lattices: Sequence[Lattice], forms: Sequence[str], owner: Sequence[int], params: Params
+    lattices: Sequence[Lattice],
+    forms: Sequence[str],
+    owner: Sequence[int],
+    params: Params,
+    form_costs: Sequence[float] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each value's cost: that of the form of it that explains the reads best (a value is
-    written one way on a line, not all of them at once). Returns the values (sorted), their
-    costs and the index of each one's best form."""
+    written one way on a line, not all of them at once), plus that form's own cost (a less
+    usual way of writing it). Returns the values (sorted), their costs and the index of each
+    one's best form."""
     cost = mixed_costs(lattices, forms, params)
+    if form_costs is not None:
+        cost = cost + np.asarray(form_costs)
     owner_arr = np.asarray(owner)
     order = np.lexsort((cost, owner_arr))  # by value, then cost: each value's best form first
     first = np.ones(len(order), bool)

@@ -15,6 +15,7 @@ says (read as written: "Bill Hale" stays Bill, the matcher knows the nickname).
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -81,6 +82,7 @@ class Choices:
     forms: tuple[str, ...]
     owner: tuple[int, ...]
     weights: tuple[float, ...] = ()  # the values' prior weights (uniform when empty)
+    form_costs: tuple[float, ...] = ()  # each form's cost beside its reading (0 when empty)
 
     @property
     def folded(self) -> list[str]:
@@ -219,4 +221,16 @@ def name_forms(e: RegisterEntry) -> tuple[str, ...]:
 
 
 def names_of(entries: Sequence[RegisterEntry]) -> Choices:
-    return _build((e.voter_id, name_forms(e)) for e in entries)
+    """The voters' names; a form with a nickname of the registered given name costs the log
+    of the number of given names the voter might write (a signer writes the registered name
+    more often than any one nickname)."""
+    built = _build((e.voter_id, name_forms(e)) for e in entries)
+    firsts = [_title(e.first_name) for e in entries]
+    counts = [len(given_name_forms(e.first_name.upper())) for e in entries]
+    costs = tuple(
+        0.0
+        if not firsts[v] or form.startswith(firsts[v] + " ")
+        else math.log(max(2, counts[v]))
+        for form, v in zip(built.forms, built.owner, strict=True)
+    )
+    return replace(built, form_costs=costs)
