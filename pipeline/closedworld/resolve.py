@@ -53,15 +53,18 @@ log = logging.getLogger(__name__)
 
 # The scorer's calibration per field: the temperature and "none of these" cost that gave the
 # truth the highest likelihood on the development fonts (`bench/handwriting.py --fit --cases 4`:
-# 237 dates, 235 residences, 246 names, 105 wards, 168 districts; the grid's edge, 20, for
-# "none" means it was never the truth there). The dates' insertion cost, 1.5, was chosen on
-# the same fonts (a digit tesseract dropped is common in handwriting).
+# 237 dates, 235 residences, 246 names, 105 wards, 168 districts). A date's and a name's
+# "none" are fitted at most 8 (the bench's NONE_CAP): no development date lies far outside
+# the window and no unregistered signer's name is near a voter's, yet such a date or name
+# must stay as written. The dates' insertion cost, 1.5, was chosen on the same fonts (a digit
+# tesseract drops is common in handwriting); a name's "none" prior is 0.1 (signers who live
+# with a voter but are not registered).
 PARAMS: Mapping[str, Params] = {
     "date": Params(insert=1.5, temperature=1.0, none=8.0),
     "residence": Params(temperature=1.0, none=14.0),
-    "name": Params(temperature=1.5, none=8.0, none_prior=0.1),
+    "name": Params(temperature=3.0, none=8.0, none_prior=0.1),
     "ward": Params(temperature=3.0, none=20.0),
-    "election_district": Params(temperature=2.0, none=4.0),
+    "election_district": Params(temperature=3.0, none=4.0),
 }
 # A voter's prior: this share goes to the voters at the line's address (by its probability),
 # the rest is spread over every voter.
