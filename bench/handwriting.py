@@ -58,6 +58,7 @@ from pipeline.closedworld import (  # noqa: E402
     world_of,
 )
 from pipeline.closedworld.resolve import PARAMS, sure_day  # noqa: E402
+from pipeline.closedworld.values import name_forms  # noqa: E402
 from pipeline.dates import parse_written_date  # noqa: E402
 from pipeline.records import SufficiencyReport  # noqa: E402
 from pipeline.run import (  # noqa: E402
@@ -117,7 +118,7 @@ def _same_date(a: str, b: str, ref: Any) -> bool:
     return parse_written_date(a, ref) == parse_written_date(b, ref) is not None
 
 
-def _field_right(name: str, got: str, want: str, truth_voter: str | None, ref: Any) -> bool:
+def _field_right(name: str, got: str, want: str, ref: Any) -> bool:
     if name == "date":
         return _same_date(got, want, ref)
     if name == "residence":
@@ -134,21 +135,36 @@ def check_one(part: str, root: str, entry: dict[str, Any]) -> Checked:
     start = time.perf_counter()
     case, sheets, errors, files = _read(folder / "case.toml")
     read_s = time.perf_counter() - start
-    report = finish(case, sheets, errors, load_register(case), (), input_hashes(case, files))
+    register = load_register(case)
+    report = finish(case, sheets, errors, register, (), input_hashes(case, files))
     seconds = time.perf_counter() - start
     result = replace(compare(entry["case"], entry["style"], truth, report), seconds=seconds)
+    writes = _name_writers(register.entries.values())
     return Checked(
         part,
         result,
         len(sheets),
         read_s,
         seconds,
-        *_details(report, truth, result, case.dates.filed),
+        *_details(report, truth, result, case.dates.filed, writes),
     )
 
 
+def _name_writers(entries: Any) -> dict[str, set[str]]:
+    """Each way of writing a name (casefolded) -> the voters who may write it so."""
+    out: dict[str, set[str]] = {}
+    for e in entries:
+        for form in name_forms(e):
+            out.setdefault(form.casefold(), set()).add(e.voter_id)
+    return out
+
+
 def _details(
-    report: SufficiencyReport, truth: dict[str, Any], result: CaseResult, ref: Any
+    report: SufficiencyReport,
+    truth: dict[str, Any],
+    result: CaseResult,
+    ref: Any,
+    writes: dict[str, set[str]],
 ) -> tuple[Any, ...]:
     tl = {
         (Path(s["file"]).name, s["page_index"], ln["line_no"]): ln
@@ -162,12 +178,11 @@ def _details(
         want = tl.get((*where[j.line.page_id], j.line.line_no))
         if want is None or j.line.blank:
             continue
-        voter = j.match.voter_id if j.match is not None else None
         for f in j.line.fields:
             if f.resolved:
-                right = _field_right(f.name, f.text, want["fields"].get(f.name, ""), None, ref)
-                if f.name in ("name", "signature"):
-                    right = voter == want["voter_id"] and voter is not None
+                right = _field_right(f.name, f.text, want["fields"].get(f.name, ""), ref)
+                if f.name in ("name", "signature"):  # the voter truth says signed writes so
+                    right = want["voter_id"] in writes.get(f.text.casefold(), set())
                 fields.append((f.name, f.confidence, right))
         if j.status.value == "needs_review":
             codes = sorted({x.code for x in j.findings if x.severity.value == "review"})
