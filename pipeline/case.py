@@ -244,7 +244,7 @@ class LimitsConfig(_Strict):
     # A scanned page's pixels: Letter at 600 dpi is 5,100 x 6,600 (33.7 million).
     image_pixels: int = Field(default=100_000_000, ge=1)
     image_side_pixels: int = Field(default=10_000, ge=1)  # Letter's 11 in at 900 dpi
-    image_min_side_pixels: int = Field(default=200, ge=1)  # a page is more than a thumbnail
+    image_min_side_pixels: int = Field(default=64, ge=1)  # a page, not an icon (1 x 1)
     register_bytes: int = Field(default=8 * 1024**3, ge=1)  # the state's file is ~4 GB
     roll_bytes: int = Field(default=1024**3, ge=1)
     line_chars: int = Field(default=65_536, ge=256)  # one line of a register or roll file

@@ -19,8 +19,8 @@ from matchers import BaselineMatcher, FSMatcher, RegisterRead, read_register
 from matchers.assessment_roll import RollRead, read_roll
 from matchers.store import RegisterStore, open_import, open_store
 
-from .case import CaseConfig, PetitionKind, RegisterConfig
-from .errors import CaseFileError, PetitionError
+from .case import CaseConfig, LimitsConfig, PetitionKind, RegisterConfig
+from .errors import CaseFileError, PetitionError, stage
 from .ingest import discover, ingest_file, read_page, sha256_file
 from .judge import apply_corrections, judge, latest_decisions
 from .records import (
@@ -71,10 +71,10 @@ def rules_for(case: CaseConfig) -> RuleSet:
     return rule_sets[case.kind]
 
 
-def ingest_one(path: Path) -> list[PageRef] | FileError:
+def ingest_one(path: Path, limits: LimitsConfig | None = None) -> list[PageRef] | FileError:
     """The pages of one file, or the reason it could not be read."""
     try:
-        return ingest_file(path)
+        return ingest_file(path, limits or LimitsConfig())
     except PetitionError as err:
         log.warning("%s", err.message)
         return FileError(str(path), err.message)
@@ -92,15 +92,27 @@ def read_one(ref: PageRef, crops_dir: Path | None = None) -> Sheet | FileError:
 
 def collect_pages(
     results: Iterable[tuple[Path, list[PageRef] | FileError]],
+    limits: LimitsConfig | None = None,
 ) -> tuple[list[PageRef], list[FileError]]:
     """Pages from every file in filing order. The same page content twice (a sheet uploaded
-    twice) is read once and the copy is reported, so no line is counted twice."""
+    twice) is read once and the copy is reported, so no line is counted twice. Files past the
+    case's page limit are not read (each is reported)."""
+    most = (limits or LimitsConfig()).pages_per_case
     pages: list[PageRef] = []
     errors: list[FileError] = []
     seen: dict[str, PageRef] = {}
-    for _, result in results:
+    for path, result in results:
         if isinstance(result, FileError):
             errors.append(result)
+            continue
+        if len(pages) + len(result) > most:
+            errors.append(
+                FileError(
+                    str(path),
+                    f"{path}: not read: its {len(result)} pages would take the case past "
+                    f"{most} pages ([limits] pages_per_case)",
+                )
+            )
             continue
         for ref in result:
             first = seen.get(ref.content_hash)
@@ -517,11 +529,19 @@ def check_case(
 ) -> SufficiencyReport:
     """The whole run without Prefect. `mapper` runs per-file and per-page work (the builtin
     `map`, or a process pool's); scanned lines' crops go to `crops_dir`."""
-    files, errors = discover(case.sheets)
-    register = load_register(case)  # before reading: a missing register stops the run early
-    pages, page_errors = collect_pages(zip(files, mapper(ingest_one, files), strict=True))
+    with stage("finding the sheet files"):
+        files, errors = discover(case.sheets)
+    with stage("reading the register"):
+        register = load_register(case)  # before reading: a missing register stops the run early
+    with stage("opening the sheet files"):
+        ingest = partial(ingest_one, limits=case.limits)
+        pages, page_errors = collect_pages(
+            zip(files, mapper(ingest, files), strict=True), case.limits
+        )
     errors += page_errors
-    sheets, read_errors = split_results(mapper(partial(read_one, crops_dir=crops_dir), pages))
-    return finish(
-        case, sheets, errors + read_errors, register, decisions, input_hashes(case, files)
-    )
+    with stage("reading the pages"):
+        sheets, read_errors = split_results(mapper(partial(read_one, crops_dir=crops_dir), pages))
+    with stage("matching and judging"):
+        return finish(
+            case, sheets, errors + read_errors, register, decisions, input_hashes(case, files)
+        )
