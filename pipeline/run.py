@@ -274,7 +274,7 @@ def load_register(case: CaseConfig) -> RegisterData:
     """Whom to match signers against, and the count of electors the threshold is a share of
     (for the kinds that count signatures)."""
     if case.roll is not None:
-        roll = read_roll(case.roll)
+        roll = read_roll(case.roll, case.limits)
         entries, dup, conflicting = _by_id(roll.owners, roll.path)
         return RegisterData(
             entries,
@@ -305,7 +305,7 @@ def load_register(case: CaseConfig) -> RegisterData:
             stored=stored,
             doubt=RegisterDoubt(unread_rows=unread, denominator_rows=count.unread_rows),
         )
-    read = read_register(cfg)
+    read = read_register(cfg, case.limits)
     entries, dup, conflicting = _by_id(read.entries, read.path)
     count = _electors(case, tuple(entries.values()), None, len(read.bad_rows))
     doubt = RegisterDoubt(len(read.bad_rows), count.unread_rows, conflicting)
@@ -363,7 +363,7 @@ def _electors(
             finally:
                 other_store.close()
         else:
-            other = read_register(cfg)
+            other = read_register(cfg, case.limits)
             other_entries, dup, _ = _by_id(other.entries, other.path)
             counted = count_electors_on(tuple(other_entries.values()), case.municipality, day)
             findings = _bad_rows(other) + dup
