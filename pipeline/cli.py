@@ -57,7 +57,8 @@ def _run(case_path: Path, out_dir: Path, decisions: Path | None, engine: str, jo
     """Validate first (fast, clear errors), then run the flow or the plain pipeline."""
     from .case import load_case
     from .decisions import load_decisions
-    from .errors import InputMissingError
+    from .errors import InputMissingError, UnreadableInputError
+    from .ingest import not_a_regular_file
 
     with stage("reading the case file"):
         case = load_case(case_path)
@@ -65,13 +66,18 @@ def _run(case_path: Path, out_dir: Path, decisions: Path | None, engine: str, jo
         (case.register_file, "register file", "[register]"),
         (case.roll, "assessment roll", "the roll's"),
     ):
-        if config is not None and not Path(config.path).is_file():
+        if config is not None and Path(config.path).exists():
+            if problem := not_a_regular_file(Path(config.path)):
+                raise UnreadableInputError(f"the {what}: {problem}")
+        elif config is not None:
             raise InputMissingError(
                 f"{config.path}: the {what} does not exist. Check {key} path in {case_path} "
                 "(relative paths are from the case file's folder)."
             )
-    if decisions is not None and not decisions.is_file():
+    if decisions is not None and not decisions.exists():
         raise InputMissingError(f"{decisions}: the decisions file does not exist")
+    if decisions is not None and (problem := not_a_regular_file(decisions)):
+        raise UnreadableInputError(f"the decisions file: {problem}")
     if engine == "prefect":
         from flows.check import check_petition
 

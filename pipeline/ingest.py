@@ -103,7 +103,7 @@ def not_a_regular_file(path: Path) -> str | None:
         if stat.S_ISSOCK(mode)
         else "not a regular file"
     )
-    return f"{path}: {what}, not a sheet file: refused without reading it"
+    return f"{path}: {what}, not a regular file: refused without reading it"
 
 
 def _check_pdf(path: Path, limits: LimitsConfig) -> None:
@@ -128,7 +128,12 @@ def _check_pdf(path: Path, limits: LimitsConfig) -> None:
             )
         most = limits.page_inches * POINTS_PER_INCH
         for i in range(pages):
-            width, height = doc.get_page_size(i)
+            try:
+                width, height = doc.get_page_size(i)
+            except pdfium.PdfiumError as err:
+                raise UnreadableInputError(
+                    f"{path} page {i + 1}: not a readable PDF page ({err})"
+                ) from None
             if not (0 < width <= most and 0 < height <= most):
                 raise UnreadableInputError(
                     f"{path} page {i + 1}: {width / POINTS_PER_INCH:.1f} x "
