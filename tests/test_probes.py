@@ -232,3 +232,24 @@ def test_kill_9_mid_check_leaves_no_worker_and_the_rerun_is_the_same_report(tmp_
         docs.append(doc)
     assert docs[0] == docs[1]
     shutil.rmtree(tmp_path / "killed", ignore_errors=True)
+
+
+def test_files_past_the_case_page_limit_are_reported_not_read(tmp_path):
+    from pipeline.case import LimitsConfig
+    from pipeline.records import PageKind, PageRef
+    from pipeline.run import collect_pages
+
+    def refs(name: str, n: int) -> list[PageRef]:
+        return [
+            PageRef(name, i, f"{name}{i}".ljust(64, "0"), PageKind.IMAGE, 612, 792)
+            for i in range(n)
+        ]
+
+    results = [
+        (Path("a.tif"), refs("a", 3)),
+        (Path("b.tif"), refs("b", 3)),
+        (Path("c.tif"), refs("c", 1)),
+    ]
+    pages, errors = collect_pages(results, LimitsConfig(pages_per_case=4))
+    assert [p.path for p in pages] == ["a", "a", "a", "c"]
+    assert "pages_per_case" in errors[0].problem and errors[0].path == "b.tif"
