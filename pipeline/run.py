@@ -39,6 +39,7 @@ from .records import (
 from .rules import town_191, village_2202, village_9902, village_nomination
 from .rules.base import RuleSet, finding
 from .rules.electors import count_electors_on
+from .scan.context import ReadContext
 
 __all__ = [
     "LARGE_REGISTER_BYTES",
@@ -80,11 +81,11 @@ def ingest_one(path: Path, limits: LimitsConfig | None = None) -> list[PageRef] 
         return FileError(str(path), err.message)
 
 
-def read_one(ref: PageRef, crops_dir: Path | None = None) -> Sheet | FileError:
-    """One page read, or the reason it could not be; scans write each line's crop into
-    `crops_dir` for the review queue."""
+def read_one(ref: PageRef, context: ReadContext | None = None) -> Sheet | FileError:
+    """One page read, or the reason it could not be; scans are read with the context's engine
+    and write each line's crop into its `crops_dir` for the review queue."""
     try:
-        return read_page(ref, crops_dir)
+        return read_page(ref, context)
     except PetitionError as err:
         log.warning("%s", err.message)
         return FileError(ref.path, err.message, ref.page_index)
@@ -525,10 +526,11 @@ def check_case(
     case: CaseConfig,
     decisions: Sequence[ReviewDecision] = (),
     mapper: Mapper = map,
-    crops_dir: Path | None = None,
+    context: ReadContext | None = None,
 ) -> SufficiencyReport:
     """The whole run without Prefect. `mapper` runs per-file and per-page work (the builtin
-    `map`, or a process pool's); scanned lines' crops go to `crops_dir`."""
+    `map`, or a process pool's); scans are read with the context's engine, their lines' crops
+    written to its `crops_dir`."""
     with stage("finding the sheet files"):
         files, errors = discover(case.sheets)
     with stage("reading the register"):
@@ -540,7 +542,7 @@ def check_case(
         )
     errors += page_errors
     with stage("reading the pages"):
-        sheets, read_errors = split_results(mapper(partial(read_one, crops_dir=crops_dir), pages))
+        sheets, read_errors = split_results(mapper(partial(read_one, context=context), pages))
     with stage("matching and judging"):
         return finish(
             case, sheets, errors + read_errors, register, decisions, input_hashes(case, files)
