@@ -265,15 +265,18 @@ def _image_page(path: Path, i: int, frame: Image.Image) -> PageRef:
     dpi = float(dpi_info[0]) if dpi_info and dpi_info[0] else None
     # Unknown resolution: assume a Letter page's width (8.5 in) was scanned.
     effective = dpi or frame.width / 8.5
-    pixels = hashlib.sha256(f"{frame.mode} {frame.width}x{frame.height}\n".encode())
+    width, height = frame.size
+    pixels = hashlib.sha256(f"{frame.mode} {width}x{height}\n".encode())
+    # Every pixel, decoded (not a reduced decode: two sheets differing in one mark are two
+    # pages, and a page taken for a copy of another would not be read).
     pixels.update(frame.tobytes())
     return PageRef(
         path=str(path),
         page_index=i,
         content_hash=pixels.hexdigest(),
         kind=PageKind.IMAGE,
-        width=frame.width / effective * POINTS_PER_INCH,
-        height=frame.height / effective * POINTS_PER_INCH,
+        width=width / effective * POINTS_PER_INCH,
+        height=height / effective * POINTS_PER_INCH,
         dpi=dpi,
     )
 
