@@ -77,7 +77,7 @@ def ingest_one(path: Path, limits: LimitsConfig | None = None) -> list[PageRef] 
     try:
         return ingest_file(path, limits or LimitsConfig())
     except PetitionError as err:
-        log.warning("%s", err.message)
+        log.info("%s", err.message)  # said once, by the summary and the report
         return FileError(str(path), err.message)
 
 
@@ -87,7 +87,7 @@ def read_one(ref: PageRef, context: ReadContext | None = None) -> Sheet | FileEr
     try:
         return read_page(ref, context)
     except PetitionError as err:
-        log.warning("%s", err.message)
+        log.info("%s", err.message)  # said once, by the summary and the report
         return FileError(ref.path, err.message, ref.page_index)
 
 

@@ -253,3 +253,22 @@ def test_files_past_the_case_page_limit_are_reported_not_read(tmp_path):
     pages, errors = collect_pages(results, LimitsConfig(pages_per_case=4))
     assert [p.path for p in pages] == ["a", "a", "a", "c"]
     assert "pages_per_case" in errors[0].problem and errors[0].path == "b.tif"
+
+
+@pytest.mark.slow
+def test_ctrl_c_mid_check_is_130_without_a_traceback(tmp_path):
+    case = probes._copy(probes.REPO / "fixtures" / "corpus-sample" / "case-000", tmp_path)
+    argv = [sys.executable, "-m", "pipeline.cli", "check", str(case / "clean-scan" / "case.toml")]
+    proc = subprocess.Popen(
+        [*argv, "--engine", "local", "--jobs", "2", "--out", str(tmp_path / "out")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,  # the terminal's Ctrl-C: SIGINT to the whole group
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(_tree(proc.pid)) < 3:
+        time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == ExitCode.INTERRUPTED, err
+    assert b"Traceback" not in err and err.strip() == b"petitions: interrupted"
