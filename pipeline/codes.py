@@ -77,8 +77,7 @@ class Scope(StrEnum):
 
     LINE = "line"  # a signature line (page_id and line_no set)
     SHEET = "sheet"  # a sheet (page_id set; copied onto its lines when fatal or review)
-    PETITION = "petition"  # the petition as a whole (page_id None)
-    CASE = "case"  # the case's inputs: the register, the roll, the decisions (page_id None)
+    PETITION = "petition"  # the petition, or the case's inputs (register, decisions): page_id None
 
 
 ALL_KINDS = frozenset(PetitionKind)
@@ -142,7 +141,7 @@ def _use(
     return Use(frozenset(kinds), severities, scope, rule, citation, severity_words)
 
 
-L, S, P, C = Scope.LINE, Scope.SHEET, Scope.PETITION, Scope.CASE
+L, S, P = Scope.LINE, Scope.SHEET, Scope.PETITION
 VOTERS = (_PR, _IN, _INC)  # the kinds whose signers are looked up on the register
 _9902_1 = "9-902(1)"
 _9902_8 = "9-902(8)"
@@ -489,6 +488,12 @@ _ENTRIES = (
         _use(ALL_KINDS, FATAL, L, "a reviewer rejected the line, with their reason", "—"),
     ),
     _code(
+        "REVIEWER_REJECTED_SHEET",
+        Category.REVIEWER,
+        "A reviewer rejected the sheet, with their reason: every line of it falls.",
+        _use(ALL_KINDS, FATAL, S, "a reviewer rejected the sheet, with their reason", "—"),
+    ),
+    _code(
         "REVIEWER_ACCEPTED_SHEET",
         Category.REVIEWER,
         "A reviewer read the sheet as complete: its review findings are settled.",
@@ -496,40 +501,8 @@ _ENTRIES = (
             ALL_KINDS,
             NOTE,
             S,
-            "a reviewer read the sheet as complete: its review findings are settled (a fatal "
-            "one stands unless its fields are corrected)",
-            "—",
-        ),
-    ),
-    _code(
-        "REVIEWER_REJECTED_SHEET",
-        Category.REVIEWER,
-        "A reviewer rejected the sheet, with their reason: every line of it falls.",
-        _use(ALL_KINDS, FATAL, S, "a reviewer rejected the sheet, with their reason", "—"),
-    ),
-    _code(
-        "DECISIONS_UNMATCHED",
-        Category.INPUTS,
-        "A reviewer's decision names a line that is in no sheet of the case; it was not applied.",
-        _use(
-            ALL_KINDS,
-            REVIEW,
-            C,
-            "a reviewer's decision names a line id in no sheet of the case (not applied): no "
-            "verdict until a person checks the decisions belong to the case",
-            "—",
-        ),
-    ),
-    _code(
-        "DENOMINATOR_IMPLAUSIBLE",
-        Category.INPUTS,
-        "The threshold comes out as no signatures at all: a wrong date or denominator.",
-        _use(
-            VOTERS,
-            REVIEW,
-            C,
-            "the threshold comes out as 0 signatures: no verdict until a person checks the "
-            "case file's dates and denominator",
+            "a reviewer read the sheet's statement and number as complete: its review findings "
+            "are settled",
             "—",
         ),
     ),
@@ -537,7 +510,7 @@ _ENTRIES = (
         "REGISTER_BAD_ROWS",
         Category.REGISTER,
         "Rows of the register or the roll could not be read.",
-        _use(ALL_KINDS, NOTE, C, "rows of the register that could not be read", "—"),
+        _use(ALL_KINDS, NOTE, P, "rows of the register that could not be read", "—"),
     ),
     _code(
         "REGISTER_DUPLICATE_IDS",
@@ -546,22 +519,16 @@ _ENTRIES = (
         _use(
             ALL_KINDS,
             NOTE,
-            C,
-            "ids that appear more than once in the register; the first row of each is used",
+            P,
+            "ids that appear more than once in the register or roll; the first row of each is used",
             "—",
         ),
     ),
     _code(
         "REGISTER_DUPLICATE_ROWS",
         Category.REGISTER,
-        "Rows of the register or the roll repeat another row exactly; each is counted once.",
-        _use(
-            ALL_KINDS,
-            NOTE,
-            C,
-            "rows of the register that repeat another row exactly; each voter counts once",
-            "—",
-        ),
+        "Rows of the register or the roll repeat another row exactly: one voter, counted once.",
+        _use(ALL_KINDS, NOTE, P, "rows that repeat another exactly: one voter, counted once", "—"),
     ),
     _code(
         "REGISTER_CONFLICTING_IDS",
@@ -570,9 +537,35 @@ _ENTRIES = (
         _use(
             ALL_KINDS,
             NOTE,
-            C,
-            "ids of the register whose rows disagree; the first row of each is used, and a "
-            "verdict that depends on them waits for a person",
+            P,
+            "one id, rows that disagree: the first is used; the verdict stays `undetermined` "
+            "where they could change it",
+            "—",
+        ),
+    ),
+    _code(
+        "DENOMINATOR_IMPLAUSIBLE",
+        Category.INPUTS,
+        "The threshold's denominator is implausible (a threshold of no signatures at all).",
+        _use(
+            VOTERS,
+            REVIEW,
+            P,
+            "a threshold of 0, or a denominator far from the register's count: no verdict until "
+            "a person checks the case file",
+            "—",
+        ),
+    ),
+    _code(
+        "DECISIONS_UNMATCHED",
+        Category.INPUTS,
+        "A reviewer's decision names a line that is in no sheet of the case; it was not applied.",
+        _use(
+            ALL_KINDS,
+            REVIEW,
+            P,
+            "reviewers' decisions for line ids in no sheet of the case, not applied: no verdict "
+            "until a person looks",
             "—",
         ),
     ),
