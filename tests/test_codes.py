@@ -140,6 +140,19 @@ def test_readme_tables_are_generated_from_the_catalogue() -> None:
         assert f"`{code}`" in text, code
 
 
+def test_the_command_rewrites_and_checks_the_generated_files(tmp_path: Path) -> None:
+    readme, schema = tmp_path / "README.md", tmp_path / "schema.json"
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    readme.write_text(text.replace("| `NO_SIGNATURE` | fatal |", "| `NO_SIGNATURE` | note |"))
+    raw = (ROOT / "pipeline" / "schema" / "report.schema.json").read_text(encoding="utf-8")
+    schema.write_text(raw.replace('"SIGNER_PURGED",', ""))
+    paths = ["--readme-path", str(readme), "--schema-path", str(schema)]
+    assert codes.main(["--check", *paths]) == 1
+    assert codes.main(["--readme", "--schema", *paths]) == 0
+    assert codes.main(["--check", *paths]) == 0
+    assert readme.read_text() == text and schema.read_text() == raw
+
+
 def test_readme_table_rows_share_cells_only_between_neighbours() -> None:
     table = codes.table_markdown(codes.TABLES[0])
     assert "| `WARD_MISSING`, `ELECTION_DISTRICT_MISSING` | review |" in table
