@@ -494,6 +494,20 @@ _ENTRIES = (
         _use(ALL_KINDS, FATAL, S, "a reviewer rejected the sheet, with their reason", "—"),
     ),
     _code(
+        "UNSPECIFIED",
+        Category.REVIEWER,
+        "An objection's ground for an invalid line that has no finding recorded (not expected: "
+        "every invalid line has a fatal finding or a reviewer's rejection).",
+        _use(
+            ALL_KINDS,
+            FATAL,
+            L,
+            "the ground of an invalid line with no finding recorded (in objections only; not "
+            "expected)",
+            "—",
+        ),
+    ),
+    _code(
         "REVIEWER_ACCEPTED_SHEET",
         Category.REVIEWER,
         "A reviewer read the sheet as complete: its review findings are settled.",

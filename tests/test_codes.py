@@ -3,11 +3,12 @@ schema and the fixtures: every code a finding can carry is catalogued, every cat
 emitted somewhere, and what is generated from the catalogue is up to date.
 
 Emitted codes are found by reading the source (ast), not by running it: the code argument of
-every `finding(...)`, `ctx.finding(...)` and `Finding(...)` call. A code passed through a name (a
-loop over a table of codes, a module constant, a table passed to a shared check) is found among
-the string literals of the modules that make finding calls: every UPPER_SNAKE literal of such a
-module, other than its `__all__`, is taken for a code. A code built at run time (an f-string, a
-concatenation) cannot be checked and fails.
+every `finding(...)`, `ctx.finding(...)` and `Finding(...)` call, and the value of a `"code"` key
+in a dict display (an objection's ground the report writes itself). A code passed through a name
+(a loop over a table of codes, a module constant, a table passed to a shared check) is found
+among the string literals of the modules that make finding calls: every UPPER_SNAKE literal of
+such a module, other than its `__all__`, is taken for a code. A code built at run time (an
+f-string, a concatenation) cannot be checked and fails.
 
 The fixtures used here are the repository's synthetic ones; no real person's data."""
 
@@ -18,6 +19,7 @@ import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypeGuard
 
 import jsonschema
 import pytest
@@ -62,6 +64,10 @@ def _code_argument(call: ast.Call) -> ast.expr | None:
     return next((k.value for k in call.keywords if k.arg == "code"), None)
 
 
+def _is_str(node: ast.expr | None) -> TypeGuard[ast.Constant]:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
 def _all_names(tree: ast.Module) -> set[ast.AST]:
     """The string nodes of the module's `__all__`: names, not codes."""
     out: set[ast.AST] = set()
@@ -82,10 +88,14 @@ def scan() -> tuple[dict[str, set[str]], list[str]]:
         where = str(path.relative_to(ROOT))
         calls = False
         for node in ast.walk(tree):
+            if isinstance(node, ast.Dict):  # a ground written into the report: {"code": ...}
+                for key, value in zip(node.keys, node.values, strict=True):
+                    if _is_str(key) and key.value == "code" and _is_str(value):
+                        emitted.setdefault(value.value, set()).add(where)
             if not isinstance(node, ast.Call) or (arg := _code_argument(node)) is None:
                 continue
             calls = True
-            if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            if _is_str(arg):
                 emitted.setdefault(arg.value, set()).add(where)
             elif not isinstance(arg, ast.Name | ast.Attribute):
                 unreadable.append(f"{where}:{node.lineno}: {ast.unparse(arg)}")
