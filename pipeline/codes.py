@@ -10,6 +10,7 @@ code has one `Use` per difference.
 The README's "What is checked" tables and the report schema's list of codes are generated from
 here and checked in tests/test_codes.py:
 
+    python -m pipeline.codes             # list the catalogue
     python -m pipeline.codes --readme    # rewrite the tables between the markers in README.md
     python -m pipeline.codes --schema    # rewrite the codes listed in the report schema
     python -m pipeline.codes --check     # exit 1 if either is out of date
@@ -494,20 +495,6 @@ _ENTRIES = (
         _use(ALL_KINDS, FATAL, S, "a reviewer rejected the sheet, with their reason", "—"),
     ),
     _code(
-        "UNSPECIFIED",
-        Category.REVIEWER,
-        "An objection's ground for an invalid line that has no finding recorded (not expected: "
-        "every invalid line has a fatal finding or a reviewer's rejection).",
-        _use(
-            ALL_KINDS,
-            FATAL,
-            L,
-            "the ground of an invalid line with no finding recorded (in objections only; not "
-            "expected)",
-            "—",
-        ),
-    ),
-    _code(
         "REVIEWER_ACCEPTED_SHEET",
         Category.REVIEWER,
         "A reviewer read the sheet as complete: its review findings are settled.",
@@ -517,6 +504,20 @@ _ENTRIES = (
             S,
             "a reviewer read the sheet's statement and number as complete: its review findings "
             "are settled",
+            "—",
+        ),
+    ),
+    _code(
+        "UNSPECIFIED",
+        Category.LINE,
+        "An objection's ground for an invalid line that has no finding recorded (not expected: "
+        "every invalid line has a fatal finding or a reviewer's rejection).",
+        _use(
+            ALL_KINDS,
+            FATAL,
+            L,
+            "the ground of an invalid line with no finding recorded (in objections only; not "
+            "expected)",
             "—",
         ),
     ),
@@ -805,13 +806,13 @@ def table_markdown(table: Table) -> str:
                 rows[-1][0].append(entry.code)
             else:
                 rows.append(([entry.code], *cells))
-    lines = ["| code | severity | rule | citation |", "|---|---|---|---|"]
-    lines += [f"| {' | '.join(row)} |" for row in table.before]
-    lines += [
-        f"| {', '.join(f'`{c}`' for c in codes)} | {sev} | {rule} | {cite} |"
-        for codes, sev, rule, cite in rows
+    table_rows: list[tuple[str, ...]] = [
+        *table.before,
+        *((", ".join(f"`{c}`" for c in codes), *rest) for codes, *rest in rows),
+        *table.after,
     ]
-    lines += [f"| {' | '.join(row)} |" for row in table.after]
+    lines = ["| code | severity | rule | citation |", "|---|---|---|---|"]
+    lines += [" ".join(["|", *(f"{c} |" if c else "|" for c in row)]) for row in table_rows]
     return "\n".join(lines)
 
 
