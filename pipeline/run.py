@@ -267,8 +267,9 @@ def _in_duckdb(case: CaseConfig, cfg: RegisterConfig) -> bool:
 
 def _electors_in_store(store: RegisterStore, case: CaseConfig, day: dt.date) -> int:
     """The village's electors on `day`: only the town's entries leave the database, then the
-    same rules as in memory (`rules.electors`) place and date them."""
-    return count_electors_on(store.entries_in_town(case.municipality.town), case.municipality, day)
+    same rules as in memory (`rules.electors`) place and date them, each id once."""
+    entries, _, _ = _by_id(store.entries_in_town(case.municipality.town), store.info.path)
+    return count_electors_on(tuple(entries.values()), case.municipality, day)
 
 
 def load_register(case: CaseConfig) -> RegisterData:
