@@ -61,6 +61,7 @@ from pipeline.closedworld.resolve import PARAMS, sure_day  # noqa: E402
 from pipeline.closedworld.values import name_forms  # noqa: E402
 from pipeline.dates import parse_written_date  # noqa: E402
 from pipeline.records import SufficiencyReport  # noqa: E402
+from pipeline.rules.reading import threshold_for  # noqa: E402
 from pipeline.run import (  # noqa: E402
     collect_pages,
     discover,
@@ -214,8 +215,6 @@ def _details(
 
 def _sheet_figure(report: SufficiencyReport, truth: dict[str, Any], what: str) -> tuple[int, ...]:
     """Sheets whose number (or stated count) was read right and not flagged, flagged, all."""
-    from pipeline.rules.reading import threshold_for
-
     by_key = {(Path(s["file"]).name, s["page_index"]): s for s in truth["sheets"]}
     right = flagged = total = 0
     for sheet in report.sheets:
@@ -303,6 +302,16 @@ def reliability(checked: Sequence[Checked], part: str) -> tuple[str, list[tuple[
     out.append("  probability   fields   right")
     for lo, n, right in rows:
         out.append(f"  {lo:.1f}-{lo + 0.1:.1f}     {n:6d}   {_pct(right, n)}")
+    out.append("  at or above each field's threshold (decided), by field:")
+    for name in sorted({f[0] for f in fields}):
+        mine = [ok for n, p, ok in fields if n == name and p >= threshold_for(n, True)]
+        wrong = [
+            (round(p, 3), n) for n, p, ok in fields if n == name and not ok and p >= 0.9
+        ]
+        out.append(
+            f"    {name:18} {len(mine):4d} decided, {len(mine) - sum(mine)} wrong"
+            + (f"  (wrong at >= 0.9: {wrong[:4]})" if wrong else "")
+        )
     return "\n".join(out), rows
 
 

@@ -244,3 +244,12 @@ def test_an_unregistered_relative_at_a_voters_address_is_not_decided(world) -> N
     line = _line(_field("name", "Martin Hale", lattice("Martin Hale", 0.93)), residence)
     got = resolve_line(line, w).get("name")
     assert got.text == "Martin Hale" or got.confidence < RESOLVED_THRESHOLDS["name"]
+
+
+def test_a_district_is_read_as_its_number_not_as_its_tiled_re_read() -> None:
+    case = case_config(municipality={"election_districts": ["1", "2", "3"]})
+    w = world_of(case, VOTERS)
+    tiled = lattice("3 3 3", 0.9)
+    ed = Field("election_district", "3", 0.5, Source.OCR, None, (lattice("8", 0.6), tiled))
+    got = resolve_line(_line(ed), w).get("election_district")
+    assert got.text == "3" and got.resolved

@@ -165,7 +165,10 @@ def decide(ev: Evidence, params: Params, post: Posterior | None = None) -> tuple
     best = post.best
     if best is None or best[1] <= post.none:
         return ev.field, post  # "none of these": read as written
-    text = ev.choices.forms[int(ev.form[best[0]])]
+    if ev.choices.says_value:
+        text = str(ev.choices.values[int(ev.values[best[0]])])
+    else:
+        text = ev.choices.forms[int(ev.form[best[0]])]
     return replace(ev.field, text=text, confidence=round(best[1], 3), resolved=True), post
 
 

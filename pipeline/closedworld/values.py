@@ -83,6 +83,9 @@ class Choices:
     owner: tuple[int, ...]
     weights: tuple[float, ...] = ()  # the values' prior weights (uniform when empty)
     form_costs: tuple[float, ...] = ()  # each form's cost beside its reading (0 when empty)
+    # The field then says the value itself, not the form that explained the reads (a ward's
+    # forms include how its tiled re-read reads it, "333").
+    says_value: bool = False
 
     @property
     def folded(self) -> list[str]:
@@ -161,7 +164,7 @@ def district_choices(
     if not values:
         found = {(e.ward if ward else e.election_district) for e in entries}
         values = sorted({v.lstrip("0") or v for v in found if v}, key=lambda v: (len(v), v))
-    return _build((v, district_forms(v)) for v in dict.fromkeys(values))
+    return replace(_build((v, district_forms(v)) for v in dict.fromkeys(values)), says_value=True)
 
 
 def _address_forms(e: RegisterEntry) -> list[str]:
@@ -228,9 +231,7 @@ def names_of(entries: Sequence[RegisterEntry]) -> Choices:
     firsts = [_title(e.first_name) for e in entries]
     counts = [len(given_name_forms(e.first_name.upper())) for e in entries]
     costs = tuple(
-        0.0
-        if not firsts[v] or form.startswith(firsts[v] + " ")
-        else math.log(max(2, counts[v]))
+        0.0 if not firsts[v] or form.startswith(firsts[v] + " ") else math.log(max(2, counts[v]))
         for form, v in zip(built.forms, built.owner, strict=True)
     )
     return replace(built, form_costs=costs)
