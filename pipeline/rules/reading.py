@@ -42,7 +42,7 @@ FIELD_THRESHOLDS: dict[str, float] = {
     "ward": 0.90,
     "election_district": 0.90,
     "date": 0.85,
-    "name": 0.90,
+    "name": 0.80,
     "residence": 0.80,
     # sheet fields: read correctly at 0.92+ (stated count) and 0.896+ (sheet number) in both sets
     "stated_count": 0.90,
