@@ -224,15 +224,6 @@ def test_sans_serif_i_and_l_are_put_right() -> None:
     assert _fix_il("lived at", capitalized=False) == "lived at"
 
 
-def test_garbled_column_titles_still_map() -> None:
-    from pipeline.scan.reader import _map_title
-
-    assert _map_title("riinted Name") == "name"
-    assert _map_title("Village Election\nDistrict\n(if any)") == "election_district"
-    assert _map_title("Date Signed") == "date"
-    assert _map_title("Remarks") is None
-
-
 def _two_table_page(dpi: float = DPI) -> np.ndarray:
     """A nominating-style page: a candidates table (header + 2 rows, 4 columns), two lines of
     text, then the signature table (header + 8 rows, 3 columns), both as wide as the page's

@@ -294,10 +294,11 @@ def _column_rules(
 
 
 def _column_gaps(
-    binary: np.ndarray, top: int, bottom: int, left: int, right: int, dpi: float
+    ink: np.ndarray, top: int, bottom: int, left: int, right: int, dpi: float
 ) -> list[int]:
-    """Column boundaries from the ink: the middle of every wide vertical gap in the table."""
-    band = binary[top : bottom + 1, left : right + 1]
+    """Column boundaries from the ink (the rules left out: they cross every gap): the middle
+    of every wide vertical gap in the table."""
+    band = ink[top : bottom + 1, left : right + 1]
     prof = band.sum(axis=0, dtype=np.int64) // 255
     empty = prof <= max(1, (bottom - top) * 0.01)
     xs = [left, right]
@@ -400,8 +401,12 @@ def find_grid(
         ys = _join(ys, [y for y in thin if y in crossed], thin, cover, ruled, dpi)
     ys = _fill_missing_rows(ys, dpi)
     method = "rules"
-    if len(xs) < 3:
-        xs = _column_gaps(binary, ys[0], ys[-1], left, right, dpi)
+    if len(xs) < 3:  # ruled across only: columns under their titles, else at the ink's gaps
+        from .textgrid import title_columns  # (textgrid builds on this module's Grid)
+
+        ink = cv2.bitwise_and(binary, cv2.bitwise_not(cv2.dilate(horiz, np.ones((5, 1), np.uint8))))
+        titled = title_columns(ink, ys, left, right, dpi) if len(ys) >= 3 else None
+        xs = titled if titled is not None else _column_gaps(ink, ys[0], ys[-1], left, right, dpi)
         method = "rules+projection"
     if abs(xs[0] - left) > dpi * 0.1:
         xs.insert(0, left)

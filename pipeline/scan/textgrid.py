@@ -21,6 +21,7 @@ never hold a signature, since every inked line is a row of its own).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -49,6 +50,9 @@ ROW_MAX_IN = 1.2
 # above the next text, and never past this many rows in all.
 TRAIL_MARGIN_IN = 0.08
 MAX_ROWS = 40
+# A group of this many close lines is prose (a paragraph of the statement), not table rows,
+# which are at least ROW_MIN_IN apart.
+PROSE_LINES = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,37 +143,53 @@ def _pitch(centres: list[float], dpi: float) -> tuple[float, float] | None:
     return float(first), float(pitch)
 
 
-def text_grid(binary: np.ndarray, dpi: float) -> Grid | None:
-    """The signature table's grid from the text alone, or None (see the module's note)."""
+Prose = Callable[[int, int], bool]  # (top, bottom) of a text line -> it is not a table row
+
+
+def text_grid(binary: np.ndarray, dpi: float, prose: Prose | None = None) -> Grid | None:
+    """The signature table's grid from the text alone, or None (see the module's note).
+    `prose` says of a line (its top and bottom) that it reads as the statement's wording,
+    not a row: asked of the table's last lines, from the foot up."""
     lines = _lines(binary, dpi)
     groups = _groups(lines, dpi)
     for g, group in enumerate(groups):
         title_ink = np.logical_or.reduce([line.inked for line in group])
         titles = _pieces(title_ink, dpi)
-        if len(titles) < MIN_TITLES:
+        if len(titles) < MIN_TITLES or len(group) >= PROSE_LINES:
             continue
-        grid = _grid_below(group, titles, [ln for grp in groups[g + 1 :] for ln in grp], dpi)
+        below = [(ln, len(grp) >= PROSE_LINES) for grp in groups[g + 1 :] for ln in grp]
+        grid = _grid_below(group, titles, below, dpi, prose)
         if grid is not None:
             return grid
     return None
 
 
 def _grid_below(
-    title: list[_Line], titles: list[tuple[int, int]], below: list[_Line], dpi: float
+    title: list[_Line],
+    titles: list[tuple[int, int]],
+    below: list[tuple[_Line, bool]],
+    dpi: float,
+    prose: Prose | None,
 ) -> Grid | None:
-    """The table under a title row: its filled lines, columns and rows."""
+    """The table under a title row: its filled lines, columns and rows. A paragraph ends it,
+    and so does a last line that reads as the statement's wording."""
     rows: list[_Line] = []
     ink = np.zeros_like(title[0].inked)
     xs: list[int] | None = None
     next_top = None
-    for line in below:
+    seen: list[list[int]] = []
+    for line, in_paragraph in below:
         cols = _columns(titles, ink | line.inked, dpi)
-        if cols is None or line.bottom - line.top > dpi * ROW_MAX_IN:
+        if in_paragraph or cols is None or line.bottom - line.top > dpi * ROW_MAX_IN:
             next_top = line.top
             break
         rows.append(line)
         ink |= line.inked
-        xs = cols
+        seen.append(cols)
+    while rows and prose is not None and prose(rows[-1].top, rows[-1].bottom):
+        next_top = rows.pop().top
+        seen.pop()
+    xs = seen[-1] if seen else None
     if not rows or xs is None:
         return None
     title_top, title_bottom = title[0].top, title[-1].bottom
@@ -190,3 +210,23 @@ def _grid_below(
     left = min(titles[0][0], int(np.argmax(ink))) - pad
     right = max(titles[-1][1], len(ink) - int(np.argmax(ink[::-1]))) + pad
     return Grid((max(0, left), *xs, min(len(ink) - 1, right)), tuple(ys), "text")
+
+
+def title_columns(
+    binary: np.ndarray, ys: tuple[int, ...] | list[int], left: int, right: int, dpi: float
+) -> list[int] | None:
+    """Column boundaries of a table ruled across only (no vertical rules), from its title row
+    (`ys[0]..ys[1]`) and its rows: one between every two neighbouring titles, in the widest
+    stretch clear of the rows' writing (`_columns`), the table's edges outside them. A column
+    with no title is no column (an entry's empty end is not a gap between columns). None when
+    the title row makes fewer than MIN_TITLES pieces or a boundary finds no clear stretch.
+    `binary` is the ink without the rules."""
+    clean = _without_specks(binary[ys[0] : ys[-1], left:right], dpi)
+    head = ys[1] - ys[0]
+    titles = _pieces(np.count_nonzero(clean[:head], axis=0) > 0, dpi)
+    if len(titles) < MIN_TITLES:
+        return None
+    xs = _columns(titles, np.count_nonzero(clean[head:], axis=0) > 0, dpi)
+    if xs is None:
+        return None
+    return [left, *(left + x for x in xs), right]
