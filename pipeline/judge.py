@@ -88,14 +88,12 @@ def order_sheets(sheets: Sequence[Sheet]) -> tuple[Sheet, ...]:
 
 # Whatever the statute, a doubtful reading goes to a person (pipeline/rules/reading.py).
 READING_LINE_RULES = (reading.low_confidence_fields,)
-READING_SHEET_RULES = (reading.low_confidence_sheet_fields, reading.table_doubts)
+READING_SHEET_RULES = (reading.low_confidence_sheet_fields,)
 
 # Findings that say the reading itself is in doubt (pipeline/rules/reading.py). A line read with
 # doubt is never decided by the software: even a fatal finding may rest on a misread field, so
 # the line goes to a person with everything found.
-READING_DOUBTS = frozenset(
-    {"FIELD_LOW_CONFIDENCE", "SHEET_FIELD_LOW_CONFIDENCE", "TABLE_LAYOUT_DOUBT"}
-)
+READING_DOUBTS = frozenset({"FIELD_LOW_CONFIDENCE", "SHEET_FIELD_LOW_CONFIDENCE"})
 
 
 def status_of(findings: Sequence[Finding]) -> LineStatus:

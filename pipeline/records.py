@@ -250,9 +250,6 @@ class Sheet:
     sheet_number: Field | None = None  # as printed at the foot ("Sheet No. 3")
     witness: WitnessStatement | None = None
     columns: tuple[str, ...] = ()  # canonical field names of the table's columns, in order
-    # What the reader could not place or check on the sheet, each a sentence ("no residence
-    # column was found"): a person reads the sheet before its lines count.
-    doubts: tuple[str, ...] = ()
 
     @property
     def sheet_number_value(self) -> int | None:

@@ -69,24 +69,3 @@ def test_digit_fields_need_more_confidence_than_names() -> None:
     assert finding.evidence["fields"] == {"ward": 0.87}
     assert finding.evidence["thresholds"] == {"ward": 0.90}
 
-
-def test_a_table_in_doubt_decides_no_line_of_the_sheet() -> None:
-    """A residence column the reader did not place: the line without a residence goes to a
-    person (with the reason), not a fatal RESIDENCE_MISSING."""
-    from pipeline.judge import judge
-    from pipeline.records import LineStatus
-    from pipeline.rules import village_9902
-    from pipeline.rules.reading import table_doubts
-
-    plain = b.sheet((b.line(1, residence=""),))
-    doubtful = replace(
-        plain, columns=("date", "signature"), doubts=("no residence column was found",)
-    )
-    (finding,) = table_doubts(doubtful, b.case())
-    assert finding.code == "TABLE_LAYOUT_DOUBT" and "no residence column" in finding.message
-    assert list(table_doubts(plain, b.case())) == []
-    register = {"NY1": b.entry()}
-    for sheet, status in ((plain, LineStatus.INVALID), (doubtful, LineStatus.NEEDS_REVIEW)):
-        matches = {ln.line_id: b.match(ln.line_id, "NY1") for ln in sheet.lines}
-        report = judge(b.case(), village_9902.RULES, [sheet], matches, register, 5, decisions={})
-        assert report.lines[0].status is status

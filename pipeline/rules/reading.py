@@ -20,7 +20,6 @@ __all__ = [
     "LOW_CONFIDENCE",
     "low_confidence_fields",
     "low_confidence_sheet_fields",
-    "table_doubts",
     "threshold_for",
 ]
 
@@ -102,20 +101,4 @@ def low_confidence_sheet_fields(sheet: Sheet, case: CaseConfig) -> Iterable[Find
             page_id=sheet.page.page_id,
             fields=low,
             thresholds={name: threshold_for(name.split(".")[-1]) for name in low},
-        )
-
-
-def table_doubts(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
-    """A sheet whose table the reader could not place whole (a column it could not place,
-    no residence column, line numbers that disagree with the rows found): a person reads
-    the sheet; no line of it is decided on a reading that may have put a value in the
-    wrong field or missed one (a residence never read is not a residence missing)."""
-    if sheet.doubts:
-        yield finding(
-            "TABLE_LAYOUT_DOUBT",
-            Severity.REVIEW,
-            "",
-            "the table could not be read with confidence: " + "; ".join(sheet.doubts),
-            page_id=sheet.page.page_id,
-            doubts=list(sheet.doubts),
         )
