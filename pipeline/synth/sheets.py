@@ -233,15 +233,18 @@ def _draw_rules(
 def _scribble(rng: random.Random, width: float, height: float) -> list[tuple[float, float]]:
     """A signature's stroke as points (x right, y up from the bottom left): loops and a tail,
     as a pen drawn quickly across the cell."""
-    n = max(12, int(width / 2.5))
-    loops = rng.uniform(2.5, 6.0)
-    amp = height * rng.uniform(0.28, 0.45)
+    n = max(24, int(width / 1.5))
+    loops = rng.uniform(4.0, 9.0)
+    amp = height * rng.uniform(0.3, 0.45)
     mid = height * 0.5
+    span = width * rng.uniform(0.55, 0.95)
+    phase = rng.uniform(0, math.pi)
     pts = []
     for k in range(n + 1):
         t = k / n
-        x = width * t + amp * 0.35 * math.sin(2 * math.pi * loops * t + 1.3)
-        y = mid + amp * math.sin(2 * math.pi * loops * t) * (1 - 0.5 * t) + rng.uniform(-0.6, 0.6)
+        swell = 0.55 + 0.45 * math.sin(math.pi * t * rng.uniform(0.9, 1.1) + phase)
+        x = span * t + amp * 0.6 * math.cos(2 * math.pi * loops * t)
+        y = mid + amp * swell * math.sin(2 * math.pi * loops * t)
         pts.append((max(0.0, min(width, x)), max(0.0, min(height, y))))
     return pts
 
@@ -404,7 +407,9 @@ def draw_sheet(c: Canvas, plan: SheetPlan) -> SheetLayout:
     _draw_rules(c, lay, xs, ys, plan.ruled)
     c.setFont(bold, 8)
     for (title, field, _), x0, x1 in zip(columns, xs, xs[1:], strict=False):
-        parts = tuple(title.split("\n")) if "\n" in title else _HEADER_LINES.get(field, (title,))
+        parts = tuple(title.split("\n")) if "\n" in title else (title,)
+        if "\n" not in title and lay.family == CLASSIC.family:
+            parts = _HEADER_LINES.get(field, parts)
         first = top - (lay.header_row_h - 9 * len(parts)) / 2 - 7.5
         for k, part in enumerate(parts):
             c.drawCentredString((x0 + x1) / 2, first - 9 * k, part)
