@@ -88,12 +88,14 @@ def order_sheets(sheets: Sequence[Sheet]) -> tuple[Sheet, ...]:
 
 # Whatever the statute, a doubtful reading goes to a person (pipeline/rules/reading.py).
 READING_LINE_RULES = (reading.low_confidence_fields,)
-READING_SHEET_RULES = (reading.low_confidence_sheet_fields,)
+READING_SHEET_RULES = (reading.low_confidence_sheet_fields, reading.layout_doubts)
 
 # Findings that say the reading itself is in doubt (pipeline/rules/reading.py). A line read with
 # doubt is never decided by the software: even a fatal finding may rest on a misread field, so
 # the line goes to a person with everything found.
-READING_DOUBTS = frozenset({"FIELD_LOW_CONFIDENCE", "SHEET_FIELD_LOW_CONFIDENCE"})
+READING_DOUBTS = frozenset(
+    {"FIELD_LOW_CONFIDENCE", "SHEET_FIELD_LOW_CONFIDENCE", reading.LAYOUT_DOUBT}
+)
 
 
 def status_of(findings: Sequence[Finding]) -> LineStatus:

@@ -14,7 +14,7 @@ from reportlab.lib.pagesizes import letter
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from pipeline.columns import HEADER_PATTERNS, map_header
+from pipeline.columns import HEADER_PATTERNS, ROLES, map_header
 from pipeline.records import FIELD_NAMES, PageKind, PageRef
 from pipeline.synth import LinePlan, SheetPlan, WitnessPlan, write_pdf
 from pipeline.textlayer import read_text_page, text_layer_usable
@@ -49,8 +49,9 @@ def test_map_header(title: str, field: str | None) -> None:
     assert map_header(title) == field
 
 
-def test_header_table_targets_are_field_names() -> None:
-    assert {f for _, f in HEADER_PATTERNS} == set(FIELD_NAMES)
+def test_header_table_targets_are_roles() -> None:
+    assert {f for _, f in HEADER_PATTERNS} == set(ROLES)
+    assert set(FIELD_NAMES) <= set(ROLES)
 
 
 def _ref(page: pdfplumber.page.Page, index: int = 0) -> PageRef:
