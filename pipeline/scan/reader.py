@@ -287,14 +287,37 @@ def _header_columns(grid: Grid, layout_ink: np.ndarray, engine: OcrEngine, dpi: 
     titles = []
     for col in range(len(grid.xs) - 1):
         x0, y0, x1, y1 = _inset(grid, 0, col, dpi)
-        titles.append(engine.read((x0, y0, x1 - x0, y1 - y0), Psm.SINGLE_BLOCK).text)
+        text = engine.read((x0, y0, x1 - x0, y1 - y0), Psm.SINGLE_BLOCK).text
+        found = measure_ink(layout_ink[y0:y1, x0:x1], dpi)
+        if not text.strip() and found.present and found.bbox is not None:
+            # a short title ("E.D.") alone in a wide cell: read again as one line
+            rect = cells.ink_rect((x0, y0, x1, y1), found.bbox, dpi)
+            text = engine.read(rect, Psm.SINGLE_LINE).text
+        titles.append(text)
     columns = place_columns(titles)
     if sum(k is not None for k in columns.kinds) < 2:
         return columns
+    untitled = []
     for col, kind in enumerate(columns.kinds):
-        if kind is None:
-            columns = with_content(columns, col, _content_kind(grid, col, layout_ink, engine, dpi))
-    return columns
+        if kind is not None:
+            continue
+        columns = with_content(columns, col, _content_kind(grid, col, layout_ink, engine, dpi))
+        if (
+            columns.kinds[col] is None
+            and not titles[col].strip()
+            and _inked(grid, col, layout_ink, dpi)
+        ):
+            untitled.append(f"column {col + 1} has writing but no title that could be read")
+    return replace(columns, doubts=columns.doubts + tuple(untitled))
+
+
+def _inked(grid: Grid, col: int, ink: np.ndarray, dpi: float) -> bool:
+    """Any body cell of the column holds ink."""
+    for row in range(1, len(grid.ys) - 1):
+        x0, y0, x1, y1 = _inset(grid, row, col, dpi)
+        if measure_ink(ink[y0:y1, x0:x1], dpi).present:
+            return True
+    return False
 
 
 CONTENT_SAMPLE = 3  # inked cells read to type an untitled column
@@ -928,7 +951,7 @@ def read_scan(
         sheet_number=sheet_number,
         witness=witness,
         columns=columns,
-        doubts=tuple(doubts),
+        layout_doubts=tuple(doubts),
     )
 
 

@@ -53,6 +53,9 @@ NEAR_STRONG_IN = 0.2
 REACH_IN = 0.2
 # Rules are looked for at this resolution at most.
 MASK_DPI = 150.0
+# A table ruled across only: its rules run at least this share of its longest rule (a line of
+# prose smeared into a "rule" runs less than half of it).
+ACROSS_COVER = 0.65
 # A table row is between these heights (inches).
 ROW_MIN_IN = 0.15
 ROW_MAX_IN = 1.2
@@ -402,11 +405,27 @@ def find_grid(
     ys = _fill_missing_rows(ys, dpi)
     method = "rules"
     if len(xs) < 3:  # ruled across only: columns under their titles, else at the ink's gaps
+        # with no vertical rules to cross, a dense line of prose can pass for a rule: a rule
+        # across a table runs most of its width, with paper beside it
+        cover = horiz.sum(axis=1, dtype=np.int64)
+        band = max(2, int(dpi * 0.01))
+        longest = max(int(cover[max(0, y - band) : y + band + 1].max()) for y in ys)
+        ys = [
+            y
+            for y in ys
+            if cover[max(0, y - band) : y + band + 1].max() >= ACROSS_COVER * longest
+            and _thin_line(y, horiz, binary, dpi)
+        ]
+        if len(ys) < 3:
+            return None
         from .textgrid import title_columns  # (textgrid builds on this module's Grid)
 
         ink = cv2.bitwise_and(binary, cv2.bitwise_not(cv2.dilate(horiz, np.ones((5, 1), np.uint8))))
         titled = title_columns(ink, ys, left, right, dpi) if len(ys) >= 3 else None
-        xs = titled if titled is not None else _column_gaps(ink, ys[0], ys[-1], left, right, dpi)
+        if titled is not None:  # rules above its title row are not the table's
+            ys, xs = ys[titled[0] :], titled[1]
+        else:
+            xs = _column_gaps(ink, ys[0], ys[-1], left, right, dpi)
         method = "rules+projection"
     if abs(xs[0] - left) > dpi * 0.1:
         xs.insert(0, left)

@@ -214,19 +214,51 @@ def _grid_below(
 
 def title_columns(
     binary: np.ndarray, ys: tuple[int, ...] | list[int], left: int, right: int, dpi: float
-) -> list[int] | None:
+) -> tuple[int, list[int]] | None:
     """Column boundaries of a table ruled across only (no vertical rules), from its title row
-    (`ys[0]..ys[1]`) and its rows: one between every two neighbouring titles, in the widest
-    stretch clear of the rows' writing (`_columns`), the table's edges outside them. A column
-    with no title is no column (an entry's empty end is not a gap between columns). None when
-    the title row makes fewer than MIN_TITLES pieces or a boundary finds no clear stretch.
-    `binary` is the ink without the rules."""
-    clean = _without_specks(binary[ys[0] : ys[-1], left:right], dpi)
-    head = ys[1] - ys[0]
-    titles = _pieces(np.count_nonzero(clean[:head], axis=0) > 0, dpi)
-    if len(titles) < MIN_TITLES:
+    and its rows: (the index in `ys` of the title row's top rule, the boundaries), or None.
+
+    The title row is the first row (of the first three) as tall as a row whose ink makes
+    MIN_TITLES pieces or more: a rule above the table (under the address, a heavy title row's
+    double rule) is passed over. Between every two neighbouring titles the boundary is the middle of the
+    widest stretch that the fewest rows write in: none, or one or two rows whose signature
+    overflows its cell (at most OVERFLOW_ROWS of them). A column with no title is no column
+    (an entry's empty end is not a gap between columns). `binary` is the ink without rules."""
+    for k in range(min(3, len(ys) - 2)):
+        clean = _without_specks(binary[ys[k] : ys[-1], left:right], dpi)
+        head = ys[k + 1] - ys[k]
+        titles = _pieces(np.count_nonzero(clean[:head], axis=0) > 0, dpi)
+        if len(titles) < MIN_TITLES or head < dpi * ROW_MIN_IN:
+            continue
+        rows = [
+            np.count_nonzero(clean[a - ys[k] : b - ys[k]], axis=0) > 0
+            for a, b in zip(ys[k + 1 :], ys[k + 2 :], strict=False)
+        ]
+        written = np.sum(rows, axis=0)
+        xs = [left]
+        for (_, a), (b, _) in zip(titles, titles[1:], strict=False):
+            x = _least_written(written[a:b], dpi, max(1, int(len(rows) * OVERFLOW_ROWS)))
+            if x is None:
+                break
+            xs.append(left + a + x)
+        else:
+            return k, [*xs, right]
+    return None
+
+
+# Of a table's rows, at most this share may write across a column boundary (an overflowing
+# signature) for the boundary to be placed there.
+OVERFLOW_ROWS = 0.2
+
+
+def _least_written(written: np.ndarray, dpi: float, most: int) -> int | None:
+    """The middle of the widest stretch, CLEAR_IN wide at least, written in by the fewest rows
+    (no more than `most`), or None."""
+    if written.size == 0:
         return None
-    xs = _columns(titles, np.count_nonzero(clean[head:], axis=0) > 0, dpi)
-    if xs is None:
-        return None
-    return [left, *(left + x for x in xs), right]
+    for level in range(int(written.min()), most + 1):
+        runs = [(s, e) for s, e in runs_of(written <= level) if e - s >= dpi * CLEAR_IN]
+        if runs:
+            s, e = max(runs, key=lambda r: r[1] - r[0])
+            return (s + e) // 2
+    return None

@@ -1,9 +1,9 @@
-"""A signature table's columns placed: by their printed titles, and by what they hold when a
-title does not say.
+"""A scanned signature table's columns placed: by their printed titles, and by what they hold
+when a title does not say.
 
-Titles are matched to a vocabulary (the shared `pipeline.columns.map_header`, then the
-variants print shops use, then the closest of them by RapidFuzz ratio, so that a title OCR
-garbled a letter of still places its column). Besides the statute's fields a table may have:
+Titles are placed through the shared vocabulary (`pipeline.columns.place_title`: exact
+patterns, then RapidFuzz, so that a title OCR garbled a letter of still places its column).
+Besides the statute's fields a table may have (the vocabulary's part roles):
 
 - a line-number column ("No."): it holds no field; the reader checks its rows against it;
 - a residence split into "Street and Number" and "Town" (or "City/Village"): both are read
@@ -11,21 +11,18 @@ garbled a letter of still places its column). Besides the statute's fields a tab
 - one cell for the signature and the residence ("Signature and Residence", the 9-902(8) form's
   "Signature-Residence"): the signature written above, the residence printed below it.
 
-A column whose title places nothing is typed by its content (`kind_of_content`): a column of
-dates, of house numbers and streets, of ink that reads as no print (signatures). What cannot be
-placed is said (`Columns.doubts`), and the sheet goes to a person: never a guess.
+A column whose title places nothing is typed by its content (`kind_of_content`): dates, house
+numbers and streets, line numbers (`pipeline.columns.role_by_content`), or ink that reads as
+no print (signatures). What cannot be placed is said (`Columns.doubts`, the sheet's
+`layout_doubts`), and the sheet goes to a person: never a guess.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rapidfuzz import fuzz
-from rapidfuzz import process as rf_process
-
-from ..columns import map_header, normalize_header
+from ..columns import PART_ROLES, place_title, role_by_content, role_field
 
 __all__ = [
     "LINE_NO",
@@ -36,117 +33,44 @@ __all__ = [
     "kind_of_content",
     "map_title",
     "place_columns",
+    "with_content",
 ]
 
-LINE_NO = "line_no"
+LINE_NO = "line_number"
 STREET = "street"
 TOWN = "town"
 SIGNATURE_RESIDENCE = "signature_residence"
+assert {LINE_NO, STREET, TOWN, SIGNATURE_RESIDENCE} == set(PART_ROLES)
 
-# Printed titles (normalized as `normalize_header` does) -> column kind; tried before the
-# shared vocabulary (which reads a combined "Signature-Residence" as the signature only).
-KNOWN_TITLES: dict[str, str] = {
-    "no": LINE_NO,
-    "no.": LINE_NO,
-    "line": LINE_NO,
-    "line no": LINE_NO,
-    "#": LINE_NO,
-    "date": "date",
-    "date of signing": "date",
-    "date signed": "date",
-    "signature": "signature",
-    "sign here": "signature",
-    "signature of signer": "signature",
-    "signature of elector": "signature",
-    "signature of voter": "signature",
-    "signature of petitioner": "signature",
-    "signature-residence": SIGNATURE_RESIDENCE,
-    "signature and residence": SIGNATURE_RESIDENCE,
-    "signature and address": SIGNATURE_RESIDENCE,
-    "signature & residence": SIGNATURE_RESIDENCE,
-    "signature and residence address": SIGNATURE_RESIDENCE,
-    "printed name": "name",
-    "print name": "name",
-    "name printed": "name",
-    "name": "name",
-    "name of signer": "name",
-    "residence": "residence",
-    "residence address": "residence",
-    "residence street and number": "residence",
-    "present residence": "residence",
-    "address": "residence",
-    "street and number": STREET,
-    "street address": STREET,
-    "number and street": STREET,
-    "street": STREET,
-    "town": TOWN,
-    "city/village": TOWN,
-    "city or village": TOWN,
-    "city/town": TOWN,
-    "village": TOWN,
-    "city": TOWN,
-    "town or city": TOWN,
-    "ward": "ward",
-    "ward if any": "ward",
-    "election district": "election_district",
-    "village election district if any": "election_district",
-    "village election district": "election_district",
-    "e d": "election_district",
-    "ed": "election_district",
-    "assessed valuation": "valuation",
-}
-TITLE_MATCH = 80.0
-# A column's kind stands for these statute fields on the line.
-FIELDS_OF: dict[str, tuple[str, ...]] = {
-    STREET: ("residence",),
-    TOWN: ("residence",),
-    SIGNATURE_RESIDENCE: ("signature", "residence"),
-    LINE_NO: (),
-}
+
+def _fields_of(kind: str) -> tuple[str, ...]:
+    """The line's fields a column of this kind gives (a combined cell gives two)."""
+    if kind == SIGNATURE_RESIDENCE:
+        return ("signature", "residence")
+    field = role_field(kind)
+    return () if field is None else (field,)
 
 
 def map_title(text: str) -> str | None:
-    """The column kind a printed title stands for, or None."""
-    norm = normalize_header(text or "").replace(" / ", "/")
-    if not norm:
-        return None
-    kind = KNOWN_TITLES.get(norm) or map_header(text)
-    if kind is not None:
-        return kind
-    best = rf_process.extractOne(norm, list(KNOWN_TITLES), scorer=fuzz.ratio)
-    if best is not None and best[1] >= TITLE_MATCH:
-        return KNOWN_TITLES[best[0]]
-    return None
-
-
-_DATE = re.compile(r"^\s*\d{1,2}\s*[/.-]\s*\d{1,2}\s*[/.-]\s*\d{2,4}\s*$")
-_ADDRESS = re.compile(r"^\s*\d+[A-Za-z]?\s+[A-Za-z]")
-_SMALL_NUMBER = re.compile(r"^\s*\d{1,2}\s*$")
+    """The column kind (`pipeline.columns` role) a printed title stands for, or None."""
+    m = place_title(text)
+    return None if m is None else m.role
 
 
 def kind_of_content(texts: Sequence[tuple[str, float]]) -> str | None:
-    """What a column holds, from a few of its inked cells read as print ((text, confidence)
-    each): dates, residences (a house number and a street) or signatures (ink that reads as
-    no confident print); None when the cells do not agree on one of them (a column of small
-    numbers may be a ward or an election district: not guessed)."""
-    if not texts:
-        return None
-    kinds = []
-    for text, conf in texts:
-        if _DATE.match(text):
-            kinds.append("date")
-        elif _ADDRESS.match(text) and conf >= 0.6:
-            kinds.append("residence")
-        elif _SMALL_NUMBER.match(text):
-            kinds.append("number")
-        elif conf < 0.6 or not text.strip():
-            kinds.append("signature")
-        else:
-            kinds.append("text")
-    kind = kinds[0]
-    if kind in ("number", "text") or any(k != kind for k in kinds):
-        return None
-    return kind
+    """What an untitled column holds, from a few of its inked cells read as print ((text,
+    confidence) each): what `pipeline.columns.role_by_content` tells from the text (dates,
+    residences, line numbers...), or signatures when every cell is ink that reads as no
+    confident print; None when the cells do not say."""
+    role = role_by_content([t for t, _ in texts])
+    if role is not None:
+        return role
+    if len(texts) >= 2 and all(conf < UNSURE_PRINT for _, conf in texts):
+        return "signature"
+    return None
+
+
+UNSURE_PRINT = 0.6  # a cell read below this is not print (a signature's strokes)
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +87,7 @@ class Columns:
         """The statute's fields the table gives, in column order (`Sheet.columns`)."""
         out: list[str] = []
         for kind in self.kinds:
-            for name in FIELDS_OF.get(kind, (kind,)) if kind is not None else ():
+            for name in _fields_of(kind) if kind is not None else ():
                 if name not in out:
                     out.append(name)
         return tuple(out)
