@@ -220,9 +220,9 @@ def title_columns(
 
     The title row is the first row (of the first three) as tall as a row whose ink makes
     MIN_TITLES pieces or more: a rule above the table (under the address, a heavy title row's
-    double rule) is passed over. Between every two neighbouring titles the boundary is the middle of the
-    widest stretch that the fewest rows write in: none, or one or two rows whose signature
-    overflows its cell (at most OVERFLOW_ROWS of them). A column with no title is no column
+    double rule) is passed over. Between every two neighbouring titles the boundary is the
+    middle of the widest stretch that the fewest rows write in: none, or one or two rows whose
+    signature overflows its cell (at most OVERFLOW_ROWS of them). A column with no title is no column
     (an entry's empty end is not a gap between columns). `binary` is the ink without rules."""
     for k in range(min(3, len(ys) - 2)):
         clean = _without_specks(binary[ys[k] : ys[-1], left:right], dpi)
