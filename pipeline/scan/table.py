@@ -33,8 +33,10 @@ H_RULE_MIN_IN = 0.5
 V_RULE_MIN_IN = 0.16
 # Breaks up to this long (inches) in a dashed or broken rule are bridged.
 BRIDGE_IN = 0.06
-# A rule is at most this thick (inches); a thicker long stroke is smeared text.
+# A rule is at most this thick (inches); a thicker long stroke is smeared text, unless it
+# runs this long (inches): a heavy rule or a shaded title row's edge.
 RULE_MAX_IN = 0.04
+HEAVY_RULE_MIN_IN = 4.0
 # A row of the rule image is a rule when its strokes cover this share of the longest rule's
 # length (faint, broken rules keep a fifth of their length; the run of rules is then trimmed to
 # the vertical rules, so text lines above or below the table do not join it).
@@ -105,11 +107,24 @@ def _rule_masks(binary: np.ndarray, dpi: float) -> tuple[np.ndarray, np.ndarray]
     # A rule is thin: drop strokes thicker than RULE_MAX_IN across (text smeared by blur and
     # bridging into a long band).
     t = max(5, int(dpi * RULE_MAX_IN))
-    thick_h = cv2.morphologyEx(horiz, cv2.MORPH_OPEN, np.ones((t, 1), np.uint8))
+    thick_h = _short(cv2.morphologyEx(horiz, cv2.MORPH_OPEN, np.ones((t, 1), np.uint8)), dpi)
     horiz = cv2.subtract(horiz, cv2.dilate(thick_h, np.ones((3, 3), np.uint8)))
     thick_v = cv2.morphologyEx(vert, cv2.MORPH_OPEN, np.ones((1, t), np.uint8))
     vert = cv2.subtract(vert, cv2.dilate(thick_v, np.ones((3, 3), np.uint8)))
     return horiz, vert
+
+
+def _short(thick: np.ndarray, dpi: float) -> np.ndarray:
+    """The thick horizontal strokes shorter than HEAVY_RULE_MIN_IN: smeared text. A longer one
+    is a heavy rule (a title row set off by a heavy rule or shading), kept as a rule."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(thick, connectivity=8)
+    long = stats[:, cv2.CC_STAT_WIDTH] >= dpi * HEAVY_RULE_MIN_IN
+    long[0] = False
+    if not long.any():
+        return thick
+    out = thick.copy()
+    out[long[labels]] = 0
+    return out
 
 
 def _peaks(profile: np.ndarray, threshold: float) -> list[tuple[int, int]]:

@@ -105,25 +105,30 @@ def _groups(lines: list[_Line], dpi: float) -> list[list[_Line]]:
     return groups
 
 
-def _boundary(ink: np.ndarray, a: int, b: int, dpi: float) -> int | None:
-    """The middle of the widest stretch of ink[a:b] (columns) with no ink, or None."""
-    clear = [(s, e) for s, e in runs_of(~ink[a:b]) if e - s >= dpi * CLEAR_IN]
-    if not clear:
-        return None
-    s, e = max(clear, key=lambda r: r[1] - r[0])
-    return a + (s + e) // 2
-
-
-def _columns(titles: list[tuple[int, int]], ink: np.ndarray, dpi: float) -> list[int] | None:
-    """A boundary between every two neighbouring titles, clear of `ink`; None when one has
-    no clear stretch left."""
+def _columns(
+    titles: list[tuple[int, int]], written: np.ndarray, rows: int, dpi: float
+) -> list[int] | None:
+    """A boundary between every two neighbouring titles: the middle of the widest stretch that
+    the fewest of the `rows` write in (`written`: how many rows have ink in each page column),
+    no more than OVERFLOW_ROWS of them (a signature that overflows its cell); None when a
+    boundary finds no such stretch."""
+    most = max(1, int(rows * OVERFLOW_ROWS)) if rows > 1 else 0
     xs = []
     for (_, right), (left, _) in zip(titles, titles[1:], strict=False):
-        x = _boundary(ink, right, left, dpi)
+        x = _least_written(written[right:left], dpi, most)
         if x is None:
             return None
-        xs.append(x)
+        xs.append(right + x)
     return xs
+
+
+def _one_piece_across(line: _Line, xs: list[int], dpi: float) -> bool:
+    """A line of one piece that runs across a column boundary: a heading ("Statement of
+    Witness:") or prose, not a row (a row whose signature overflows has other entries too)."""
+    if len(_pieces(line.inked, dpi)) > 1:
+        return False
+    band = max(1, int(dpi * 0.01))
+    return any(line.inked[max(0, x - band) : x + band + 1].any() for x in xs)
 
 
 def _pitch(centres: list[float], dpi: float) -> tuple[float, float] | None:
@@ -174,17 +179,22 @@ def _grid_below(
     """The table under a title row: its filled lines, columns and rows. A paragraph ends it,
     and so does a last line that reads as the statement's wording."""
     rows: list[_Line] = []
-    ink = np.zeros_like(title[0].inked)
+    written = np.zeros(title[0].inked.shape, np.int32)
     xs: list[int] | None = None
     next_top = None
     seen: list[list[int]] = []
     for line, in_paragraph in below:
-        cols = _columns(titles, ink | line.inked, dpi)
-        if in_paragraph or cols is None or line.bottom - line.top > dpi * ROW_MAX_IN:
+        cols = _columns(titles, written + line.inked, len(rows) + 1, dpi)
+        if (
+            in_paragraph
+            or cols is None
+            or line.bottom - line.top > dpi * ROW_MAX_IN
+            or (seen and _one_piece_across(line, seen[-1], dpi))
+        ):
             next_top = line.top
             break
         rows.append(line)
-        ink |= line.inked
+        written += line.inked
         seen.append(cols)
     while rows and prose is not None and prose(rows[-1].top, rows[-1].bottom):
         next_top = rows.pop().top
@@ -207,6 +217,7 @@ def _grid_below(
     if next_top is not None:  # blank rows in the empty space down to the next text
         while ys[-1] + pitch <= next_top - dpi * TRAIL_MARGIN_IN and len(ys) < MAX_ROWS + 2:
             ys.append(int(round(ys[-1] + pitch)))
+    ink = written > 0
     left = min(titles[0][0], int(np.argmax(ink))) - pad
     right = max(titles[-1][1], len(ink) - int(np.argmax(ink[::-1]))) + pad
     return Grid((max(0, left), *xs, min(len(ink) - 1, right)), tuple(ys), "text")
@@ -221,9 +232,9 @@ def title_columns(
     The title row is the first row (of the first three) as tall as a row whose ink makes
     MIN_TITLES pieces or more: a rule above the table (under the address, a heavy title row's
     double rule) is passed over. Between every two neighbouring titles the boundary is the
-    middle of the widest stretch that the fewest rows write in: none, or one or two rows whose
-    signature overflows its cell (at most OVERFLOW_ROWS of them). A column with no title is no column
-    (an entry's empty end is not a gap between columns). `binary` is the ink without rules."""
+    middle of the widest stretch that the fewest rows write in (`_columns`). A column with no
+    title is no column (an entry's empty end is not a gap between columns). `binary` is the
+    ink without rules."""
     for k in range(min(3, len(ys) - 2)):
         clean = _without_specks(binary[ys[k] : ys[-1], left:right], dpi)
         head = ys[k + 1] - ys[k]
@@ -234,15 +245,9 @@ def title_columns(
             np.count_nonzero(clean[a - ys[k] : b - ys[k]], axis=0) > 0
             for a, b in zip(ys[k + 1 :], ys[k + 2 :], strict=False)
         ]
-        written = np.sum(rows, axis=0)
-        xs = [left]
-        for (_, a), (b, _) in zip(titles, titles[1:], strict=False):
-            x = _least_written(written[a:b], dpi, max(1, int(len(rows) * OVERFLOW_ROWS)))
-            if x is None:
-                break
-            xs.append(left + a + x)
-        else:
-            return k, [*xs, right]
+        xs = _columns(titles, np.sum(rows, axis=0), len(rows), dpi)
+        if xs is not None:
+            return k, [left, *(left + x for x in xs), right]
     return None
 
 
