@@ -45,10 +45,11 @@ from ..forms import (
     NAMES,
     PROPOSITION,
     RESIDENCES,
-    SHEET_NUMBERS,
+    SHEET_CAPTIONS,
     SIGNATURE_CAPTIONS,
     TITLE,
     VILLAGES,
+    find_sheet_number,
     statement_form,
 )
 from ..records import (
@@ -107,9 +108,12 @@ CAPTION_REACH_IN = 0.35
 CELL_INSET_IN = 0.02
 # The loose sheet-number pattern (after the textlayer's strict ones fail): letters OCR confuses
 # with digits are mapped back, and the field's confidence is halved.
-_SHEET_NO_LOOSE = re.compile(r"\bSheet\s+N[o0]\.?\s*([0-9lIOoSZB]{1,3})\b", re.IGNORECASE)
+_CAPTION_LOOSE = re.compile(
+    SHEET_CAPTIONS.pattern + r"[\s_.:]*([0-9lIiOoSsZBb]{1,3})\b", SHEET_CAPTIONS.flags
+)
 _DIGIT_LOOKALIKES = str.maketrans(
-    {"l": "1", "I": "1", "O": "0", "o": "0", "S": "5", "Z": "2", "B": "8"}
+    {"l": "1", "I": "1", "i": "1", "O": "0", "o": "0", "S": "5", "s": "5", "Z": "2", "B": "8"}
+    | {"b": "6"}
 )
 
 _DOTS = re.compile(r"^[.\u2026_\s,:;'`|-]*$")
@@ -760,32 +764,52 @@ def _read_witness(ocr: OcrText, dpi: float, page_width: int) -> WitnessStatement
     )
 
 
-def _read_sheet_number(ocr: OcrText, dpi: float, lowest: bool = True) -> Field | None:
-    """ "Sheet No. 3", "Page No. 3", "Page 3 of 5": at the foot, the lowest text line that
-    says so; at the top (`lowest` False), the first."""
+def _read_sheet_number(
+    ocr: OcrText, dpi: float, page: BlockPage | None, lowest: bool = True
+) -> Field | None:
+    """ "Sheet No. 3", "Page No. 3", "Page 3 of 5", "Sheet #3" (`forms.find_sheet_number`): at
+    the foot, the lowest text line that says so; at the top (`lowest` False), the first.
+
+    The number is read a second time, digits only (with a `page`; an earlier OCR's layer gets
+    its number read from the image anyway): when the two reads differ ("5" and "9"),
+    or the number was written into the caption's blank by hand, or only a caption was found
+    with something like a number after it ("Sheet No. b"), the field's confidence is put
+    below the review threshold: a person reads it. Nothing is taken for a number silently."""
     lines = _lines_of(ocr.words)
     for line in reversed(lines) if lowest else lines:
         text = " ".join(w.text for w in line)
         sp = _Spanned.of(ocr, line)
-        for pattern in SHEET_NUMBERS:
-            m = pattern.search(text)
-            if m:
-                words = sp.words_in(m.start(), m.end(1))
-                phrase = text[m.start() : m.end(1)]
-                return Field(
-                    "sheet_number",
-                    phrase,
-                    round(_mean_conf(words), 3),
-                    Source.OCR,
-                    _words_box(words, dpi),
-                )
-        m = _SHEET_NO_LOOSE.search(text)
+        found = find_sheet_number(text)
+        if found is not None:
+            start, end, digits = found
+            words = sp.words_in(start, end)
+            conf = _mean_conf(words)
+            number = sp.words_in(end - len(digits), end)
+            again = digits
+            if page is not None:
+                again = page.read(_pad_rect(number, dpi), DIGITS).text.replace(" ", "")
+            if "_" in text[start:end] or again != digits:
+                conf = min(conf, UNSURE_NUMBER)
+            phrase = text[start:end]
+            return Field("sheet_number", phrase, round(conf, 3), Source.OCR, _words_box(words, dpi))
+        m = _CAPTION_LOOSE.search(text)
         if m:
             words = sp.words_in(m.start(), m.end(1))
-            phrase = f"Sheet No. {m.group(1).translate(_DIGIT_LOOKALIKES)}"
-            conf = _mean_conf(words) / 2
+            value = m.group(1).translate(_DIGIT_LOOKALIKES)
+            phrase = f"{m.group(0)[: m.start(1) - m.start()].strip(' _.:')} {value}"
+            conf = min(_mean_conf(words) / 2, UNSURE_NUMBER)
             return Field("sheet_number", phrase, round(conf, 3), Source.OCR, _words_box(words, dpi))
     return None
+
+
+UNSURE_NUMBER = 0.5  # a sheet number's confidence when it was not read for sure
+
+
+def _pad_rect(words: Sequence[Word], dpi: float) -> Rect:
+    pad = int(dpi * 0.03)
+    x0, y0 = min(w.box[0] for w in words) - pad, min(w.box[1] for w in words) - pad
+    x1, y1 = max(w.box[2] for w in words) + pad, max(w.box[3] for w in words) + pad
+    return max(0, x0), max(0, y0), x1 - max(0, x0), y1 - max(0, y0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -867,7 +891,7 @@ def _blocks_from_layer(
     above = OcrText(tuple(w for w in ocr.words if w.box[3] <= top))
     below = OcrText(tuple(w for w in ocr.words if w.box[1] >= bottom))
     header = _read_header(above, dpi)
-    number = _read_sheet_number(below, dpi)
+    number = _read_sheet_number(below, dpi, None)
     witness = _read_witness(below, dpi, shape[1])
     if header.title is None or number is None or witness is None or witness.form != "witness":
         return None
@@ -943,7 +967,8 @@ def read_scan(
         below = _read_block(page, layout.ink, below_rect, dpi, statement=True)
         blocks = (
             _read_header(header_ocr, dpi),
-            _read_sheet_number(below, dpi) or _read_sheet_number(header_ocr, dpi, lowest=False),
+            _read_sheet_number(below, dpi, page)
+            or _read_sheet_number(header_ocr, dpi, page, lowest=False),
             _read_witness(below, dpi, wid),
         )
     header, sheet_number, witness = blocks
