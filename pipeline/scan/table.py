@@ -358,6 +358,35 @@ def _spanning(
     return len(_centres(_peaks(cover.astype(np.int64), 1), merge=max(2, int(dpi * 0.03))))
 
 
+def _ruled_through(vert: np.ndarray, ys: Sequence[int], dpi: float) -> list[bool]:
+    """For each gap between successive rules: a vertical rule runs through it, and on into a
+    neighbouring gap at the same place (within a fiftieth of an inch). Tall pen strokes in a
+    row written large run through one gap each, at no fixed place."""
+    band = max(2, int(dpi * 0.02))
+    pad = max(1, int(dpi * 0.01))
+    found = []
+    for top, bottom in zip(ys, ys[1:], strict=False):
+        seg = vert[top + pad : bottom - pad]
+        if seg.shape[0] < 2:
+            found.append([])
+            continue
+        cover = np.count_nonzero(seg, axis=0) >= SPAN_COVER * seg.shape[0]
+        found.append(_centres(_peaks(cover.astype(np.int64), 1), merge=max(2, int(dpi * 0.03))))
+
+    def shared(a: list[int], b: list[int]) -> bool:
+        return any(abs(x - y) <= band for x in a for y in b)
+
+    return [
+        bool(xs)
+        and (
+            (k > 0 and shared(xs, found[k - 1]))
+            or (k + 1 < len(found) and shared(xs, found[k + 1]))
+            or len(found) == 1
+        )
+        for k, xs in enumerate(found)
+    ]
+
+
 def table_bands(horiz: np.ndarray, vert: np.ndarray, dpi: float) -> list[tuple[int, int]]:
     """The page cut into horizontal bands, one per ruled table, top to bottom (a form with a
     candidates table above the signature table, as the nominating petition has, gives two).
@@ -373,8 +402,8 @@ def table_bands(horiz: np.ndarray, vert: np.ndarray, dpi: float) -> list[tuple[i
     ys = _centres(_peaks(prof, prof.max() * STRONG_COVER), merge=max(2, int(dpi * 0.02)))
     if len(ys) < 2:
         return []
-    joined = [_spanning(vert, a, b, dpi) > 0 for a, b in zip(ys, ys[1:], strict=False)]
-    if not any(joined):  # no vertical rules at all
+    joined = _ruled_through(vert, ys, dpi)
+    if sum(joined) * 2 < len(joined):  # no vertical rules (tall pen strokes are not rules)
         gaps = np.diff(ys)
         joined = [bool(g <= 2.5 * float(np.median(gaps))) for g in gaps]
     tables: list[list[int]] = [[ys[0]]]
