@@ -31,11 +31,11 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..columns import role_field
 from .case import LineTruth, format_date
 from .handwriting import Hand, available_fonts, pick_hand
-from .people import FIRST_NAMES, NICKNAMES, UNREGISTERED_SURNAMES, VILLAGE_STREETS, Village, Voter
-from ..columns import role_field
 from .layouts import draw_layout, families, hand_fonts_for, max_rows
+from .people import FIRST_NAMES, NICKNAMES, UNREGISTERED_SURNAMES, VILLAGE_STREETS, Village, Voter
 from .sheets import CLASSIC, COLUMNS, LinePlan, SheetPlan, WitnessPlan
 
 __all__ = [
