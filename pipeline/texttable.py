@@ -266,24 +266,24 @@ def _column_rules(
 
 
 def _gap_bounds(blocks: Sequence[Block], body: Sequence[Obj]) -> list[float]:
-    """Bounds between adjacent titles where no entry lies: the last free point before the
-    next column's entries (they start at its left edge), or midway with no entries."""
+    """Bounds between adjacent titles, from the entries: a column's entries start at its left
+    edge, so the bound is where many entries start just right of it and few cross it (a
+    signature running over); midway between the titles when there are no entries."""
     bounds = []
     for a, b in zip(blocks, blocks[1:], strict=False):
         lo, hi = a.x1, b.center
-        if hi <= lo:
+        near = [w for w in body if w["x1"] > lo and w["x0"] < hi + 8]
+        if hi <= lo or not near:
             bounds.append((a.x1 + b.x0) / 2)
             continue
-        spans = [(w["x0"], w["x1"]) for w in body if w["x1"] > lo and w["x0"] < hi]
-        if not spans:
-            bounds.append((a.x1 + b.x0) / 2)
-            continue
-        best, best_n = lo, None
+        best, best_score = (a.x1 + b.x0) / 2, None
         x = lo
         while x <= hi:
-            n = sum(1 for s0, s1 in spans if s0 <= x <= s1)
-            if best_n is None or n <= best_n:
-                best, best_n = x, n
+            starts = sum(1 for w in near if x <= w["x0"] <= x + 8)
+            crossing = sum(1 for w in near if w["x0"] < x < w["x1"])
+            score = starts - 3 * crossing
+            if best_score is None or score > best_score:
+                best, best_score = x, score
             x += 0.5
         bounds.append(best)
     return bounds
