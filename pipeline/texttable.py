@@ -96,10 +96,11 @@ class TextTable:
         for top, bottom in self.rows:
             row_words = [w for w in words if top <= (w["top"] + w["bottom"]) / 2 < bottom]
             row_ink = [o for o in objects if top <= (o["top"] + o["bottom"]) / 2 < bottom]
+            column = self._columns_of(row_words)
             cells = []
             for k in range(len(self.roles)):
                 x0, x1 = self.xs[k], self.xs[k + 1]
-                cw = tuple(w for w in row_words if x0 - 1 <= w["x0"] < x1 - 1)
+                cw = tuple(w for w in row_words if column[id(w)] == k)
                 ci = tuple(o for o in row_ink if x0 <= (o["x0"] + o["x1"]) / 2 < x1)
                 box = (
                     x0 if x0 > -1e8 else min((w["x0"] for w in cw), default=0.0),
@@ -110,6 +111,40 @@ class TextTable:
                 cells.append(Cell(cw, ci, box))
             out.append(cells)
         return out
+
+    def _columns_of(self, row_words: Sequence[Obj]) -> dict[int, int]:
+        """Each word's column: the one it starts in, or, for a word that goes on the entry to
+        its left (a signature running over its cell: the same pen and size, a word space
+        away) and is unlike the cell's own entry, that entry's."""
+
+        def start_column(w: Obj) -> int:
+            return next(
+                (i for i in range(len(self.roles)) if w["x0"] < self.xs[i + 1] - 1),
+                len(self.roles) - 1,
+            )
+
+        def pen(w: Obj) -> tuple[Any, float]:
+            return w.get("fontname"), round(float(w.get("size", 0.0)), 1)
+
+        column = {id(w): start_column(w) for w in row_words}
+        for w in sorted(row_words, key=lambda w: w["x0"]):
+            k = column[id(w)]
+            if k == 0 or self.roles[k - 1] not in ("signature", "signature_residence"):
+                continue  # only a signature runs over its cell
+            left = [
+                p
+                for p in row_words
+                if column[id(p)] == k - 1 and p["x1"] <= w["x0"] + 1 and pen(p) == pen(w)
+            ]
+            if not left:
+                continue
+            prev = max(left, key=lambda p: p["x1"])
+            own = [o for o in row_words if column[id(o)] == k and o is not w]
+            if w["x0"] - prev["x1"] <= float(w.get("size", 8.0)) and all(
+                pen(o) != pen(w) for o in own
+            ):
+                column[id(w)] = k - 1
+        return column
 
 
 def text_lines(words: Iterable[Obj], tol: float = LINE_TOL) -> list[list[Obj]]:
@@ -267,8 +302,15 @@ def _column_rules(
 
 def _gap_bounds(blocks: Sequence[Block], body: Sequence[Obj]) -> list[float]:
     """Bounds between adjacent titles, from the entries: a column's entries start at its left
-    edge, so the bound is where many entries start just right of it and few cross it (a
-    signature running over); midway between the titles when there are no entries."""
+    edge, so the bound is where many entries start just right of it, standing apart from the
+    words before them, and few cross it (a signature running over); midway between the titles
+    when there are no entries."""
+    # How far each word stands from the word before it on its line: an entry's first word
+    # stands apart, a word inside an entry a word space from the last.
+    apart: dict[int, float] = {}
+    for line in text_lines(body):
+        for prev, w in zip([None, *line], line, strict=False):
+            apart[id(w)] = 30.0 if prev is None else min(30.0, w["x0"] - prev["x1"])
     bounds = []
     for a, b in zip(blocks, blocks[1:], strict=False):
         lo, hi = a.x1, b.center
@@ -279,7 +321,7 @@ def _gap_bounds(blocks: Sequence[Block], body: Sequence[Obj]) -> list[float]:
         best, best_score = (a.x1 + b.x0) / 2, None
         x = lo
         while x <= hi:
-            starts = sum(1 for w in near if x <= w["x0"] <= x + 8)
+            starts = sum(apart[id(w)] / 10 for w in near if x <= w["x0"] <= x + 8)
             crossing = sum(1 for w in near if w["x0"] < x < w["x1"])
             score = starts - 3 * crossing
             if best_score is None or score > best_score:
