@@ -121,7 +121,7 @@ SIGNED = "[signed]"  # a signature drawn as an image or strokes: ink with no tex
 # Rendered-page ink check: resolution, darkness and the least unexplained dark area (pixels).
 RENDER_DPI = 100.0
 DARK = 128
-MIN_UNSEEN_PX = 12
+MIN_UNSEEN_PX = 60
 
 
 class _Rendered:
@@ -147,9 +147,11 @@ class _Rendered:
                 doc.close()
             gray = np.asarray(pil.convert("L")) < DARK
             scale = RENDER_DPI / 72
-            for o in self._known:  # what the layer explains
-                x0, x1 = int(o["x0"] * scale) - 2, int(o["x1"] * scale) + 3
-                y0, y1 = int(o["top"] * scale) - 2, int(o["bottom"] * scale) + 3
+            for o in self._known:  # what the layer explains; a glyph's ink may reach past
+                # its box (handwriting fonts understate their metrics): a third of its size
+                pad = 2 + float(o.get("size", 0.0)) * scale / 3
+                x0, x1 = int(o["x0"] * scale - pad), int(o["x1"] * scale + pad) + 1
+                y0, y1 = int(o["top"] * scale - pad), int(o["bottom"] * scale + pad) + 1
                 gray[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)] = False
             self._gray = gray
         return self._gray
@@ -160,8 +162,8 @@ class _Rendered:
         x0, top, x1, bottom = box
         img = self._image()
         region = img[
-            max(0, int((top + 2) * scale)) : max(0, int((bottom - 2) * scale)),
-            max(0, int((x0 + 2) * scale)) : max(0, int((x1 - 2) * scale)),
+            max(0, int((top + 3) * scale)) : max(0, int((bottom - 3) * scale)),
+            max(0, int((x0 + 3) * scale)) : max(0, int((x1 - 3) * scale)),
         ]
         return int(region.sum()) >= MIN_UNSEEN_PX
 
@@ -266,7 +268,11 @@ def _read_lines(
             field = role_field(role) or role
             inked[field] = inked.get(field, False) or bool(cell.ink)
             boxes.setdefault(field, _cell_box(cell))
-        values = join_parts(parts)
+        joined = join_parts(parts)
+        order = [f for r in roles if r is not None and (f := role_field(r)) is not None]
+        if "signature_residence" in roles:
+            order.insert(order.index("signature") + 1, "residence")
+        values = {f: joined[f] for f in dict.fromkeys(order) if f in joined}
         anything = any(_clean(v) for v in values.values()) or any(inked.values())
         fields = []
         for name, text in values.items():

@@ -148,13 +148,18 @@ class TextTable:
 
 
 def text_lines(words: Iterable[Obj], tol: float = LINE_TOL) -> list[list[Obj]]:
-    """Words grouped into text lines by their top, each line left to right."""
+    """Words grouped into text lines by their vertical middles (a word written larger or a
+    little higher than the printed words beside it stays on their line), each left to right."""
     groups: list[list[Obj]] = []
-    for w in sorted(words, key=lambda w: (w["top"], w["x0"])):
-        if groups and abs(groups[-1][0]["top"] - w["top"]) <= tol:
+    middles: list[float] = []
+    for w in sorted(words, key=lambda w: ((w["top"] + w["bottom"]) / 2, w["x0"])):
+        mid = (w["top"] + w["bottom"]) / 2
+        if groups and abs(middles[-1] - mid) <= tol:
             groups[-1].append(w)
+            middles[-1] = sum((g["top"] + g["bottom"]) / 2 for g in groups[-1]) / len(groups[-1])
         else:
             groups.append([w])
+            middles.append(mid)
     return [sorted(g, key=lambda w: w["x0"]) for g in groups]
 
 
