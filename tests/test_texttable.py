@@ -6,7 +6,6 @@ chosen layout (synthetic; no real person)."""
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import replace
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from reportlab.lib.pagesizes import landscape, legal, letter
 from pipeline.records import PageKind, PageRef, Source
 from pipeline.synth.sheets import CLASSIC, LinePlan, SheetPlan, WitnessPlan, write_pdf
 from pipeline.textlayer import SIGNED, read_text_page
+from tests.test_textlayer_forms import read
 
 ROWS = (
     {
@@ -72,17 +72,7 @@ def _plan(columns, layout, rows=ROWS, blanks=2, number=3):
 def _read(tmp_path: Path, plan: SheetPlan):
     path = tmp_path / "sheet.pdf"
     write_pdf(path, [plan])
-    with pdfplumber.open(path) as pdf:
-        page = pdf.pages[0]
-        ref = PageRef(
-            str(path),
-            0,
-            hashlib.sha256(path.read_bytes()).hexdigest(),
-            PageKind.PDF_TEXT,
-            float(page.width),
-            float(page.height),
-        )
-        return read_text_page(page, ref)
+    return read(path)
 
 
 WIDE = [
