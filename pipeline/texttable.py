@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .columns import TitleMatch, place_title
+from .forms import find_sheet_number
 
 __all__ = ["Cell", "Rule", "TextTable", "find_table", "merged", "rules_of", "text_lines"]
 
@@ -409,6 +410,8 @@ def find_table(words: Sequence[Obj], rules: Sequence[Rule], stop: float) -> Text
             and _in_column(w, xs, roles.index("line_number"))
             and w["text"].rstrip(".").isdigit()
         ]
+        stop = min(stop, _paragraph_top(body, right - left))
+        body = [w for w in body if w["bottom"] <= stop]
         source = numbers if len(numbers) >= 2 else body
         centers = _cluster(((w["top"] + w["bottom"]) / 2 for w in source), 5.0)
         if not centers:
@@ -435,6 +438,19 @@ def find_table(words: Sequence[Obj], rules: Sequence[Rule], stop: float) -> Text
         ruled_columns,
         tuple(doubts),
     )
+
+
+def _paragraph_top(body: Sequence[Obj], width: float) -> float:
+    """The top of the first line of running text under a table without rules (a statement in
+    other wording, a note): many words a word space apart across most of the table, which no
+    row of entries is (its columns stand apart); or a sheet-number caption."""
+    for line in text_lines(body):
+        gaps = [b["x0"] - a["x1"] for a, b in zip(line, line[1:], strict=False)]
+        wide = line[-1]["x1"] - line[0]["x0"] > 0.5 * width
+        caption = find_sheet_number(" ".join(w["text"] for w in line)) is not None
+        if caption or (len(line) >= 8 and max(gaps) < 8 and wide):
+            return min(w["top"] for w in line)
+    return float("inf")
 
 
 def _in_column(w: Obj, xs: Sequence[float], k: int) -> bool:

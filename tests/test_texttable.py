@@ -210,3 +210,13 @@ def test_unseen_ink_is_looked_at_on_the_rendered_page(tmp_path: Path) -> None:
     sig = sheet.lines[2].get("signature")
     assert sig.text == SIGNED and sig.source is Source.OCR and sig.confidence < 0.8
     assert sheet.lines[1].text("signature") == "Bo Dent"
+
+
+def test_a_table_without_rules_or_statement_ends_at_the_foot_caption(tmp_path: Path) -> None:
+    layout = replace(CLASSIC, family="t", rules="none", number_caption="Page {n} of {of}")
+    plan = replace(_plan(WIDE, layout), witness=None)
+    sheet = _read(tmp_path, plan)
+    assert 5 <= len(sheet.lines) <= 30  # the blank rows' count is a guess without rules
+    assert [ln.blank for ln in sheet.lines[:3]] == [False, False, False]
+    assert all(ln.blank for ln in sheet.lines[3:])
+    assert sheet.sheet_number_value == 3
