@@ -15,10 +15,10 @@ judge.
 
 The 9-902 cases are set in the layout families of pipeline/synth/layouts.py: `--split both`
 (the default) alternates development and held-out cases, `dev` or `heldout` takes one side,
-`classic` today's form only. Every group is printed whole and then per split, and a last table
-puts the development and held-out figures side by side (layouts and fonts: tune on the first,
-report the second). The other kinds are set in their one (classic, development) form, so they
-are left out of `--split heldout`.
+`classic` today's form only. The other kinds' signature tables are set as the same split's
+families set them (`layouts.kind_style`; with `both` their variants alternate). Every group is
+printed whole and then per split, and a last table puts the development and held-out figures
+side by side (layouts and fonts: tune on the first, report the second).
 
 The other three petition kinds (pipeline/synth/kinds.py) come typed, every variant in every
 style, and filled in by hand (handwriting fonts; the statements' blanks too): one variant a kind
@@ -390,7 +390,7 @@ def groups(results: Sequence[CaseResult]) -> list[tuple[str, list[CaseResult]]]:
         for style in STYLES:
             picked = [c for c in results if c.fill == fill and c.style == style]
             base.append((f"{label}, {style}", picked))
-    families = sorted({c.family for c in results if c.kind == "permissive_referendum"})
+    families = sorted({c.family for c in results})
     for fam in families:
         base.append((f"family {fam}", [c for c in results if c.family == fam]))
     out: list[tuple[str, list[CaseResult]]] = []
@@ -562,22 +562,29 @@ HAND_SAMPLE = (
 
 
 def generate_other_kinds(
-    root: Path, seed: int, styles: Sequence[str], hand: str = "sample"
+    root: Path, seed: int, styles: Sequence[str], hand: str = "sample", split: str = "classic"
 ) -> list[dict[str, Any]]:
     """Every variant of the three other petition kinds (pipeline/synth/kinds.py) typed, and
     filled in by hand `hand` = "all" variants, the "sample" (HAND_SAMPLE: one a kind, to keep
     the CI run short) or "none"; each in `styles` (born-digital, scanned clean and degraded).
-    Corpus entries under root/kinds/."""
+    Corpus entries under root/kinds/. `split`: the layout families their signature tables are
+    set in ("dev", "heldout", "both": variants alternate; "classic": the kinds' own form)."""
     scans = {"clean-scan": "clean-300", "degraded-scan": "degraded"}
     entries = []
+    n = 0
     for kind, variants in KIND_VARIANTS.items():
         for variant in variants:
             fills = [("typed", f"{kind}-{variant}", False)]
             if hand == "all" or (hand == "sample" and (kind, variant) in HAND_SAMPLE):
                 fills.append(("hand", f"{kind}-{variant}-hand", True))
             for fill, case, by_hand in fills:
+                layouts = {"classic": None, "both": SPLITS[n % 2]}.get(split, split)
+                n += 1
                 born = Path("kinds") / case / "born-digital"
-                generate_kind(root / born, kind, variant, seed, handwriting=by_hand)
+                truth = generate_kind(
+                    root / born, kind, variant, seed, handwriting=by_hand, layouts=layouts
+                )
+                where = truth.get("layout", {"family": "classic", "split": "dev"})
                 for style in styles:
                     path = born
                     if style in scans:
@@ -585,7 +592,7 @@ def generate_other_kinds(
                         scan_case(root / born, root / path, scans[style], seed)
                     entries.append(
                         {"case": case, "style": style, "path": str(path), "kind": kind}
-                        | {"fill": fill}
+                        | {"fill": fill, "family": where["family"], "split": where["split"]}
                     )
     return entries
 
@@ -667,8 +674,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             generate_corpus(
                 corpus, args.seed, args.cases, args.styles, variation=variation, mapper=mapper
             )
-            if not args.no_kinds and args.split != "heldout":  # their forms are classic
-                extra = generate_other_kinds(corpus, args.seed, args.styles, args.hand_kinds)
+            if not args.no_kinds:
+                extra = generate_other_kinds(
+                    corpus, args.seed, args.styles, args.hand_kinds, args.split
+                )
             gen_seconds = time.perf_counter() - start
         results = run(corpus, mapper, args.styles, extra)
     total = time.perf_counter() - start

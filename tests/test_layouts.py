@@ -119,3 +119,24 @@ def test_born_digital_sheets_read_back_as_truth_says(corpus: Path) -> None:
                 if ink and expect.get("signature"):
                     expect["signature"] = SIGNED
                 assert {f.name: f.text for f in got.fields} == expect, (e["family"], got.line_no)
+
+
+@pytest.mark.parametrize(
+    ("kind", "variant"),
+    [("independent_nomination", "old-form"), ("improvement_district", "sufficient")],
+)
+def test_other_kinds_in_development_layouts_read_back(
+    tmp_path: Path, kind: str, variant: str
+) -> None:
+    """The other kinds' signature tables set as a development family sets them: truth says
+    which, and the born-digital reader reads every row as truth has it."""
+    from pipeline.synth.kinds import generate_kind
+
+    truth = generate_kind(tmp_path, kind, variant, 5, layouts="dev")
+    assert truth["layout"]["split"] == "dev"
+    for sheet in truth["sheets"]:
+        read = _read(tmp_path, sheet)
+        assert read.sheet_number_value == sheet["sheet_number"]
+        assert [{f.name: f.text for f in ln.fields} for ln in read.lines] == [
+            ln["fields"] for ln in sheet["lines"]
+        ]
