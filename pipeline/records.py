@@ -44,6 +44,7 @@ __all__ = [
     "MatchDecision",
     "PageKind",
     "PageRef",
+    "RegisterDoubt",
     "RegisterEntry",
     "ReviewAction",
     "ReviewDecision",
@@ -282,6 +283,20 @@ class FileError:
 
 
 @dataclass(frozen=True, slots=True)
+class RegisterDoubt:
+    """What the register (or the roll) could not settle, for the verdict to take into account:
+    rows that could not be read (voters or parcels the count and the matcher may have missed)
+    and ids whose rows disagree (the entry used may be the wrong one)."""
+
+    unread_rows: int = 0  # of the register or roll signers are matched against
+    denominator_rows: int = 0  # unread rows of the register the threshold counts
+    conflicting_ids: frozenset[str] = frozenset()
+
+    def __bool__(self) -> bool:
+        return bool(self.unread_rows or self.denominator_rows or self.conflicting_ids)
+
+
+@dataclass(frozen=True, slots=True)
 class RegisterEntry:
     """One voter (or, later, one owner on an assessment roll), as the register file gives it."""
 
@@ -396,8 +411,9 @@ class Severity(StrEnum):
 class Finding:
     """A problem (or a notable fact) about a line, a sheet or the whole petition.
 
-    `code` is stable: reports, objections and tests key on it. `citation` names the statute
-    clause the rule comes from, e.g. "Village Law § 9-902(8)".
+    `code` is stable: reports, objections and tests key on it; each is in the catalogue
+    (pipeline/codes.py). `citation` names the statute clause the rule comes from, e.g.
+    "Village Law § 9-902(8)".
     """
 
     code: str

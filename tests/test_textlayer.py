@@ -183,9 +183,10 @@ def test_statutory_combined_column_and_page_of_foot(tmp_path: Path) -> None:
     with pdfplumber.open(path) as pdf:
         page = pdf.pages[0]
         sheet = read_text_page(page, _ref(page))
-    assert sheet.columns == ("date", "signature", "ward", "election_district")
+    assert sheet.columns == ("date", "signature", "residence", "ward", "election_district")
     assert len(sheet.lines) == 2
-    assert sheet.lines[0].text("signature") == "Wren Oakhurst, 3 Birch Rd"
+    assert sheet.lines[0].text("signature") == "Wren Oakhurst"
+    assert sheet.lines[0].text("residence") == "3 Birch Rd"  # read from the combined cell
     assert sheet.lines[1].blank
     assert sheet.sheet_number_value == 2
     assert sheet.witness is None

@@ -26,6 +26,7 @@ from reportlab.lib.pagesizes import landscape, legal, letter
 
 from ..columns import role_field
 from .handwriting import HandFont
+from .kinds_draw import PageStyle
 from .sheets import CLASSIC, Layout
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "families",
     "hand_font_split",
     "hand_fonts_for",
+    "kind_style",
     "max_rows",
 ]
 
@@ -369,3 +371,26 @@ def draw_layout(
         pens=family.pens,
     )
     return layout, columns
+
+
+def kind_style(rng: random.Random, split: str, fields: Sequence[str]) -> PageStyle:
+    """How one of the split's families (not the classic) sets another kind's signature table:
+    its rules (a heavy title row as a grid), a row height that keeps the statement on the page,
+    titles for the kind's columns from the family's (the kind's own where it has none) and the
+    number's place."""
+    family = rng.choice([f for f in families(split) if f.name != "classic"])
+    rules = rng.choice(family.rules)
+    titles = []
+    for field in fields:
+        cols = [c for cs in family.column_sets for c in cs if role_field(c.role) == field]
+        cols = [c for c in cols if c.role != "signature_residence"]
+        titles.append(rng.choice(cols[0].titles).replace("\n", " ") if cols else "")
+    return PageStyle(
+        family=family.name,
+        split=family.split,
+        rules="grid" if rules == "heavy-title" else rules,
+        row_h=round(rng.uniform(20.0, min(26.0, family.row_h[1])), 1),
+        header_row_h=20.0,
+        number_at=rng.choice(family.number_at),
+        titles=tuple(titles),
+    )
