@@ -68,12 +68,12 @@ from pipeline.records import (
     Source,
 )
 
-from .compare import CLOSE, COMPARISONS, DIFFERENT, FIELD_COLUMNS, LEVELS, LOOSE, MISSING
+from .compare import CLOSE, COMPARISONS, DIFFERENT, EXACT, FIELD_COLUMNS, LEVELS, LOOSE, MISSING
 from .nicknames import same_given_name
-from .normalize import name_suffix, split_person_name, split_street_address
+from .normalize import name_readings, name_suffix, split_person_name, split_street_address
 from .sql_pairs import best_pairs
 from .store import _NORMALIZED, BLOCKING_KEYS, HASH_COLUMNS, RegisterStore
-from .weights import Weights, load_weights
+from .weights import Weights, fit_to_lines, for_register, load_weights
 
 __all__ = ["METHOD", "FSMatcher", "line_frame"]
 
@@ -88,6 +88,7 @@ NAME_TRUST_SUFFIX = 0.99  # ... and tell a Jr from a Sr by the suffix alone (a t
 SURNAME_LIKE_AT_ALL = 0.80  # ... and, when no candidate was found at all, this close
 SURNAME_LIKE = 80.0  # a candidate's surname this like (Jaro-Winkler 0..100) keeps NO_MATCH off
 PREFILTER = 0.75  # Jaro-Winkler of a surname below which a pair is not scored (see _prefilter)
+READING_PENALTY = 2.0  # bits: a name read another way than usual (normalize.name_readings)
 
 _FIELD_INDEX = {c.field: i for i, c in enumerate(COMPARISONS)}
 _COLUMNS = tuple(dict.fromkeys(FIELD_COLUMNS.values()))
@@ -131,37 +132,49 @@ def _strip_place(street: str, places: frozenset[str], longest: int) -> str:
 
 
 def line_frame(
-    store: RegisterStore, lines: Sequence[tuple[str, str]], places: Sequence[str]
+    store: RegisterStore,
+    lines: Sequence[tuple[str, str]],
+    places: Sequence[str],
+    *,
+    readings: bool = False,
 ) -> pd.DataFrame:
     """(name, residence) texts -> the temp table `q` of the store's connection (normalized fields
-    and blocking keys, `qid` = position), returned as a frame in qid order."""
+    and blocking keys, `qid` = row, `line` = the text's position, `penalty` = bits the reading
+    costs), returned as a frame in qid order. With `readings`, each name read every way
+    `name_readings` gives (consecutive rows of one line; the usual reading first, penalty 0,
+    the others READING_PENALTY); else one row a line (qid = line)."""
     place_set = frozenset(p for p in places if p)
     longest = max((len(p.split()) for p in place_set), default=0)
     rows = []
-    for qid, (name, residence) in enumerate(lines):
-        person = split_person_name(name)
+    for n, (name, residence) in enumerate(lines):
+        people = name_readings(name) if readings else (split_person_name(name),)
         address = split_street_address(residence)
         street = _strip_place(address.street, place_set, longest) if place_set else address.street
-        rows.append(
-            (
-                qid,
-                person.first,
-                person.middle,
-                person.last,
-                person.suffix,
-                address.house_number,
-                "",
-                address.unit,
-                "",
-                street,
-                "",
-                address.zip5,
+        for k, person in enumerate(people):
+            rows.append(
+                (
+                    len(rows),
+                    n,
+                    READING_PENALTY if k else 0.0,
+                    person.first,
+                    person.middle,
+                    person.last,
+                    person.suffix,
+                    address.house_number,
+                    "",
+                    address.unit,
+                    "",
+                    street,
+                    "",
+                    address.zip5,
+                )
             )
-        )
     frame = pd.DataFrame(
         rows,
         columns=[
             "qid",
+            "line",
+            "penalty",
             "first_name",
             "middle_name",
             "last_name",
@@ -175,6 +188,7 @@ def line_frame(
             "zip5",
         ],
     ).astype({c: "object" for c in ("first_name", "last_name", "street_name")})
+    frame = frame.astype({"qid": "int64", "line": "int64", "penalty": "float64"})
     con = store.con
     con.register("q_df", frame)
     try:
@@ -188,7 +202,8 @@ def line_frame(
 
 @dataclass(frozen=True, slots=True)
 class _LineInfo:
-    qid: int
+    line: int  # position in the batch
+    qid: int  # the reading the decision is about (that of the best candidate)
     n_first: str
     n_last: str
     n_house: str
@@ -201,10 +216,12 @@ class _LineInfo:
 class _Scored:
     """Every candidate pair of a batch, sorted by line then weight (best first)."""
 
-    qid: np.ndarray
+    line: np.ndarray  # the line's position in the batch
+    qid: np.ndarray  # the reading of the line's name (a row of `q`)
     rid: np.ndarray
     voter: np.ndarray  # one number per voter id (`vno`: a repeated id's rows share it)
-    weight: np.ndarray
+    weight: np.ndarray  # bits, less the reading's penalty, with `_household_bits`
+    household: np.ndarray  # the `_household_bits` in the weight
     codes: np.ndarray  # (pairs, fields) level codes
     sims: np.ndarray  # (pairs, fields) similarity 0..100
     line_values: dict[str, np.ndarray]
@@ -215,16 +232,30 @@ class _Scored:
 class _NameChecks:
     """`FSMatcher._surname_check`'s findings for a batch, for `_decide`."""
 
-    surnames: dict[int, tuple[str, float]]  # qid -> closest register surname, similarity
+    surnames: dict[int, tuple[str, float]]  # line -> closest register surname, similarity
     given_known: frozenset[str]  # line given names that are given names on the register
+
+
+@dataclass(frozen=True, slots=True)
+class _Batch:
+    """What one `match_all` learned from its lines: the weights fitted to them (EM), and the
+    log2 prior odds that a line is one given entry (`registered` share over register size)."""
+
+    weights: Weights
+    table: np.ndarray
+    log2_prior: float
+    registered: float
 
 
 class FSMatcher:
     """Blocked Fellegi-Sunter matching against a register store. Build once per register.
 
     `register`: the entries (an in-memory store is built from them) or a `RegisterStore`
-    (`matchers.store.open_store`). `weights`: default the stored `matchers/weights/default.json`.
-    The results do not depend on how lines are batched.
+    (`matchers.store.open_store`). `weights`: default the stored `matchers/weights/default.json`,
+    with u re-estimated on this register (`weights.for_register`). Each `match_all` fits m and
+    the share of lines that are registered to its lines (`weights.fit_to_lines`, the weights as
+    priors), so its results do not depend on how its lines are batched, but do depend on which
+    lines are matched together (a petition's lines are matched at once).
     """
 
     method = METHOD
@@ -244,16 +275,14 @@ class FSMatcher:
             else RegisterStore.from_entries(register)
         )
         self._cfg = cfg
-        self._weights = weights or load_weights()
+        self._size = len(self._store)
+        self._weights = for_register(weights or load_weights(), self._store)
         if self._weights.fields != tuple(c.field for c in COMPARISONS):
             raise ValueError("the weights do not have one row per comparison")
         self._table = self._weights.table
+        self._household = _household_share(self._store)
         self._max_block = max_block
         self._batch = batch
-        self._size = len(self._store)
-        # The prior odds that a line is one given entry are about 1 in the register's size:
-        # a match needs at least that much evidence (2^weight >= size), and thresholds.match.
-        self._match_at = max(self._weights.thresholds.match, math.log2(max(2, self._size)))
         self._places = tuple(
             str(p)
             for (p,) in self._store.con.execute(
@@ -268,6 +297,11 @@ class FSMatcher:
     @property
     def store(self) -> RegisterStore:
         return self._store
+
+    @property
+    def weights(self) -> Weights:
+        """The weights before fitting to a batch (u of this register)."""
+        return self._weights
 
     # ----------------------------------------------------------------------------------------
 
@@ -299,33 +333,66 @@ class FSMatcher:
         # One blocking join for every line (each pass scans the register once), then scoring
         # and deciding in chunks of `batch` lines, which bounds the memory.
         texts = [(ln.signer_name, ln.text("residence")) for ln in lines]
-        q = line_frame(self._store, texts, self._places)
+        q = line_frame(self._store, texts, self._places, readings=True)
         self._block()
         con = self._store.con
         con.execute(f"CREATE OR REPLACE TEMP TABLE cand AS {self._prefilter()}")
         con.execute("DROP TABLE pairs")
         # Each distinct pair of values compared once for the whole batch; only the pairs that
-        # may be among a line's best `candidates + 1` voters kept (sql_pairs).
+        # may be among a reading's best `candidates + 1` voters kept (sql_pairs).
         best_pairs(con, COMPARISONS, FIELD_COLUMNS, self._table, self._cfg.candidates + 1)
         con.execute("DROP TABLE cand")
+        q_line = q.line.to_numpy(dtype=np.int64)
+        q_penalty = q.penalty.to_numpy(dtype=np.float64)
+        batch = self._fit(q_line, q_penalty, len(lines))
+        firsts = np.searchsorted(q_line, np.arange(len(lines) + 1), side="left")
         out: list[Match] = []
         for start in range(0, len(lines), self._batch):
             stop = min(len(lines), start + self._batch)
-            out.extend(self._match_chunk(lines[start:stop], q.iloc[start:stop], start))
-        log.debug("matched %d lines", len(out))
+            out.extend(
+                self._match_chunk(
+                    lines[start:stop], q, start, (int(firsts[start]), int(firsts[stop])), batch
+                )
+            )
+        log.debug(
+            "matched %d lines; registered share estimated %.3f", len(out), batch.registered
+        )
         return tuple(out)
 
     def candidate_pairs(self, texts: Sequence[tuple[str, str]]) -> pd.DataFrame:
         """(qid, rid, voter_id, passes) for (name, residence) texts: which entries each
-        blocking pass proposes (bit i of `passes`: BLOCKING_KEYS[i])."""
-        line_frame(self._store, texts, self._places)
+        blocking pass proposes (bit i of `passes`: BLOCKING_KEYS[i]) for any reading of the
+        name; qid is the text's position."""
+        line_frame(self._store, texts, self._places, readings=True)
         self._block()
         return self._store.con.execute(
-            "SELECT p.qid, p.rid, e.voter_id, p.passes FROM pairs p JOIN entries e USING (rid) "
+            "SELECT q.line AS qid, p.rid, e.voter_id, bit_or(p.passes) AS passes FROM pairs p "
+            "JOIN entries e USING (rid) JOIN q USING (qid) GROUP BY q.line, p.rid, e.voter_id "
             "ORDER BY qid, rid"
         ).df()
 
     # ----------------------------------------------------------------------------------------
+
+    def _fit(self, q_line: np.ndarray, q_penalty: np.ndarray, n_lines: int) -> _Batch:
+        """m and the registered share fitted to this batch's scored pairs (each line's best
+        pair per voter), the stored weights as priors (`weights.fit_to_lines`)."""
+        cols = ", ".join(f"c_{i}" for i in range(len(COMPARISONS)))
+        data = self._store.con.execute(f"SELECT qid, voter, {cols} FROM scored").fetchnumpy()
+        qid = np.asarray(data["qid"], dtype=np.int64)
+        codes = np.stack(
+            [np.asarray(data[f"c_{i}"], dtype=np.int8) for i in range(len(COMPARISONS))], axis=1
+        ).reshape(len(qid), len(COMPARISONS))
+        line = q_line[qid]
+        offset = -q_penalty[qid] + _household_bits(codes, self._weights.u, self._household)
+        weight = self._table[np.arange(len(COMPARISONS))[None, :], codes].sum(axis=1) + offset
+        order = np.lexsort((-weight, np.asarray(data["voter"], dtype=np.int64), line))
+        voter = np.asarray(data["voter"], dtype=np.int64)[order]
+        line = line[order]
+        first = np.ones(len(order), dtype=bool)
+        first[1:] = (line[1:] != line[:-1]) | (voter[1:] != voter[:-1])
+        keep = order[first]
+        fit = fit_to_lines(self._weights, codes[keep], line[first], offset[keep], n_lines, self._size)
+        return _Batch(fit.weights, fit.weights.table, fit.log2_prior, fit.registered)
 
     def _block(self) -> None:
         # Per pass: the lines whose key's register block is small enough (its size stored at
@@ -363,8 +430,11 @@ class FSMatcher:
             "AND q.n_house = e.n_house)"
         )
 
-    def _score(self, lo: int, hi: int) -> _Scored:
-        """The scored pairs (table `scored`, see `sql_pairs.best_pairs`) of the lines with
+
+    def _score(
+        self, lo: int, hi: int, q_line: np.ndarray, q_penalty: np.ndarray, table: np.ndarray
+    ) -> _Scored:
+        """The scored pairs (table `scored`, see `sql_pairs.best_pairs`) of the readings with
         lo <= qid < hi, sorted by line, then weight (best first), then row."""
         data = self._store.con.execute(
             "SELECT * FROM scored WHERE qid >= ? AND qid < ?", [lo, hi]
@@ -375,10 +445,16 @@ class FSMatcher:
         for i in range(len(COMPARISONS)):
             codes[:, i] = data[f"c_{i}"]
             sims[:, i] = data[f"s_{i}"]
-        weight = self._table[np.arange(len(COMPARISONS))[None, :], codes].sum(axis=1)
         qid = np.asarray(data["qid"], dtype=np.int64)
+        household = _household_bits(codes, self._weights.u, self._household)
+        weight = (
+            table[np.arange(len(COMPARISONS))[None, :], codes].sum(axis=1)
+            - q_penalty[qid]
+            + household
+        )
+        line = q_line[qid]
         rid = np.asarray(data["rid"], dtype=np.int64)
-        order = np.lexsort((rid, -weight, qid))
+        order = np.lexsort((qid, rid, -weight, line))
         values = {
             side: {
                 cmp.field: np.asarray(data[f"{side}_{FIELD_COLUMNS[cmp.field]}"], dtype=object)[
@@ -389,22 +465,33 @@ class FSMatcher:
             for side in ("l", "r")
         }
         return _Scored(
+            line[order],
             qid[order],
             rid[order],
             np.asarray(data["voter"], dtype=np.int64)[order],
             weight[order],
+            household[order],
             codes[order],
             sims[order],
             values["l"],
             values["r"],
         )
 
-    def _match_chunk(self, lines: Sequence[SignatureLine], q: pd.DataFrame, lo: int) -> list[Match]:
-        """Decide lines lo .. lo + len(lines) (their pairs are in `cand`, their fields in q)."""
-        scored = self._score(lo, lo + len(lines))
-        qids = np.arange(lo, lo + len(lines))
-        starts = np.searchsorted(scored.qid, qids, side="left")
-        ends = np.searchsorted(scored.qid, qids, side="right")
+    def _match_chunk(
+        self,
+        lines: Sequence[SignatureLine],
+        q: pd.DataFrame,
+        lo: int,
+        readings: tuple[int, int],
+        batch: _Batch,
+    ) -> list[Match]:
+        """Decide lines lo .. lo + len(lines) (their readings are rows `readings` of q)."""
+        q_line = q.line.to_numpy(dtype=np.int64)
+        q_penalty = q.penalty.to_numpy(dtype=np.float64)
+        scored = self._score(readings[0], readings[1], q_line, q_penalty, batch.table)
+        idx = np.arange(lo, lo + len(lines))
+        starts = np.searchsorted(scored.line, idx, side="left")
+        ends = np.searchsorted(scored.line, idx, side="right")
         k = self._cfg.candidates
         picks: list[list[int]] = []
         for i in range(len(lines)):
@@ -418,17 +505,28 @@ class FSMatcher:
                     if len(chosen) > k:
                         break
             picks.append(chosen)
-        unsure = self._surname_check(q, scored, picks, lo)
+        post = [_posterior(scored.weight[js], batch.log2_prior) for js in picks]
+        first_reading = np.searchsorted(q_line, idx, side="left")
+        reading = [
+            int(scored.qid[js[0]]) if js else int(first_reading[i]) for i, js in enumerate(picks)
+        ]
+        unsure = self._surname_check(q, scored, picks, post, lo, readings)
         infos = [
             _LineInfo(
-                int(a), str(b), str(c), str(d), str(e), _name_trust(line), _name_confidence(line)
+                lo + i,
+                r,
+                str(q.n_first.iat[r]),
+                str(q.n_last.iat[r]),
+                str(q.n_house.iat[r]),
+                str(q.n_street.iat[r]),
+                _name_trust(line),
+                _name_confidence(line),
             )
-            for a, b, c, d, e, line in zip(
-                q.qid, q.n_first, q.n_last, q.n_house, q.n_street, lines, strict=True
-            )
+            for i, (r, line) in enumerate(zip(reading, lines, strict=True))
         ]
         decided = [
-            self._decide(line, infos[i], scored, picks[i], unsure) for i, line in enumerate(lines)
+            self._decide(line, infos[i], scored, picks[i], post[i], unsure, batch)
+            for i, line in enumerate(lines)
         ]
         # Candidates kept: the top `cfg.candidates` for review and no match; for a match, the
         # voter and the runner-up (what the margin was measured against).
@@ -441,24 +539,37 @@ class FSMatcher:
             rid: (e, e.display) for rid, e in zip(shown, self._store.by_rid(shown), strict=True)
         }
         out = []
-        for line, (decision, why), js in zip(lines, decided, kept, strict=True):
-            candidates = tuple(self._candidate(scored, j, entries[int(scored.rid[j])]) for j in js)
+        for line, (decision, why), js, p in zip(lines, decided, kept, post, strict=True):
+            candidates = tuple(
+                self._candidate(scored, j, entries[int(scored.rid[j])], float(p[n]))
+                for n, j in enumerate(js)
+            )
             voter = candidates[0].voter_id if decision is MatchDecision.MATCH else None
-            out.append(Match(line.line_id, decision, voter, candidates, METHOD, why))
+            probability = round(float(p[0]), 6) if len(p) else None
+            out.append(Match(line.line_id, decision, voter, candidates, METHOD, why, probability))
         return out
 
     def _surname_check(
-        self, q: pd.DataFrame, scored: _Scored, picks: list[list[int]], lo: int
+        self,
+        q: pd.DataFrame,
+        scored: _Scored,
+        picks: list[list[int]],
+        post: list[np.ndarray],
+        lo: int,
+        readings: tuple[int, int],
     ) -> _NameChecks:
-        """What the decision needs beyond the scores: for lines whose best is below the match
-        threshold, the closest register surname (among those sharing the first two or the last
-        three letters, or the first and last two) and its similarity; and which of the lines'
-        given names are given names on the register (`_given_known`)."""
-        surnames = q.n_last.tolist()
+        """What the decision needs beyond the scores: for lines without a sure match, the
+        closest register surname to any reading's (among those sharing the first two or the
+        last three letters, or the first and last two) and its similarity; and which of the
+        lines' given names are given names on the register (`_given_known`)."""
+        unsure = {
+            lo + i for i, p in enumerate(post) if not len(p) or p[0] < self._match_probability
+        }
+        sub = q.iloc[readings[0] : readings[1]]
         qids = [
-            lo + i
-            for i, ch in enumerate(picks)
-            if (not ch or scored.weight[ch[0]] < self._match_at) and len(str(surnames[i])) >= 2
+            int(r)
+            for r, ln, last in zip(sub.qid, sub.line, sub.n_last, strict=True)
+            if int(ln) in unsure and len(str(last)) >= 2
         ]
         given = self._given_known(q, scored, picks)
         if not qids:
@@ -467,7 +578,7 @@ class FSMatcher:
         con.register("nm_df", pd.DataFrame({"qid": qids}))
         try:
             got = con.execute(
-                "WITH nm AS (SELECT q.qid, q.n_last FROM q JOIN nm_df USING (qid)), "
+                "WITH nm AS (SELECT q.qid, q.line, q.n_last FROM q JOIN nm_df USING (qid)), "
                 "s AS (SELECT n_last FROM surnames), "
                 "c AS (SELECT nm.qid, s.n_last AS other FROM nm JOIN s "
                 "ON left(s.n_last, 2) = left(nm.n_last, 2) UNION "
@@ -475,15 +586,19 @@ class FSMatcher:
                 "ON right(s.n_last, 3) = right(nm.n_last, 3) UNION "
                 "SELECT nm.qid, s.n_last FROM nm JOIN s ON left(s.n_last, 1) = left(nm.n_last, 1) "
                 "AND right(s.n_last, 2) = right(nm.n_last, 2)"
-                ") SELECT c.qid, "  # the closest surname; among equally close, the first
+                ") SELECT nm.line, "  # the closest surname; among equally close, the first
                 "first(c.other ORDER BY jaro_winkler_similarity(nm.n_last, c.other) DESC, "
                 "c.other), "
                 "max(jaro_winkler_similarity(nm.n_last, c.other)) FROM c JOIN nm USING (qid) "
-                "GROUP BY c.qid"
+                "GROUP BY nm.line"
             ).fetchall()
         finally:
             con.unregister("nm_df")
         return _NameChecks({int(a): (str(b), float(c)) for a, b, c in got}, given)
+
+    @property
+    def _match_probability(self) -> float:
+        return self._weights.thresholds.match_probability
 
     def _given_known(
         self, q: pd.DataFrame, scored: _Scored, picks: list[list[int]]
@@ -493,11 +608,14 @@ class FSMatcher:
         another person's name ("MARY" / "MARK"). The register's given names are gathered once
         per connection (a temp table)."""
         asked = {
-            str(name)
-            for name, ch in zip(q.n_first.tolist(), picks, strict=True)
+            str(scored.line_values["first_name"][ch[0]])
+            for ch in picks
             if ch
             and scored.codes[ch[0], _FIRST] == CLOSE
-            and not same_given_name(str(name), str(scored.reg_values["first_name"][ch[0]]))
+            and not same_given_name(
+                str(scored.line_values["first_name"][ch[0]]),
+                str(scored.reg_values["first_name"][ch[0]]),
+            )
         }
         if not asked:
             return frozenset()
@@ -511,7 +629,9 @@ class FSMatcher:
         ).fetchall()
         return frozenset(str(a) for (a,) in got)
 
-    def _candidate(self, s: _Scored, j: int, entry: tuple[RegisterEntry, str]) -> Candidate:
+    def _candidate(
+        self, s: _Scored, j: int, entry: tuple[RegisterEntry, str], probability: float
+    ) -> Candidate:
         codes = s.codes[j].tolist()
         sims = s.sims[j].tolist()
         evidence = []
@@ -529,7 +649,6 @@ class FSMatcher:
                     s.reg_values[cmp.field][j],
                 )
             )
-        probability = self._weights.probability(float(s.weight[j]))
         return Candidate(
             entry[0].voter_id, round(100.0 * probability, 1), tuple(evidence), entry[1]
         )
@@ -540,10 +659,12 @@ class FSMatcher:
         qrow: _LineInfo,
         s: _Scored,
         chosen: list[int],
+        post: np.ndarray,
         checks: _NameChecks,
+        batch: _Batch,
     ) -> tuple[MatchDecision, str]:
         """The decision and its one-line reason (see the module docstring)."""
-        t = self._weights.thresholds
+        t = batch.weights.thresholds
         has_name = bool(qrow.n_last) or bool(qrow.n_first)
         has_address = bool(qrow.n_house) or bool(qrow.n_street)
         if not has_name:
@@ -554,7 +675,7 @@ class FSMatcher:
                 "no name to match; candidates ranked by address only, "
                 f"best weight {s.weight[chosen[0]]:.1f}",
             )
-        near = checks.surnames.get(qrow.qid)
+        near = checks.surnames.get(qrow.line)
         if not chosen:
             # No pass proposed anyone: blocking may have missed the voter, so the surname check
             # is stricter here (a looser likeness is enough to send the line to review).
@@ -573,6 +694,7 @@ class FSMatcher:
         best = float(s.weight[chosen[0]])
         second = float(s.weight[chosen[1]]) if len(chosen) > 1 else None
         lead = best - second if second is not None else float("inf")
+        probability = float(post[0])
         bc = s.codes[chosen[0]].tolist()
         levels = ", ".join(
             f"{cmp.field} {LEVELS[bc[f]].value}"
@@ -580,12 +702,17 @@ class FSMatcher:
             if not (bc[f] == MISSING and cmp.field in _OPTIONAL)
         )
         nxt = f"{second:.1f}" if second is not None else "none"
-        summary = f"weight {best:.1f} ({levels}), next {nxt}"
-        # A name must agree: the surname at least CLOSE (one slip), and the given name CLOSE; a
-        # given name only LOOSE (an initial, or a likeness), or a slip that spells another
-        # given name on the register ("MARY" / "MARK": maybe another person), when the house
-        # number and street agree too and it is an initial or the middle name agrees. A loose
-        # likeness of given names alone ("LARNAR" / "ALNA" at one address) never matches.
+        summary = f"probability {probability:.4f}, weight {best:.1f} ({levels}), next {nxt}"
+        # A name must agree, and what a line's name may lack or change is weighed, not assumed:
+        # - the surname at least CLOSE (one slip) and the given name CLOSE; or
+        # - a given name only LOOSE (an initial, or a likeness), or a slip that spells another
+        #   given name on the register ("MARY" / "MARK": maybe another person), when the house
+        #   number and street agree and it is an initial or the middle name agrees; or
+        # - one name only (the other not written), the other name and the address agreeing; or
+        # - one name EXACT and the other changed (a married surname, another given name), the
+        #   address agreeing: the weights fitted to the lines say how often signers do that,
+        #   and a line of this kind reaches the probability only where they often do.
+        # A loose likeness of given names alone ("LARNAR" / "ALNA" at one address) never matches.
         at_address = bc[_HOUSE] <= CLOSE and bc[_STREET] <= CLOSE
         initial = len(qrow.n_first) == 1
         middle_agrees = bc[_MIDDLE] <= CLOSE
@@ -594,17 +721,30 @@ class FSMatcher:
             reg_first = str(s.reg_values["first_name"][chosen[0]])
             if not same_given_name(qrow.n_first, reg_first):
                 given = LOOSE  # another real given name, not a slip
-        names_agree = bc[_LAST] <= CLOSE and (
-            given <= CLOSE or (given == LOOSE and at_address and (initial or middle_agrees))
+        last = bc[_LAST]
+        another_name = given != bc[_FIRST]
+        names_agree = (
+            (last <= CLOSE and given <= CLOSE)
+            or (last <= CLOSE and given == LOOSE and at_address and (initial or middle_agrees))
+            or (at_address and MISSING in (last, given) and min(last, given) <= CLOSE)
+            or (
+                at_address
+                and not another_name
+                and EXACT in (last, given)
+                and max(last, given) in (LOOSE, DIFFERENT)
+            )
         )
-        match_at = self._match_at
         suffix_only = False
         if len(chosen) > 1 and bc[_SUFFIX] != s.codes[chosen[1], _SUFFIX]:
             # a Jr/Sr pair: is the lead the suffix's alone?
-            w = self._table[_SUFFIX]
+            w = batch.table[_SUFFIX]
             gap = w[bc[_SUFFIX]] - w[s.codes[chosen[1], _SUFFIX]]
             suffix_only = lead - gap < t.margin
-        if best >= match_at and lead >= t.margin and names_agree:
+        # the evidence floor is on the fields' own weights (a household's shared surname and
+        # address are evidence; `_household_bits` is about the prior of such a pair)
+        evidence = best - float(s.household[chosen[0]])
+        sure = probability >= t.match_probability and evidence >= t.match
+        if sure and lead >= t.margin and names_agree:
             if suffix_only and qrow.confidence < NAME_TRUST_SUFFIX:
                 return (
                     MatchDecision.REVIEW,
@@ -630,14 +770,19 @@ class FSMatcher:
                 f"or house number, no surname on the register like {qrow.n_last} "
                 f"(closest {closest})",
             )
-        if best >= match_at and lead < t.margin:
+        if evidence >= t.match and lead < t.margin:
             why = f"lead {lead:.1f} below margin {t.margin:.1f}"
-        elif best >= match_at and given != bc[_FIRST]:
+        elif sure and another_name:
             why = f"the given name {qrow.n_first} is another voter's given name, not only a slip"
-        elif best >= match_at:
+        elif sure:
             why = "the names do not agree well enough to match on the address"
         else:
-            why = f"below match {match_at:.1f}"
+            why = (
+                f"below probability {t.match_probability:g} (prior odds 2^{batch.log2_prior:.1f}"
+                f" a voter, {100 * batch.registered:.0f}% of lines registered)"
+                if evidence >= t.match
+                else f"below weight {t.match:.1f}"
+            )
         if name_suffix(line.signer_name) == "" and bc[_SUFFIX] == DIFFERENT:
             why += "; suffix differs"
         if not trusted:
@@ -647,3 +792,56 @@ class FSMatcher:
                 else f"; the name was read with confidence {qrow.trust:.2f}"
             )
         return MatchDecision.REVIEW, f"{summary}; {why}"
+
+
+_HOUSEHOLD = (_LAST, _HOUSE, _STREET)  # agreeing, the pair may be one household's two people
+_ZIP = _FIELD_INDEX["zip5"]
+
+
+def _household_share(store: RegisterStore) -> float:
+    """The share of pairs of register entries that share a surname, house number and street
+    (a household): far more than the fields' chance agreements multiplied, which is what the
+    weights (one field at a time) assume. 0.0 when no two entries do."""
+    got = store.con.execute(
+        "WITH g AS (SELECT count(*) AS n FROM entries WHERE n_last <> '' AND n_house <> '' "
+        "AND n_street <> '' GROUP BY n_last, n_house, n_street HAVING count(*) > 1) "
+        "SELECT coalesce(sum(n * (n - 1) / 2), 0) FROM g"
+    ).fetchall()
+    size = len(store)
+    pairs = float(got[0][0]) if got else 0.0
+    return pairs / (size * (size - 1) / 2) if size > 1 else 0.0
+
+
+def _household_bits(codes: np.ndarray, u: Sequence[Sequence[float]], share: float) -> np.ndarray:
+    """Per pair, the bits to add when its surname, house number and street all agree (CLOSE or
+    better): the weights counted those agreements as independent chances (the product of their
+    u, and the ZIP's when it agrees too), but two people of one household agree on all of them
+    at once (`share`, `_household_share`). The correction replaces the product by the share
+    when the share is the larger (never adds bits). This is what keeps a housemate who is not
+    registered (another given name, the same surname and address) from being matched to the
+    voter, however the fitted weights make a given name that differs."""
+    out = np.zeros(len(codes))
+    if share <= 0.0 or not len(codes):
+        return out
+    agree = np.all(codes[:, list(_HOUSEHOLD)] <= CLOSE, axis=1)
+    if not agree.any():
+        return out
+    log_u = np.log2(np.asarray(u, dtype=np.float64))
+    chance = np.zeros(len(codes))
+    for f in (*_HOUSEHOLD, _ZIP):
+        c = codes[:, f].astype(np.int64)
+        chance += np.where(c <= CLOSE, log_u[f][np.minimum(c, CLOSE)], 0.0)
+    out[agree] = np.minimum(0.0, chance[agree] - math.log2(share))
+    return out
+
+
+def _posterior(weights: np.ndarray, log2_prior: float) -> np.ndarray:
+    """P(the line is voter j) for a line's candidate voters of these weights (bits), given the
+    log2 prior odds that it is one given entry: 2^(w_j + prior) / (1 + sum_k 2^(w_k + prior));
+    the 1 is the line's signer not being on the register (or not among the candidates)."""
+    if not len(weights):
+        return np.zeros(0)
+    s = np.asarray(weights, dtype=np.float64) + log2_prior
+    top = max(0.0, float(s.max()))
+    e = np.exp2(s - top)
+    return e / (np.exp2(-top) + e.sum())

@@ -92,7 +92,7 @@ def test_candidates_carry_evidence(matcher):
     assert fields["street"].line_value == "MAIN ST" == fields["street"].register_value
     assert all(0.0 <= e.score <= 100.0 for e in best.evidence)
     assert 0.0 <= best.score <= 100.0
-    assert m.reason.startswith("weight ")
+    assert m.reason.startswith("probability ")
 
 
 def test_review_keeps_the_configured_number_of_candidates():
