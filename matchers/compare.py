@@ -15,7 +15,8 @@ rules gives:
                "MARGARET"); or the middle initial agrees with a middle name; or a street equal
                but for its street type ("S WABASH" / "S WABASH AVE"; real address lists mix
                types up often enough that capping them lost recall on
-               ../shared/reference/address-matching/ for no precision)
+               ../shared/reference/address-matching/ for no precision), or whose name starts
+               the other written without spaces ("BROOKER ST" / "BROOKE RSTREET")
     LOOSE      similarity >= `loose`; or a given name is the initial of the other; or a house
                number one edit off ("12" / "13": a slip, or the house next door)
     DIFFERENT  anything else
@@ -246,6 +247,17 @@ def street_core(street: str) -> str:
     return " ".join(words)
 
 
+STREET_CORE_MIN = 4  # letters of a street's name for `_run_together`
+
+
+def _run_together(core: str, squashed: str) -> bool:
+    """A street's name (its type dropped) that starts the other street written with its spaces
+    dropped: "BROOKER" / "BROOKE RSTREET", "CLAMP" / "CLAMPP LACE", "DIXON" / "DIXONDDRIVE" (a
+    typed or read street whose words ran together or apart, its type misspelt)."""
+    plain = core.replace(" ", "")
+    return len(plain) >= STREET_CORE_MIN and squashed != plain and squashed.startswith(plain)
+
+
 def _lift(codes: np.ndarray, where: np.ndarray, target: int) -> None:
     """codes[where] = the better of itself and `target`."""
     np.minimum(codes, np.where(where, target, DIFFERENT).astype(np.int8), out=codes)
@@ -294,9 +306,12 @@ def compare_arrays(
                 codes[i] = CLOSE
     if cmp.street_core and (codes > CLOSE).any():
         cores = {v: street_core(v) for v in {*a, *b}}
+        squashed = {v: v.replace(" ", "") for v in {*a, *b}}
         for i in np.flatnonzero(codes > CLOSE).tolist():
-            x = cores[aa[i]]
-            if x and x == cores[bb[i]]:
+            x, y = cores[aa[i]], cores[bb[i]]
+            if x and x == y:
+                codes[i] = CLOSE
+            elif _run_together(x, squashed[bb[i]]) or _run_together(y, squashed[aa[i]]):
                 codes[i] = CLOSE
     if cmp.initial_level is not None:
         target = LEVEL_CODES[cmp.initial_level]

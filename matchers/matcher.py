@@ -68,7 +68,7 @@ from pipeline.records import (
     Source,
 )
 
-from .compare import CLOSE, COMPARISONS, DIFFERENT, EXACT, FIELD_COLUMNS, LEVELS, LOOSE, MISSING
+from .compare import CLOSE, COMPARISONS, DIFFERENT, FIELD_COLUMNS, LEVELS, LOOSE, MISSING
 from .nicknames import same_given_name
 from .normalize import name_readings, name_suffix, split_person_name, split_street_address
 from .sql_pairs import best_pairs
@@ -220,8 +220,8 @@ class _Scored:
     qid: np.ndarray  # the reading of the line's name (a row of `q`)
     rid: np.ndarray
     voter: np.ndarray  # one number per voter id (`vno`: a repeated id's rows share it)
-    weight: np.ndarray  # bits, less the reading's penalty, with `_household_bits`
-    household: np.ndarray  # the `_household_bits` in the weight
+    weight: np.ndarray  # bits, less the reading's penalty, with `_joint_bits`
+    joint: np.ndarray  # the `_joint_bits` in the weight
     codes: np.ndarray  # (pairs, fields) level codes
     sims: np.ndarray  # (pairs, fields) similarity 0..100
     line_values: dict[str, np.ndarray]
@@ -280,7 +280,7 @@ class FSMatcher:
         if self._weights.fields != tuple(c.field for c in COMPARISONS):
             raise ValueError("the weights do not have one row per comparison")
         self._table = self._weights.table
-        self._household = _household_share(self._store)
+        self._shares = _shares(self._store)
         self._max_block = max_block
         self._batch = batch
         self._places = tuple(
@@ -383,7 +383,7 @@ class FSMatcher:
             [np.asarray(data[f"c_{i}"], dtype=np.int8) for i in range(len(COMPARISONS))], axis=1
         ).reshape(len(qid), len(COMPARISONS))
         line = q_line[qid]
-        offset = -q_penalty[qid] + _household_bits(codes, self._weights.u, self._household)
+        offset = -q_penalty[qid] + _joint_bits(codes, self._weights.u, self._shares)
         weight = self._table[np.arange(len(COMPARISONS))[None, :], codes].sum(axis=1) + offset
         order = np.lexsort((-weight, np.asarray(data["voter"], dtype=np.int64), line))
         voter = np.asarray(data["voter"], dtype=np.int64)[order]
@@ -446,11 +446,9 @@ class FSMatcher:
             codes[:, i] = data[f"c_{i}"]
             sims[:, i] = data[f"s_{i}"]
         qid = np.asarray(data["qid"], dtype=np.int64)
-        household = _household_bits(codes, self._weights.u, self._household)
+        joint = _joint_bits(codes, self._weights.u, self._shares)
         weight = (
-            table[np.arange(len(COMPARISONS))[None, :], codes].sum(axis=1)
-            - q_penalty[qid]
-            + household
+            table[np.arange(len(COMPARISONS))[None, :], codes].sum(axis=1) - q_penalty[qid] + joint
         )
         line = q_line[qid]
         rid = np.asarray(data["rid"], dtype=np.int64)
@@ -470,7 +468,7 @@ class FSMatcher:
             rid[order],
             np.asarray(data["voter"], dtype=np.int64)[order],
             weight[order],
-            household[order],
+            joint[order],
             codes[order],
             sims[order],
             values["l"],
@@ -708,10 +706,11 @@ class FSMatcher:
         # - a given name only LOOSE (an initial, or a likeness), or a slip that spells another
         #   given name on the register ("MARY" / "MARK": maybe another person), when the house
         #   number and street agree and it is an initial or the middle name agrees; or
-        # - one name only (the other not written), the other name and the address agreeing; or
-        # - one name EXACT and the other changed (a married surname, another given name), the
-        #   address agreeing: the weights fitted to the lines say how often signers do that,
-        #   and a line of this kind reaches the probability only where they often do.
+        # - one name agreeing (CLOSE or better) and the other not written, or changed (a married
+        #   surname, another given name), the address agreeing: the weights fitted to the lines
+        #   say how often signers do that, `_joint_bits` how often a household's other
+        #   member shares surname and address, and such a line reaches the probability only
+        #   where the lines show it is common.
         # A loose likeness of given names alone ("LARNAR" / "ALNA" at one address) never matches.
         at_address = bc[_HOUSE] <= CLOSE and bc[_STREET] <= CLOSE
         initial = len(qrow.n_first) == 1
@@ -726,13 +725,7 @@ class FSMatcher:
         names_agree = (
             (last <= CLOSE and given <= CLOSE)
             or (last <= CLOSE and given == LOOSE and at_address and (initial or middle_agrees))
-            or (at_address and MISSING in (last, given) and min(last, given) <= CLOSE)
-            or (
-                at_address
-                and not another_name
-                and EXACT in (last, given)
-                and max(last, given) in (LOOSE, DIFFERENT)
-            )
+            or (at_address and not another_name and min(last, given) <= CLOSE)
         )
         suffix_only = False
         if len(chosen) > 1 and bc[_SUFFIX] != s.codes[chosen[1], _SUFFIX]:
@@ -740,9 +733,8 @@ class FSMatcher:
             w = batch.table[_SUFFIX]
             gap = w[bc[_SUFFIX]] - w[s.codes[chosen[1], _SUFFIX]]
             suffix_only = lead - gap < t.margin
-        # the evidence floor is on the fields' own weights (a household's shared surname and
-        # address are evidence; `_household_bits` is about the prior of such a pair)
-        evidence = best - float(s.household[chosen[0]])
+        # the evidence floor is on the fields' own weights, before `_joint_bits`
+        evidence = best - float(s.joint[chosen[0]])
         sure = probability >= t.match_probability and evidence >= t.match
         if sure and lead >= t.margin and names_agree:
             if suffix_only and qrow.confidence < NAME_TRUST_SUFFIX:
@@ -794,44 +786,78 @@ class FSMatcher:
         return MatchDecision.REVIEW, f"{summary}; {why}"
 
 
-_HOUSEHOLD = (_LAST, _HOUSE, _STREET)  # agreeing, the pair may be one household's two people
+_ADDRESS = (_HOUSE, _STREET)
 _ZIP = _FIELD_INDEX["zip5"]
 
 
-def _household_share(store: RegisterStore) -> float:
-    """The share of pairs of register entries that share a surname, house number and street
-    (a household): far more than the fields' chance agreements multiplied, which is what the
-    weights (one field at a time) assume. 0.0 when no two entries do."""
-    got = store.con.execute(
-        "WITH g AS (SELECT count(*) AS n FROM entries WHERE n_last <> '' AND n_house <> '' "
-        "AND n_street <> '' GROUP BY n_last, n_house, n_street HAVING count(*) > 1) "
-        "SELECT coalesce(sum(n * (n - 1) / 2), 0) FROM g"
-    ).fetchall()
+@dataclass(frozen=True, slots=True)
+class _Shares:
+    """The shares of pairs of register entries that agree on several fields at once (exactly):
+    far more than the fields' chance agreements multiplied, which is what the weights (one
+    field at a time) assume. 0.0 when no two entries do."""
+
+    address: float  # house number and street
+    address_zip: float  # house number, street and ZIP
+    household: float  # surname, house number and street
+
+
+def _shares(store: RegisterStore) -> _Shares:
     size = len(store)
-    pairs = float(got[0][0]) if got else 0.0
-    return pairs / (size * (size - 1) / 2) if size > 1 else 0.0
+    total = size * (size - 1) / 2
+
+    def share(columns: str) -> float:
+        present = " AND ".join(f"{c} <> ''" for c in columns.split(", "))
+        got = store.con.execute(
+            f"WITH g AS (SELECT count(*) AS n FROM entries WHERE {present} GROUP BY {columns} "
+            "HAVING count(*) > 1) SELECT coalesce(sum(n * (n - 1) / 2), 0) FROM g"
+        ).fetchall()
+        return float(got[0][0]) / total if got and total else 0.0
+
+    return _Shares(
+        share("n_house, n_street"),
+        share("n_house, n_street, n_zip"),
+        share("n_last, n_house, n_street"),
+    )
 
 
-def _household_bits(codes: np.ndarray, u: Sequence[Sequence[float]], share: float) -> np.ndarray:
-    """Per pair, the bits to add when its surname, house number and street all agree (CLOSE or
-    better): the weights counted those agreements as independent chances (the product of their
-    u, and the ZIP's when it agrees too), but two people of one household agree on all of them
-    at once (`share`, `_household_share`). The correction replaces the product by the share
-    when the share is the larger (never adds bits). This is what keeps a housemate who is not
-    registered (another given name, the same surname and address) from being matched to the
-    voter, however the fitted weights make a given name that differs."""
+def _joint_bits(codes: np.ndarray, u: Sequence[Sequence[float]], shares: _Shares) -> np.ndarray:
+    """Per pair, the bits to add where fields that agree (CLOSE or better) are not independent
+    chances: the weights count house number, street and ZIP as three (the product of their
+    u), but two entries at one address agree on all three at once, and two people of one
+    household on the surname too. The product of the agreeing fields' u is replaced by the
+    register's share of such pairs (`_shares`) where the share is the larger (bits are never
+    added). Without it, an address agreeing in a county of 200,000 counted some 27 bits where
+    the register's addresses give 17, enough for a given name and an address to outweigh a
+    surname that differs. The household's share counts only where the given names do not agree
+    (DIFFERENT, or one not written): a given name that agrees, even as an initial, is what tells
+    a household's members apart (two who both agree are told apart by the margin); this is what
+    keeps a housemate who is not registered (another given name, the same surname and address)
+    from being matched to the voter, however the fitted weights make a given name that
+    differs."""
     out = np.zeros(len(codes))
-    if share <= 0.0 or not len(codes):
+    if not len(codes):
         return out
-    agree = np.all(codes[:, list(_HOUSEHOLD)] <= CLOSE, axis=1)
-    if not agree.any():
+    at = np.all(codes[:, list(_ADDRESS)] <= CLOSE, axis=1)
+    if not at.any():
         return out
     log_u = np.log2(np.asarray(u, dtype=np.float64))
-    chance = np.zeros(len(codes))
-    for f in (*_HOUSEHOLD, _ZIP):
-        c = codes[:, f].astype(np.int64)
-        chance += np.where(c <= CLOSE, log_u[f][np.minimum(c, CLOSE)], 0.0)
-    out[agree] = np.minimum(0.0, chance[agree] - math.log2(share))
+
+    def chance(fields: Sequence[int]) -> np.ndarray:
+        total = np.zeros(len(codes))
+        for f in fields:
+            c = codes[:, f].astype(np.int64)
+            total += np.where(c <= CLOSE, log_u[f][np.minimum(c, CLOSE)], 0.0)
+        return total
+
+    zip_agrees = codes[:, _ZIP] <= CLOSE
+    address = chance((*_ADDRESS, _ZIP))
+    for where, share in ((at & ~zip_agrees, shares.address), (at & zip_agrees, shares.address_zip)):
+        if share > 0.0:
+            out[where] = np.minimum(0.0, address[where] - math.log2(share))
+    if shares.household > 0.0:
+        house = at & (codes[:, _LAST] <= CLOSE) & (codes[:, _FIRST] >= DIFFERENT)
+        both = chance((_LAST, *_ADDRESS, _ZIP))[house] - math.log2(shares.household)
+        out[house] = np.minimum(out[house], np.minimum(0.0, both))
     return out
 
 

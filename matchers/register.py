@@ -108,7 +108,10 @@ NYSBOE_DATE_FIELDS: Mapping[str, str] = {
 
 _DATE_FIELDS = frozenset({"registration_date", "inactive_date", "purge_date"})
 _ENTRY_FIELDS = tuple(f.name for f in fields(RegisterEntry) if f.name != "source_row")
-_REQUIRED = ("voter_id", "last_name")  # a row without these is a bad row
+_REQUIRED = ("voter_id",)  # a row without these is a bad row ...
+# ... and one with neither name. A row lacking one name (a voter registered under one name, a
+# surname lost in an export) is kept: the voter can still be matched on the rest.
+_NAMES = ("last_name", "first_name")
 _GENERIC_DATE_FORMATS = ("%Y-%m-%d", "%m/%d/%Y", "%Y%m%d")
 _SNIFF_BYTES = 8192
 _MAX_PROBLEMS_SHOWN = 5
@@ -246,6 +249,8 @@ def _make_entry(
     columns: Mapping[str, str],
 ) -> RegisterEntry:
     missing = [columns[k] for k in _REQUIRED if not values.get(k)]
+    if not any(values.get(k) for k in _NAMES):
+        missing.append(" and no ".join(columns.get(k, k) for k in _NAMES))
     if missing:
         raise _BadRowError("no " + " and no ".join(missing))
     # The keys are RegisterEntry fields (checked against its dataclass fields).
