@@ -140,9 +140,7 @@ def run(n: int, folder: Path) -> dict[str, float]:
         "wrong": wrong,
         "review": sum(1 for m in matches if m.decision is MatchDecision.REVIEW) / len(lines),
         "not_registered": sum(
-            1
-            for m, t in zip(matches, truth, strict=True)
-            if m.decision is MatchDecision.NO_MATCH
+            1 for m, t in zip(matches, truth, strict=True) if m.decision is MatchDecision.NO_MATCH
         ),
         "unmatchable": sum(1 for t in truth if t not in on_register),
         "blocking_recall": blocked / len(lines),

@@ -68,10 +68,10 @@ from pipeline.records import (
     Source,
 )
 
-from .compare import CLOSE, COMPARISONS, DIFFERENT, FIELD_COLUMNS, LEVELS, LOOSE, MISSING
+from .compare import CLOSE, COMPARISONS, DIFFERENT, EXACT, FIELD_COLUMNS, LEVELS, LOOSE, MISSING
 from .nicknames import same_given_name
 from .normalize import name_readings, name_suffix, split_person_name, split_street_address
-from .sql_pairs import best_pairs
+from .sql_pairs import EPSILON, best_pairs
 from .store import _NORMALIZED, BLOCKING_KEYS, HASH_COLUMNS, RegisterStore
 from .weights import Weights, fit_to_lines, for_register, load_weights
 
@@ -354,9 +354,7 @@ class FSMatcher:
                     lines[start:stop], q, start, (int(firsts[start]), int(firsts[stop])), batch
                 )
             )
-        log.debug(
-            "matched %d lines; registered share estimated %.3f", len(out), batch.registered
-        )
+        log.debug("matched %d lines; registered share estimated %.3f", len(out), batch.registered)
         return tuple(out)
 
     def candidate_pairs(self, texts: Sequence[tuple[str, str]]) -> pd.DataFrame:
@@ -382,16 +380,22 @@ class FSMatcher:
         codes = np.stack(
             [np.asarray(data[f"c_{i}"], dtype=np.int8) for i in range(len(COMPARISONS))], axis=1
         ).reshape(len(qid), len(COMPARISONS))
+        voter = np.asarray(data["voter"], dtype=np.int64)
+        prior = self._table[np.arange(len(COMPARISONS))[None, :], codes].sum(axis=1)
+        kept = _kept_by_prior(qid, voter, prior, self._cfg.candidates + 1)
+        qid, voter, prior, codes = qid[kept], voter[kept], prior[kept], codes[kept]
         line = q_line[qid]
         offset = -q_penalty[qid] + _joint_bits(codes, self._weights.u, self._shares)
-        weight = self._table[np.arange(len(COMPARISONS))[None, :], codes].sum(axis=1) + offset
-        order = np.lexsort((-weight, np.asarray(data["voter"], dtype=np.int64), line))
-        voter = np.asarray(data["voter"], dtype=np.int64)[order]
+        weight = prior + offset
+        order = np.lexsort((-weight, voter, line))
+        voter = voter[order]
         line = line[order]
         first = np.ones(len(order), dtype=bool)
         first[1:] = (line[1:] != line[:-1]) | (voter[1:] != voter[:-1])
         keep = order[first]
-        fit = fit_to_lines(self._weights, codes[keep], line[first], offset[keep], n_lines, self._size)
+        fit = fit_to_lines(
+            self._weights, codes[keep], line[first], offset[keep], n_lines, self._size
+        )
         return _Batch(fit.weights, fit.weights.table, fit.log2_prior, fit.registered)
 
     def _block(self) -> None:
@@ -430,7 +434,6 @@ class FSMatcher:
             "AND q.n_house = e.n_house)"
         )
 
-
     def _score(
         self, lo: int, hi: int, q_line: np.ndarray, q_penalty: np.ndarray, table: np.ndarray
     ) -> _Scored:
@@ -446,6 +449,14 @@ class FSMatcher:
             codes[:, i] = data[f"c_{i}"]
             sims[:, i] = data[f"s_{i}"]
         qid = np.asarray(data["qid"], dtype=np.int64)
+        kept = _kept_by_prior(
+            qid,
+            np.asarray(data["voter"], dtype=np.int64),
+            self._table[np.arange(len(COMPARISONS))[None, :], codes].sum(axis=1),
+            self._cfg.candidates + 1,
+        )
+        data = {k: np.asarray(v)[kept] for k, v in data.items()}
+        codes, sims, qid = codes[kept], sims[kept], qid[kept]
         joint = _joint_bits(codes, self._weights.u, self._shares)
         weight = (
             table[np.arange(len(COMPARISONS))[None, :], codes].sum(axis=1) - q_penalty[qid] + joint
@@ -680,6 +691,7 @@ class FSMatcher:
             if (
                 has_address
                 and qrow.n_last
+                and qrow.n_first  # one word may be a given name: it rules nobody out
                 and qrow.trust >= NAME_TRUST_NO_MATCH
                 and (near is None or near[1] < SURNAME_LIKE_AT_ALL)
             ):
@@ -706,11 +718,12 @@ class FSMatcher:
         # - a given name only LOOSE (an initial, or a likeness), or a slip that spells another
         #   given name on the register ("MARY" / "MARK": maybe another person), when the house
         #   number and street agree and it is an initial or the middle name agrees; or
-        # - one name agreeing (CLOSE or better) and the other not written, or changed (a married
-        #   surname, another given name), the address agreeing: the weights fitted to the lines
-        #   say how often signers do that, `_joint_bits` how often a household's other
-        #   member shares surname and address, and such a line reaches the probability only
-        #   where the lines show it is common.
+        # - one name agreeing (CLOSE or better; LOOSE when it is the only name written) and
+        #   the other not written, or changed (a married surname, another given name), the
+        #   address agreeing (or, without a house number, the street and ZIP): the weights
+        #   fitted to the lines say how often signers do that, `_joint_bits` how often a
+        #   household's other member shares surname and address, and such a line reaches the
+        #   probability only where the lines show it is common.
         # A loose likeness of given names alone ("LARNAR" / "ALNA" at one address) never matches.
         at_address = bc[_HOUSE] <= CLOSE and bc[_STREET] <= CLOSE
         initial = len(qrow.n_first) == 1
@@ -722,10 +735,18 @@ class FSMatcher:
                 given = LOOSE  # another real given name, not a slip
         last = bc[_LAST]
         another_name = given != bc[_FIRST]
+        # the address agrees: house number and street, or (no house number written) the
+        # street and the ZIP
+        address_agrees = at_address or (
+            bc[_STREET] <= CLOSE and bc[_HOUSE] == MISSING and bc[_ZIP] == EXACT
+        )
+        one_name = min(last, given) <= CLOSE or (
+            MISSING in (last, given) and min(last, given) <= LOOSE
+        )
         names_agree = (
             (last <= CLOSE and given <= CLOSE)
             or (last <= CLOSE and given == LOOSE and at_address and (initial or middle_agrees))
-            or (at_address and not another_name and min(last, given) <= CLOSE)
+            or (address_agrees and not another_name and one_name)
         )
         suffix_only = False
         if len(chosen) > 1 and bc[_SUFFIX] != s.codes[chosen[1], _SUFFIX]:
@@ -754,7 +775,7 @@ class FSMatcher:
         )
         unlike = near is None or near[1] < SURNAME_RESEMBLES
         trusted = qrow.trust >= NAME_TRUST_NO_MATCH
-        if best < t.no_match and not strong and qrow.n_last and unlike and trusted:
+        if best < t.no_match and not strong and qrow.n_last and qrow.n_first and unlike and trusted:
             closest = f"{near[0]} {100 * near[1]:.0f}" if near else "none"
             return (
                 MatchDecision.NO_MATCH,
@@ -859,6 +880,28 @@ def _joint_bits(codes: np.ndarray, u: Sequence[Sequence[float]], shares: _Shares
         both = chance((_LAST, *_ADDRESS, _ZIP))[house] - math.log2(shares.household)
         out[house] = np.minimum(out[house], np.minimum(0.0, both))
     return out
+
+
+def _kept_by_prior(qid: np.ndarray, voter: np.ndarray, weight: np.ndarray, keep: int) -> np.ndarray:
+    """Which rows `sql_pairs.best_pairs` keeps with every pair scored: per reading, the rows
+    whose prior weight reaches its `keep`-th best voter's (less EPSILON). Restricting both the
+    fit and the decision to these rows makes them the same whether or not the pairs were
+    pruned first."""
+    if not len(qid):
+        return np.zeros(0, dtype=bool)
+    order = np.lexsort((-weight, voter, qid))
+    q, v, w = qid[order], voter[order], weight[order]
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = (q[1:] != q[:-1]) | (v[1:] != v[:-1])
+    fq, fw = q[first], w[first]  # each voter's best, per reading
+    by = np.lexsort((-fw, fq))
+    fq, fw = fq[by], fw[by]
+    start = np.searchsorted(fq, fq, side="left")
+    rank = np.arange(len(fq)) - start  # 0-based rank of the voter within its reading
+    at = rank == keep - 1
+    threshold = dict(zip(fq[at].tolist(), fw[at].tolist(), strict=True))
+    t = np.array([threshold.get(x, -np.inf) for x in qid.tolist()])
+    return weight >= t - EPSILON
 
 
 def _posterior(weights: np.ndarray, log2_prior: float) -> np.ndarray:

@@ -316,8 +316,9 @@ def name_readings(s: str | None) -> tuple[PersonName, ...]:
     """The ways a name written without a comma may be read, the usual one first
     (`split_person_name`), then: two words the other way round ("Paterson Madeleine": surname
     first); one word as a given name too ("Robert"); three words with two of them run apart
-    ("Francesco Finl Ay", "Jord An Blake"), each join. A name with a comma, or of more words,
-    has one reading. The matcher scores every reading and keeps a voter's best."""
+    ("Francesco Finl Ay", "Jord An Blake", "William Rei D"), each join (not a middle initial).
+    A name with a comma, or of more words, has one reading. The matcher scores every reading
+    and keeps a voter's best."""
     first = split_person_name(s)
     if not s or "," in str(s):
         return (first,)
@@ -326,7 +327,7 @@ def name_readings(s: str | None) -> tuple[PersonName, ...]:
         return (first, PersonName(words[0], "", "", first.suffix))
     if len(words) == 2 and first.middle == "" and first.first == words[0]:
         return (first, PersonName(words[1], "", words[0], first.suffix))
-    if len(words) == 3 and first.middle == words[1] and min(map(len, words)) >= 2:
+    if len(words) == 3 and first.middle == words[1] and (len(words[1]) > 1 or len(words[2]) == 1):
         return (
             first,
             PersonName(words[0], "", words[1] + words[2], first.suffix),
@@ -388,9 +389,7 @@ def split_street_address(s: str | None) -> StreetAddress:
         ):
             first = f"{first} {part}"
     found = _ZIP.search(raw)
-    if found is None and len(parts) > 1 and not parts[-1].strip().upper().startswith(
-        _UNIT_STARTS
-    ):
+    if found is None and len(parts) > 1 and not parts[-1].strip().upper().startswith(_UNIT_STARTS):
         found = _POSTCODE.search(parts[-1])
     zip5 = found.group(1) if found else ""
     tokens = [_unglue(t) for t in normalize_address(first).split()]

@@ -96,7 +96,8 @@ CASES = [
     ("first_name", "DAIIA", "DALIA", L.CLOSE),  # "I" read for "L"
     ("first_name", "AL", "AN", L.DIFFERENT),  # too short for a slip to mean anything
     ("house_number", "12", "13", L.LOOSE),  # a slip, or the house next door
-    ("house_number", "340", "304", L.LOOSE),  # two digits swapped
+    ("house_number", "340", "304", L.CLOSE),  # two digits swapped: a level of its own
+    ("house_number", "340", "341", L.LOOSE),  # the house next door, or a slip
     ("house_number", "L47", "147", L.CLOSE),  # "l" read for "1"
     ("house_number", "7O", "70", L.CLOSE),
     ("house_number", "3L6", "376", L.LOOSE),  # "l" is a "1", not a "7": look-alikes do not chain
