@@ -72,6 +72,19 @@ def reference(cmp: Comparison, a: str, b: str) -> L:
         got.append(cmp.initial_level)
     if cmp.street_core and street_core(a) and street_core(a) == street_core(b):
         got.append(L.CLOSE)
+    if cmp.street_core:
+        for x, y in ((a, b), (b, a)):
+            core, whole = street_core(x).replace(" ", ""), y.replace(" ", "")
+            if len(core) >= 4 and whole != core and whole.startswith(core):
+                got.append(L.CLOSE)  # words run together or apart ("BROOKE RSTREET")
+    if (
+        cmp.transposed_level is not None
+        and a.isdigit()
+        and b.isdigit()
+        and len(a) == len(b)
+        and any(a == b[:i] + b[i + 1] + b[i] + b[i + 2 :] for i in range(len(b) - 1))
+    ):
+        got.append(cmp.transposed_level)
     order = [L.EXACT, L.CLOSE, L.LOOSE, L.DIFFERENT]
     return min(got, key=order.index)
 
@@ -98,6 +111,8 @@ CASES = [
     ("house_number", "12", "13", L.LOOSE),  # a slip, or the house next door
     ("house_number", "340", "304", L.CLOSE),  # two digits swapped: a level of its own
     ("house_number", "340", "341", L.LOOSE),  # the house next door, or a slip
+    ("street", "BROOKER ST", "BROOKE RSTREET", L.CLOSE),  # words run apart
+    ("street", "DIXON DR", "DIXONDDRIVE", L.CLOSE),
     ("house_number", "L47", "147", L.CLOSE),  # "l" read for "1"
     ("house_number", "7O", "70", L.CLOSE),
     ("house_number", "3L6", "376", L.LOOSE),  # "l" is a "1", not a "7": look-alikes do not chain
