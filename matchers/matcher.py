@@ -344,7 +344,7 @@ class FSMatcher:
         con.execute("DROP TABLE cand")
         q_line = q.line.to_numpy(dtype=np.int64)
         q_penalty = q.penalty.to_numpy(dtype=np.float64)
-        batch = self._fit(q_line, q_penalty, len(lines))
+        batch = self._fit(q_line, q_penalty, _initials(q), len(lines))
         firsts = np.searchsorted(q_line, np.arange(len(lines) + 1), side="left")
         out: list[Match] = []
         for start in range(0, len(lines), self._batch):
@@ -371,7 +371,9 @@ class FSMatcher:
 
     # ----------------------------------------------------------------------------------------
 
-    def _fit(self, q_line: np.ndarray, q_penalty: np.ndarray, n_lines: int) -> _Batch:
+    def _fit(
+        self, q_line: np.ndarray, q_penalty: np.ndarray, q_initial: np.ndarray, n_lines: int
+    ) -> _Batch:
         """m and the registered share fitted to this batch's scored pairs (each line's best
         pair per voter), the stored weights as priors (`weights.fit_to_lines`)."""
         cols = ", ".join(f"c_{i}" for i in range(len(COMPARISONS)))
@@ -385,7 +387,7 @@ class FSMatcher:
         kept = _kept_by_prior(qid, voter, prior, self._cfg.candidates + 1)
         qid, voter, prior, codes = qid[kept], voter[kept], prior[kept], codes[kept]
         line = q_line[qid]
-        offset = -q_penalty[qid] + _joint_bits(codes, self._weights.u, self._shares)
+        offset = -q_penalty[qid] + _joint_bits(codes, q_initial[qid], self._weights.u, self._shares)
         weight = prior + offset
         order = np.lexsort((-weight, voter, line))
         voter = voter[order]
@@ -435,7 +437,13 @@ class FSMatcher:
         )
 
     def _score(
-        self, lo: int, hi: int, q_line: np.ndarray, q_penalty: np.ndarray, table: np.ndarray
+        self,
+        lo: int,
+        hi: int,
+        q_line: np.ndarray,
+        q_penalty: np.ndarray,
+        q_initial: np.ndarray,
+        table: np.ndarray,
     ) -> _Scored:
         """The scored pairs (table `scored`, see `sql_pairs.best_pairs`) of the readings with
         lo <= qid < hi, sorted by line, then weight (best first), then row."""
@@ -457,7 +465,7 @@ class FSMatcher:
         )
         data = {k: np.asarray(v)[kept] for k, v in data.items()}
         codes, sims, qid = codes[kept], sims[kept], qid[kept]
-        joint = _joint_bits(codes, self._weights.u, self._shares)
+        joint = _joint_bits(codes, q_initial[qid], self._weights.u, self._shares)
         weight = (
             table[np.arange(len(COMPARISONS))[None, :], codes].sum(axis=1) - q_penalty[qid] + joint
         )
@@ -497,7 +505,7 @@ class FSMatcher:
         """Decide lines lo .. lo + len(lines) (their readings are rows `readings` of q)."""
         q_line = q.line.to_numpy(dtype=np.int64)
         q_penalty = q.penalty.to_numpy(dtype=np.float64)
-        scored = self._score(readings[0], readings[1], q_line, q_penalty, batch.table)
+        scored = self._score(readings[0], readings[1], q_line, q_penalty, _initials(q), batch.table)
         idx = np.arange(lo, lo + len(lines))
         starts = np.searchsorted(scored.line, idx, side="left")
         ends = np.searchsorted(scored.line, idx, side="right")
@@ -740,8 +748,13 @@ class FSMatcher:
         address_agrees = at_address or (
             bc[_STREET] <= CLOSE and bc[_HOUSE] == MISSING and bc[_ZIP] == EXACT
         )
-        one_name = min(last, given) <= CLOSE or (
-            MISSING in (last, given) and min(last, given) <= LOOSE
+        # one name agrees and the other is not written or is another name altogether (not a
+        # mere likeness: a given name only LOOSE is the rule above); or the surname is a
+        # likeness and the given name agrees
+        one_name = (
+            (min(last, given) <= CLOSE and max(last, given) >= DIFFERENT)
+            or (MISSING in (last, given) and min(last, given) <= LOOSE)
+            or (given <= CLOSE and last == LOOSE)
         )
         names_agree = (
             (last <= CLOSE and given <= CLOSE)
@@ -841,7 +854,9 @@ def _shares(store: RegisterStore) -> _Shares:
     )
 
 
-def _joint_bits(codes: np.ndarray, u: Sequence[Sequence[float]], shares: _Shares) -> np.ndarray:
+def _joint_bits(
+    codes: np.ndarray, initial: np.ndarray, u: Sequence[Sequence[float]], shares: _Shares
+) -> np.ndarray:
     """Per pair, the bits to add where fields that agree (CLOSE or better) are not independent
     chances: the weights count house number, street and ZIP as three (the product of their
     u), but two entries at one address agree on all three at once, and two people of one
@@ -850,7 +865,8 @@ def _joint_bits(codes: np.ndarray, u: Sequence[Sequence[float]], shares: _Shares
     added). Without it, an address agreeing in a county of 200,000 counted some 27 bits where
     the register's addresses give 17, enough for a given name and an address to outweigh a
     surname that differs. The household's share counts only where the given names do not agree
-    (DIFFERENT, or one not written): a given name that agrees, even as an initial, is what tells
+    (DIFFERENT, one not written, or only a likeness that is not an initial: `initial` marks the
+    pairs whose line gives an initial): a given name that agrees, even as an initial, is what tells
     a household's members apart (two who both agree are told apart by the margin); this is what
     keeps a housemate who is not registered (another given name, the same surname and address)
     from being matched to the voter, however the fitted weights make a given name that
@@ -876,7 +892,9 @@ def _joint_bits(codes: np.ndarray, u: Sequence[Sequence[float]], shares: _Shares
         if share > 0.0:
             out[where] = np.minimum(0.0, address[where] - math.log2(share))
     if shares.household > 0.0:
-        house = at & (codes[:, _LAST] <= CLOSE) & (codes[:, _FIRST] >= DIFFERENT)
+        first = codes[:, _FIRST]
+        unlike = (first >= DIFFERENT) | ((first == LOOSE) & ~initial)
+        house = at & (codes[:, _LAST] <= CLOSE) & unlike
         both = chance((_LAST, *_ADDRESS, _ZIP))[house] - math.log2(shares.household)
         out[house] = np.minimum(out[house], np.minimum(0.0, both))
     return out
@@ -902,6 +920,11 @@ def _kept_by_prior(qid: np.ndarray, voter: np.ndarray, weight: np.ndarray, keep:
     threshold = dict(zip(fq[at].tolist(), fw[at].tolist(), strict=True))
     t = np.array([threshold.get(x, -np.inf) for x in qid.tolist()])
     return weight >= t - EPSILON
+
+
+def _initials(q: pd.DataFrame) -> np.ndarray:
+    """Per reading (row of q): whether its given name is an initial."""
+    return (q.n_first.astype(str).str.len() == 1).to_numpy()
 
 
 def _posterior(weights: np.ndarray, log2_prior: float) -> np.ndarray:
