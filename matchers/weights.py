@@ -59,7 +59,7 @@ log = logging.getLogger(__name__)
 DEFAULT_WEIGHTS = Path(__file__).parent / "weights" / "default.json"
 
 
-MATCH_PROBABILITY = 0.98  # the default posterior a MATCH needs (Thresholds.match_probability)
+MATCH_PROBABILITY = 0.95  # the default posterior a MATCH needs (Thresholds.match_probability)
 
 
 @dataclass(frozen=True, slots=True)
