@@ -4,11 +4,15 @@ Same interface as `BaselineMatcher`: `FSMatcher(entries or a RegisterStore, cfg)
 `.match_all(lines)`. Per batch of lines:
 
 1. Prepare: the signer's name (the printed name, else the signature's text) split into given,
-   middle, surname and suffix; the residence into house number, street, unit and ZIP (a trailing
-   place name the register knows is dropped). Normalized in SQL exactly as the register was
+   middle, surname and suffix, every way `normalize.name_readings` reads it (as written; two
+   words the other way round; one word as a given name too; three words with two run apart,
+   joined), each reading a row of `q` costing READING_PENALTY bits but the first; the
+   residence into house number, street, unit and postcode (4 or 5 digits; a trailing place name
+   the register knows is dropped). Normalized in SQL exactly as the register was
    (`matchers.store._NORMALIZED`), with the same blocking keys.
 2. Block: the union of every pass in `store.BLOCKING_KEYS` (address; surname+given phonetic;
-   surname+house; ZIP+initials; given+house; a surname q-gram). A line's block in one pass larger
+   surname+house; ZIP+initials; given+house; a surname q-gram; surname+street), for every
+   reading. A reading's block in one pass larger
    than `max_block` entries is skipped for that pass (the other passes still run), so one common
    name does not flood the scorer. Each pass is one join on the key's hash, the block sizes
    counted once at import (`store.HASH_COLUMNS`, the `blocks` table). `candidate_pairs`
@@ -16,17 +20,27 @@ Same interface as `BaselineMatcher`: `FSMatcher(entries or a RegisterStore, cfg)
    recall).
 3. Score: every comparison of `matchers.compare.COMPARISONS` (vectorized), summed into a match
    weight with the Fellegi-Sunter weights of `matchers.weights` (default: the stored
-   `matchers/weights/default.json`). Each distinct pair of values is compared once per batch,
-   and only the pairs that can be among a line's `candidates + 1` best voters reach step 4
-   (`matchers.sql_pairs`: the decisions are exactly those of scoring every pair).
-4. Decide, per line, on the best voter (one row per voter id) and the next:
-   - MATCH: weight >= max(thresholds.match, log2(register size)) (the prior odds that a line
-     is one given entry are 1 in the register's size: the evidence must overcome them), lead
-     over the next voter >= thresholds.margin, the surname at least CLOSE (equal, or one slip:
-     a typo or an OCR confusion) and the given name CLOSE. A given name only LOOSE (an initial,
-     or a mere likeness), or a slip that spells a given name some voter on the register has
-     ("MARK" for "MARY": maybe an unregistered housemate), counts only when house number and
-     street agree too (at least CLOSE) and it is an initial or the middle name agrees. A name
+   `matchers/weights/default.json`, u re-estimated on this register by `for_register`). Each
+   distinct pair of values is compared once per batch, and only the pairs that can be among a
+   reading's `candidates + 1` best voters by those weights are kept (`matchers.sql_pairs`; the
+   fit and the decision see exactly those rows whether or not the others were pruned). Then,
+   from the lines at hand (`weights.fit_to_lines`, EM with the stored m as priors): m, and
+   the share of lines whose signer is registered, so that the prior odds that a line is one
+   given entry are registered / ((1 - registered) * register size). Agreements that are not
+   independent are corrected (`_joint_bits`): house number, street and ZIP agree together at
+   one address, and a household's members share a surname there too.
+4. Decide, per line, on the best voter (one row per voter id, its best reading) and the next:
+   - MATCH: the posterior probability that the line is that voter (`_posterior`: the best
+     voter's odds against the others' and against the signer not being on the register) at
+     least thresholds.match_probability (the same on a register of 500 and of 13 million), the
+     fields' own weight at least thresholds.match, a lead over the next voter of at least
+     thresholds.margin, and the names agreeing: the surname at least CLOSE (equal, or one slip:
+     a typo or an OCR confusion) and the given name CLOSE; or a given name only LOOSE (an
+     initial, or a mere likeness), or a slip that spells a given name some voter on the
+     register has ("MARK" for "MARY": maybe an unregistered housemate), when house number and
+     street agree too and it is an initial or the middle name agrees; or one name agreeing and
+     the other not written or changed altogether (a married surname), at an address that agrees
+     (then the fitted weights and the household correction decide whether it is enough). A name
      must agree: an address alone never matches;
    - NO_MATCH: only when sure, all three: the best weight is below thresholds.no_match (the
      evidence is against every candidate), no candidate shares the surname (even loosely:
@@ -35,7 +49,8 @@ Same interface as `BaselineMatcher`: `FSMatcher(entries or a RegisterStore, cfg)
      resembles the signer's (Jaro-Winkler >= 0.88 among the surnames sharing its first two
      letters, its last three, or its first and last two: blocking can miss a voter, this check
      does not rely on it). A line with an address and a surname for which no pass proposed
-     anyone is NO_MATCH on the surname check alone, at the looser 0.80;
+     anyone is NO_MATCH on the surname check alone, at the looser 0.80; a name of one word
+     (which may be a given name) is never NO_MATCH;
      NO_MATCH also needs a printed name read with confidence >= 0.9: a name that is only a
      signature's text, or read unsurely, never rules a voter out (the line is matched by its
      address and whatever the name gives, and goes to review);
@@ -44,7 +59,9 @@ Same interface as `BaselineMatcher`: `FSMatcher(entries or a RegisterStore, cfg)
      from a text layer (confidence >= 0.99): a reader easily takes "Jr" for "Sr".
 
 Candidates carry per-field `FieldEvidence`; `Candidate.score` is the posterior probability
-(0..100) given the weights' prior, and the reason names the weight in bits.
+(0..100) that the line is that voter, `Match.probability` the best candidate's (0..1), and the
+reason names the probability and the weight in bits. A single line matched alone is decided on
+the stored weights (its priors dominate the fit); a petition's lines are matched together.
 """
 
 from __future__ import annotations

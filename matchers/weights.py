@@ -667,14 +667,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{args.match:g}, margin {args.margin:g}, no_match {args.no_match:g}) chosen on the "
         "safe side of sweeps on bench/match_speed.py (200,000-row register; 20,000 lines: no "
         "confident wrong match for match 6..16 and margin 2..8; 50,000 lines, seed 11, these "
-        "levels: none for margin 2..6, recall flat from 4 up); the matcher also asks for a "
-        "weight of at least log2(register size)."
+        "levels: none for margin 2..6, recall flat from 4 up); at match time u is re-estimated "
+        "on the register matched (for_register), m and the share of lines that are registered "
+        "are fitted by EM to the lines matched with these m as priors (fit_to_lines), and a "
+        "MATCH needs the posterior probability thresholds.match_probability."
     )
     w = Weights(
         tuple(c.field for c in COMPARISONS),
         tuple(tuple(r) for r in m),
         tuple(tuple(r) for r in u),
-        Thresholds(args.match, args.margin, args.no_match),
+        Thresholds(args.match, args.margin, args.no_match, MATCH_PROBABILITY),
         1.0 / 10_000,
         made,
     )
