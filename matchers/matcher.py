@@ -250,6 +250,7 @@ class _NameChecks:
     """`FSMatcher._surname_check`'s findings for a batch, for `_decide`."""
 
     surnames: dict[int, tuple[str, float]]  # line -> closest register surname, similarity
+    other_readings: dict[int, float]  # line -> the same for its other readings' surnames
     given_known: frozenset[str]  # line given names that are given names on the register
 
 
@@ -607,12 +608,13 @@ class FSMatcher:
         ]
         given = self._given_known(q, scored, picks)
         if not qids:
-            return _NameChecks({}, given)
+            return _NameChecks({}, {}, given)
         con = self._store.con
         con.register("nm_df", pd.DataFrame({"qid": qids}))
         try:
             got = con.execute(
-                "WITH nm AS (SELECT q.qid, q.line, q.n_last FROM q JOIN nm_df USING (qid)), "
+                "WITH nm AS (SELECT q.qid, q.line, q.penalty > 0 AS alt, q.n_last FROM q "
+                "JOIN nm_df USING (qid)), "
                 "s AS (SELECT n_last FROM surnames), "
                 "c AS (SELECT nm.qid, s.n_last AS other FROM nm JOIN s "
                 "ON left(s.n_last, 2) = left(nm.n_last, 2) UNION "
@@ -620,15 +622,19 @@ class FSMatcher:
                 "ON right(s.n_last, 3) = right(nm.n_last, 3) UNION "
                 "SELECT nm.qid, s.n_last FROM nm JOIN s ON left(s.n_last, 1) = left(nm.n_last, 1) "
                 "AND right(s.n_last, 2) = right(nm.n_last, 2)"
-                ") SELECT nm.line, "  # the closest surname; among equally close, the first
+                ") SELECT nm.line, nm.alt, "  # the closest surname; among equally close, the first
                 "first(c.other ORDER BY jaro_winkler_similarity(nm.n_last, c.other) DESC, "
                 "c.other), "
                 "max(jaro_winkler_similarity(nm.n_last, c.other)) FROM c JOIN nm USING (qid) "
-                "GROUP BY nm.line"
+                "GROUP BY nm.line, nm.alt"
             ).fetchall()
         finally:
             con.unregister("nm_df")
-        return _NameChecks({int(a): (str(b), float(c)) for a, b, c in got}, given)
+        return _NameChecks(
+            {int(a): (str(b), float(c)) for a, alt, b, c in got if not alt},
+            {int(a): float(c) for a, alt, _, c in got if alt},
+            given,
+        )
 
     @property
     def _match_probability(self) -> float:
@@ -710,6 +716,10 @@ class FSMatcher:
                 f"best weight {s.weight[chosen[0]]:.1f}",
             )
         near = checks.surnames.get(qrow.line)
+        # the name read another way (surname first, words joined) rules nobody out only if no
+        # register surname resembles that reading's either (at the stricter likeness: a given
+        # name read as a surname is short, and short names resemble many)
+        other_unlike = checks.other_readings.get(qrow.line, 0.0) < SURNAME_RESEMBLES
         if not chosen:
             # No pass proposed anyone: blocking may have missed the voter, so the surname check
             # is stricter here (a looser likeness is enough to send the line to review).
@@ -719,6 +729,7 @@ class FSMatcher:
                 and qrow.n_first  # one word may be a given name: it rules nobody out
                 and qrow.trust >= NAME_TRUST_NO_MATCH
                 and (near is None or near[1] < SURNAME_LIKE_AT_ALL)
+                and other_unlike
             ):
                 return (
                     MatchDecision.NO_MATCH,
@@ -803,7 +814,7 @@ class FSMatcher:
             and (s.codes[j, _FIRST] <= LOOSE or s.codes[j, _HOUSE] <= CLOSE)
             for j in chosen
         )
-        unlike = near is None or near[1] < SURNAME_RESEMBLES
+        unlike = (near is None or near[1] < SURNAME_RESEMBLES) and other_unlike
         trusted = qrow.trust >= NAME_TRUST_NO_MATCH
         if best < t.no_match and not strong and qrow.n_last and qrow.n_first and unlike and trusted:
             closest = f"{near[0]} {100 * near[1]:.0f}" if near else "none"

@@ -316,7 +316,8 @@ def name_readings(s: str | None) -> tuple[PersonName, ...]:
     """The ways a name written without a comma may be read, the usual one first
     (`split_person_name`), then: two words the other way round ("Paterson Madeleine": surname
     first); one word as a given name too ("Robert"); three words with two of them run apart
-    ("Francesco Finl Ay", "Jord An Blake", "William Rei D"), each join (not a middle initial).
+    ("Francesco Finl Ay", "Jord An Blake", "William Rei D"), each join (not a middle initial),
+    and the first two joined as a surname written first ("Van Groesen Chelsea").
     A name with a comma, or of more words, has one reading. The matcher scores every reading
     and keeps a voter's best."""
     first = split_person_name(s)
@@ -332,6 +333,8 @@ def name_readings(s: str | None) -> tuple[PersonName, ...]:
             first,
             PersonName(words[0], "", words[1] + words[2], first.suffix),
             PersonName(words[0] + words[1], "", words[2], first.suffix),
+            # a surname of two words written first ("Van Groesen Chelsea", "Nguy En Eliza")
+            PersonName(words[2], "", words[0] + words[1], first.suffix),
         )
     return (first,)
 
