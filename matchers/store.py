@@ -68,7 +68,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 _TEXT_FIELDS = tuple(
     f.name
@@ -90,6 +90,7 @@ BLOCKING_KEYS: tuple[str, ...] = (
     "k_address_initial",  # house number + street's first 3 letters + surname initial
     "k_name_street",  # soundex(surname) + given initial + street's first 3 letters
     "k_surname_street",  # soundex(surname) + street's first 3 letters (no given name, no house)
+    "k_prefix",  # surname's first 3 letters + given name's first 3 (a slip late in both)
 )
 # The last two are the first two made narrower: in a state-sized register a house number and a
 # street (or a common surname and an initial) are shared by thousands, and a block larger than
@@ -196,7 +197,9 @@ SELECT c.*,
         AS k_qgram,
     k3(n_house, street3(n_street), left(n_last, 1)) AS k_address_initial,
     k3(sdx(n_last), left(n_first_canon, 1), street3(n_street)) AS k_name_street,
-    k2(sdx(n_last), street3(n_street)) AS k_surname_street
+    k2(sdx(n_last), street3(n_street)) AS k_surname_street,
+    k2(CASE WHEN length(n_last) >= 3 THEN left(n_last, 3) ELSE '' END,
+        CASE WHEN length(n_first_canon) >= 3 THEN left(n_first_canon, 3) ELSE '' END) AS k_prefix
 FROM c
 """
 
