@@ -135,6 +135,9 @@ class RegisterRead:
     entries: tuple[RegisterEntry, ...]
     bad_rows: tuple[BadRow, ...]
     rows_read: int  # data rows (a header row is not one): len(entries) + len(bad_rows)
+    # entries kept though they lack a surname or a given name (matched on the rest): for a
+    # finding, so that a person knows why such a voter's lines score lower
+    incomplete: tuple[BadRow, ...] = ()
 
 
 class _BadRowError(Exception):
@@ -282,6 +285,11 @@ def _finish(
         entries=tuple(entries),
         bad_rows=tuple(bad),
         rows_read=len(entries) + len(bad),
+        incomplete=tuple(
+            BadRow(e.source_row, "no " + ("last" if not e.last_name else "first") + " name; kept")
+            for e in entries
+            if not e.last_name or not e.first_name
+        ),
     )
 
 

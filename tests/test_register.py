@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from matchers.register import NYSBOE_45_FIELDS, NYSBOE_47_FIELDS, read_register
+from matchers.register import NYSBOE_45_FIELDS, NYSBOE_47_FIELDS, BadRow, read_register
 from pipeline.case import RegisterConfig, RegisterFormat
 from pipeline.errors import CaseFileError, InputMissingError, UnreadableInputError
 
@@ -273,6 +273,7 @@ def test_rows_without_id_or_any_name_are_bad_rows_and_one_without_a_surname_is_k
     ]
     kept = [e for e in r.entries if e.voter_id == "NY2"]
     assert kept and kept[0].last_name == "" and kept[0].first_name == PERSON["FIRSTNAME"]
+    assert r.incomplete == (BadRow(3, "no last name; kept"),)
     assert r.rows_read == len(r.entries) + len(r.bad_rows) == 4
 
 
@@ -457,3 +458,15 @@ def test_generic_seven_digit_date_is_a_bad_row(tmp_path):
     r = read_register(cfg)
     assert [e.voter_id for e in r.entries] == ["V2"]
     assert r.bad_rows[0].row == 2 and "2019111" in r.bad_rows[0].problem
+
+
+def test_rows_kept_without_a_surname_are_a_note_in_the_report(tmp_path):
+    from pipeline.run import _bad_rows
+
+    rows = [
+        nys_row(NYSBOE_45_FIELDS, **PERSON),
+        nys_row(NYSBOE_45_FIELDS, **dict(PERSON, SBOEID="NY2", LASTNAME="")),
+    ]
+    findings = _bad_rows(read_register(nys(write_csv(tmp_path / "r.csv", rows))))
+    assert [f.code for f in findings] == ["REGISTER_INCOMPLETE_ROWS"]
+    assert findings[0].evidence["rows"] == [2]
