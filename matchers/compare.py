@@ -327,6 +327,8 @@ def compare_arrays(
         cores = {v: street_core(v) for v in {*a, *b}}
         squashed = {v: v.replace(" ", "") for v in {*a, *b}}
         for i in np.flatnonzero(codes > CLOSE).tolist():
+            if squashed[aa[i]][:1] != squashed[bb[i]][:1]:
+                continue  # neither rule below can hold: both need the two to start alike
             x, y = cores[aa[i]], cores[bb[i]]
             if (
                 x

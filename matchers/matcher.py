@@ -546,14 +546,15 @@ class FSMatcher:
             int(scored.qid[js[0]]) if js else int(first_reading[i]) for i, js in enumerate(picks)
         ]
         unsure = self._surname_check(q, scored, picks, post, lo, readings)
+        cols = {c: q[c].to_numpy() for c in ("n_first", "n_last", "n_house", "n_street")}
         infos = [
             _LineInfo(
                 lo + i,
                 r,
-                str(q.n_first.iat[r]),
-                str(q.n_last.iat[r]),
-                str(q.n_house.iat[r]),
-                str(q.n_street.iat[r]),
+                str(cols["n_first"][r]),
+                str(cols["n_last"][r]),
+                str(cols["n_house"][r]),
+                str(cols["n_street"][r]),
                 _name_trust(line),
                 _name_confidence(line),
             )
