@@ -162,7 +162,7 @@ def line_frame(
     the others READING_PENALTY); else one row a line (qid = line)."""
     place_set = frozenset(p for p in places if p)
     longest = max((len(p.split()) for p in place_set), default=0)
-    rows = []
+    rows: list[tuple[object, ...]] = []
     for n, (name, residence) in enumerate(lines):
         people = name_readings(name) if readings else (split_person_name(name),)
         address = split_street_address(residence)
