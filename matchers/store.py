@@ -92,9 +92,10 @@ BLOCKING_KEYS: tuple[str, ...] = (
     "k_surname_street",  # soundex(surname) + street's first 3 letters (no given name, no house)
     "k_prefix",  # surname's first 3 letters + given name's first 3 (a slip late in both)
 )
-# The last two are the first two made narrower: in a state-sized register a house number and a
-# street (or a common surname and an initial) are shared by thousands, and a block larger than
-# the matcher's max_block is skipped; the narrower key keeps such a voter findable.
+# k_address_initial and k_name_street are the first two made narrower: in a state-sized
+# register a house number and a street (or a common surname and an initial) are shared by
+# thousands, and a block larger than the matcher's max_block is skipped; the narrower key keeps
+# such a voter findable.
 
 # Each key's 64-bit hash, a column of `entries` beside the key (`k_name` -> `h_name`): a blocking
 # pass is then one join on integers, and the table `blocks` (pass, h, n) holds each key value's

@@ -525,7 +525,14 @@ _ENTRIES = (
         "REGISTER_BAD_ROWS",
         Category.REGISTER,
         "Rows of the register or the roll could not be read.",
-        _use(ALL_KINDS, NOTE, P, "rows of the register that could not be read", "—"),
+        _use(
+            ALL_KINDS,
+            NOTE,
+            P,
+            "rows of the register or roll that could not be read; the verdict stays "
+            "`undetermined` where they could change it",
+            "—",
+        ),
     ),
     _code(
         "REGISTER_INCOMPLETE_ROWS",
@@ -537,18 +544,6 @@ _ENTRIES = (
             NOTE,
             P,
             "rows lacking a surname or a given name: kept, matched on the rest",
-            "—",
-        ),
-    ),
-    _code(
-        "REGISTER_DUPLICATE_IDS",
-        Category.REGISTER,
-        "Ids appear more than once in the register or the roll; the first row of each is used.",
-        _use(
-            ALL_KINDS,
-            NOTE,
-            P,
-            "ids that appear more than once in the register or roll; the first row of each is used",
             "—",
         ),
     ),
