@@ -364,7 +364,7 @@ def _ruled_through(vert: np.ndarray, ys: Sequence[int], dpi: float) -> list[bool
     row written large run through one gap each, at no fixed place."""
     band = max(2, int(dpi * 0.02))
     pad = max(1, int(dpi * 0.01))
-    found = []
+    found: list[list[int]] = []
     for top, bottom in zip(ys, ys[1:], strict=False):
         seg = vert[top + pad : bottom - pad]
         if seg.shape[0] < 2:
