@@ -75,11 +75,13 @@ def _run(case_path: Path, out_dir: Path, decisions: Path | None, engine: str, jo
 
     logged = load_decisions(decisions) if decisions else []
     if jobs <= 1:
-        report = check_case(case, logged, crops_dir=out_dir / "crops")
+        report = check_case(case, logged, crops_dir=out_dir / "crops", keep_in=out_dir)
     else:  # pages across processes: OCR is CPU-bound (and tesseract runs one thread each)
         os.environ.setdefault("OMP_THREAD_LIMIT", "1")
         with ProcessPoolExecutor(jobs) as pool:
-            report = check_case(case, logged, mapper=pool.map, crops_dir=out_dir / "crops")
+            report = check_case(
+                case, logged, mapper=pool.map, crops_dir=out_dir / "crops", keep_in=out_dir
+            )
     write_report(report, out_dir)
     return report
 

@@ -38,6 +38,7 @@ from .records import (
     Totals,
     ValuationResult,
     Verdict,
+    WitnessStatement,
 )
 from .rules import reading
 from .rules.base import LineContext, RuleSet, finding
@@ -59,7 +60,9 @@ def apply_corrections(
     sheets: Sequence[Sheet], decisions: Mapping[str, ReviewDecision]
 ) -> tuple[Sheet, ...]:
     """Sheets with reviewers' corrected field values put in place (source REVIEWER), so that
-    matching and judging see what the reviewer read. Run before matching."""
+    matching and judging see what the reviewer read. Run before matching. A decision whose
+    `line_id` is a page id is about the sheet: its corrections are the sheet number
+    (`sheet_number`) and the witness statement's blanks (`witness_name`, `stated_count`, ...)."""
     out = []
     for sheet in sheets:
         lines = []
@@ -72,8 +75,63 @@ def apply_corrections(
                         Field(name, text, 1.0, Source.REVIEWER, old.box if old else None)
                     )
             lines.append(line)
-        out.append(replace(sheet, lines=tuple(lines)))
+        sheet = replace(sheet, lines=tuple(lines))
+        d = decisions.get(sheet.page.page_id)
+        out.append(_correct_sheet(sheet, d.corrections) if d is not None else sheet)
     return tuple(out)
+
+
+SHEET_FIELDS = ("sheet_number",) + tuple(
+    f for f in WitnessStatement.__dataclass_fields__ if f not in ("form", "box")
+)
+
+
+def _correct_sheet(sheet: Sheet, corrections: Mapping[str, str]) -> Sheet:
+    def field(old: Field | None, name: str, text: str) -> Field:
+        return Field(name, text, 1.0, Source.REVIEWER, old.box if old else None)
+
+    if "sheet_number" in corrections:
+        text = corrections["sheet_number"]
+        sheet = replace(sheet, sheet_number=field(sheet.sheet_number, "sheet_number", text))
+    blanks = {k: v for k, v in corrections.items() if k in SHEET_FIELDS and k != "sheet_number"}
+    if blanks:
+        witness = sheet.witness or WitnessStatement(form="witness")
+        witness = replace(
+            witness, **{k: field(getattr(witness, k), k, v) for k, v in blanks.items()}
+        )
+        sheet = replace(sheet, witness=witness)
+    return sheet
+
+
+def _sheet_decision(
+    own: list[Finding], d: ReviewDecision | None, page_id: str, citation: str
+) -> list[Finding]:
+    """A reviewer's decision on a sheet: accepted (its statement and number read as complete,
+    so its review findings are settled; a fatal one stands unless its fields are corrected),
+    or rejected (every line falls)."""
+    if d is None or d.action is ReviewAction.CORRECT:
+        return own
+    who = f"{d.reviewer} on {d.decided_at.isoformat()}"
+    if d.action is ReviewAction.ACCEPT:
+        kept = [f for f in own if f.severity is not Severity.REVIEW]
+        note = finding(
+            "REVIEWER_ACCEPTED_SHEET",
+            Severity.NOTE,
+            "",
+            f"sheet read as complete by {who}",
+            page_id=page_id,
+            settled=[f.code for f in own if f.severity is Severity.REVIEW],
+        )
+        return kept + [note]
+    rejected = finding(
+        "REVIEWER_REJECTED_SHEET",
+        Severity.FATAL,
+        citation,
+        f"sheet rejected by {who}: {d.reason or 'no reason given'}",
+        page_id=page_id,
+        reviewer=d.reviewer,
+    )
+    return own + [rejected]
 
 
 def order_sheets(sheets: Sequence[Sheet]) -> tuple[Sheet, ...]:
@@ -177,6 +235,7 @@ def judge(
         own += by_page.get(page_id, [])
         if sheet.page.kind is not PageKind.PDF_TEXT:
             own = [_confirm_on_the_scan(f) for f in own]
+        own = _sheet_decision(own, decisions.get(page_id), page_id, rules.statute)
         sheet_level += own
         for line in sheet.lines:
             if line.blank:

@@ -21,7 +21,8 @@ from matchers.store import RegisterStore, open_import, open_store
 from .case import CaseConfig, PetitionKind, RegisterConfig
 from .errors import CaseFileError, PetitionError
 from .ingest import discover, ingest_file, read_page, sha256_file
-from .judge import apply_corrections, judge, latest_decisions
+from .judge import apply_corrections, latest_decisions
+from .judging import JudgingInputs, judge_inputs, matched_on, save_judging
 from .records import (
     FileError,
     Finding,
@@ -367,42 +368,44 @@ def finish(
     register: RegisterData,
     decisions: Sequence[ReviewDecision],
     inputs: Mapping[str, str],
+    keep_in: Path | None = None,
 ) -> SufficiencyReport:
-    """Corrections, matching and judging: everything after the pages are read."""
+    """Corrections, matching and judging: everything after the pages are read. With `keep_in`
+    (the report's folder) the judging inputs are kept there for the review dashboard."""
     in_force = latest_decisions(decisions)
-    sheets = apply_corrections(sheets, in_force)
+    corrected = apply_corrections(sheets, in_force)
     store = register.stored.open() if register.stored is not None else None
     try:
         matcher = make_matcher(register, case, store)
-        matches = match_lines(sheets, matcher)
+        matches = match_lines(corrected, matcher)
 
         def entries(found: Iterable[Match]) -> Mapping[str, RegisterEntry]:
             """The entries the judge may look at: every matched or chosen voter."""
-            if store is None:
-                return register.entries
             ids = {m.voter_id for m in found if m.voter_id}
             ids |= {d.voter_id for d in in_force.values() if d.voter_id}
+            if store is None:
+                return {i: register.entries[i] for i in ids if i in register.entries}
             return store.get(sorted(ids))
 
-        report = judge(
+        judging = JudgingInputs(
             case,
-            rules_for(case),
-            sheets,
+            tuple(sheets),
+            tuple(errors),
             matches,
+            {line.line_id: matched_on(line) for s in corrected for line in s.filled_lines},
             entries(matches.values()),
             register.electors,
-            decisions=in_force,
-            file_errors=errors,
-            inputs=inputs,
-            holdings=register.holdings,
-            petition_findings=people_named_in_the_petition(case, matcher, entries),
+            tuple(register.holdings),
+            tuple(register.findings),
+            tuple(people_named_in_the_petition(case, matcher, entries)),
+            dict(inputs),
         )
     finally:
         if store is not None:
             store.close()
-    if register.findings:
-        report = replace(report, findings=register.findings + report.findings)
-    return report
+    if keep_in is not None:
+        save_judging(judging, keep_in)
+    return judge_inputs(judging, decisions, rules_for(case))
 
 
 def check_case(
@@ -410,14 +413,22 @@ def check_case(
     decisions: Sequence[ReviewDecision] = (),
     mapper: Mapper = map,
     crops_dir: Path | None = None,
+    keep_in: Path | None = None,
 ) -> SufficiencyReport:
     """The whole run without Prefect. `mapper` runs per-file and per-page work (the builtin
-    `map`, or a process pool's); scanned lines' crops go to `crops_dir`."""
+    `map`, or a process pool's); scanned lines' crops go to `crops_dir`; the judging inputs
+    to `keep_in` (`finish`)."""
     files, errors = discover(case.sheets)
     register = load_register(case)  # before reading: a missing register stops the run early
     pages, page_errors = collect_pages(zip(files, mapper(ingest_one, files), strict=True))
     errors += page_errors
     sheets, read_errors = split_results(mapper(partial(read_one, crops_dir=crops_dir), pages))
     return finish(
-        case, sheets, errors + read_errors, register, decisions, input_hashes(case, files)
+        case,
+        sheets,
+        errors + read_errors,
+        register,
+        decisions,
+        input_hashes(case, files),
+        keep_in,
     )
