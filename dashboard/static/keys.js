@@ -7,6 +7,13 @@
   }
   function click(id) { const b = document.getElementById(id); if (b && !b.disabled) b.click(); }
   function go(url) { if (url) htmx.ajax("GET", url, {target: "body", swap: "outerHTML", source: document.body}).then(function () { history.pushState({}, "", url); }); }
+  // htmx gives the focus back to the element of the same id after a swap: a new line starts
+  // with no field focused, so its first key is an action, not typing.
+  function unfocus() {
+    if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur();
+  }
+  document.addEventListener("htmx:beforeSwap", unfocus);
+  document.addEventListener("htmx:afterSettle", unfocus);
   let cursor = -1;
   function rows() { return Array.from(document.querySelectorAll("tr.qrow")); }
   function mark(i) {
@@ -20,6 +27,7 @@
     if (typing(e)) {
       if (e.key === "Escape") e.target.blur();
       if (e.key === "Enter" && e.target.id === "reason" && e.target.value) { e.preventDefault(); click("b-reject"); }
+      else if (e.key === "Enter" && e.target.name && e.target.name.startsWith("field_")) { e.preventDefault(); click("b-correct"); }
       return;
     }
     const head = document.getElementById("linehead");

@@ -1,0 +1,250 @@
+"""The review dashboard over HTTP (Starlette's test client; the browser tests drive Chromium):
+sessions, CSRF, the login limit, decisions and their audit store, re-judging, sheets,
+certification, uploads. Fixtures: the bundled synthetic demo case (tests/dashboard_fixtures)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import warnings
+from pathlib import Path
+
+import pytest
+
+from dashboard.accounts import Accounts, LoginLimiter
+from dashboard.app import create_app
+from pipeline.decisions import load_decisions
+from pipeline.run import check_case
+from pipeline.case import load_case
+
+from .dashboard_fixtures import FAST_HASH, PASSWORD, REVIEW_LINES, SHEET, csrf_of, make_workspace
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+
+@pytest.fixture(scope="module")
+def checked(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_workspace(tmp_path_factory.mktemp("dash"))
+
+
+@pytest.fixture
+def root(checked: Path, tmp_path: Path) -> Path:
+    """A private copy of the checked workspace (each test starts with no decisions)."""
+    dest = tmp_path / "ws"
+    shutil.copytree(checked, dest)
+    return dest
+
+
+def _app(root: Path, limiter: LoginLimiter | None = None):
+    return create_app(root, Accounts(root / "users.sqlite", FAST_HASH), secret="s" * 32,
+                      limiter=limiter)
+
+
+def _client(root: Path, who: str | None = "rita", **kw) -> tuple[TestClient, str]:
+    client = TestClient(_app(root, **kw))
+    token = csrf_of(client.get("/login").text)
+    if who is None:
+        return client, token
+    r = client.post("/login", data={"name": who, "password": PASSWORD, "csrf": token})
+    assert r.status_code == 200
+    return client, csrf_of(r.text)
+
+
+def _totals(client: TestClient) -> tuple[str, int, int, int]:
+    html = client.get("/c/demo/queue").text
+
+    def num(i: str) -> int:
+        return int(html.split(f'id="{i}">')[1].split("<")[0])
+
+    verdict = html.split('id="verdict">')[1].split("<")[0].lower()
+    return verdict, num("t-valid"), num("t-invalid"), num("t-review")
+
+
+def test_every_route_but_login_needs_a_session(root: Path) -> None:
+    app = _app(root)
+    client = TestClient(app)
+    params = {"case": "demo", "line": REVIEW_LINES[0], "page": SHEET, "path": "app.css"}
+    checked = 0
+    for route in app.routes:
+        if route.path == "/login":
+            continue
+        url = route.path
+        for key, value in params.items():
+            url = url.replace(f"{{{key}}}", value).replace(f"{{{key}:path}}", value)
+        for method in route.methods - {"HEAD"}:
+            r = client.request(method, url, follow_redirects=False)
+            assert r.status_code == 401, (method, url, r.status_code)
+            checked += 1
+        assert getattr(route.endpoint, "guarded", False), route.path
+    assert checked >= 25
+    r = client.get("/c/demo/queue", headers={"accept": "text/html"}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/login"
+
+
+def test_a_wrong_password_is_refused_and_the_login_limit_holds(root: Path) -> None:
+    client, token = _client(root, None, limiter=LoginLimiter(attempts=3, window=60))
+    r = client.post("/login", data={"name": "rita", "password": "wrong", "csrf": token})
+    assert r.status_code == 401 and "Wrong name or password" in r.text
+    for _ in range(2):
+        client.post("/login", data={"name": "rita", "password": "wrong", "csrf": token})
+    r = client.post("/login", data={"name": "rita", "password": PASSWORD, "csrf": token})
+    assert r.status_code == 429  # even the right password, until the window passes
+    assert client.get("/c/demo/queue").status_code == 401
+
+
+def test_a_form_without_its_csrf_token_is_refused(root: Path) -> None:
+    client, token = _client(root)
+    line = REVIEW_LINES[0]
+    assert client.post(f"/c/demo/line/{line}/decide", data={"action": "accept"}).status_code == 403
+    bad = {"action": "accept", "csrf": token[::-1]}
+    assert client.post(f"/c/demo/line/{line}/decide", data=bad).status_code == 403
+    fresh, login_token = _client(root, None)
+    r = fresh.post("/login", data={"name": "rita", "password": PASSWORD})
+    assert r.status_code == 403
+    assert _totals(client)[1] == 38  # nothing was decided
+    assert client.get("/c/demo/decisions.jsonl").text == ""
+
+
+def test_decisions_rejudge_persist_and_export_as_the_check_reads_them(root: Path) -> None:
+    client, token = _client(root)
+    assert _totals(client) == ("undetermined", 38, 7, 4)
+    a, b, c, d = REVIEW_LINES
+    client.post(f"/c/demo/line/{a}/decide", data={"action": "accept", "csrf": token})
+    assert _totals(client) == ("sufficient", 39, 7, 3)
+    client.post(
+        f"/c/demo/line/{b}/decide",
+        data={"action": "reject", "reason": "signature does not match the registration record",
+              "csrf": token},
+    )
+    client.post(
+        f"/c/demo/line/{c}/decide",
+        data={"action": "correct", "field_date": "10/01/2026", "csrf": token},
+    )
+    client.post(f"/c/demo/line/{b}/undo", data={"csrf": token})
+    assert _totals(client) == ("sufficient", 39, 7, 3)
+    page = client.get(f"/c/demo/line/{c}").text
+    assert 'value="10/01/2026"' in page and "undoes" not in page
+
+    exported = client.get("/c/demo/decisions.jsonl").text
+    assert [json.loads(x)["action"] for x in exported.splitlines()] == [
+        "accept", "reject", "correct", "correct"]
+    # A restarted server finds every decision in the audit store.
+    again, _ = _client(root)
+    assert _totals(again) == ("sufficient", 39, 7, 3)
+    # The exported file, given to a full check, gives the same report as the re-judging.
+    path = root / "decisions.jsonl"
+    path.write_text(exported, encoding="utf-8")
+    report = check_case(load_case(root / "demo" / "case.toml"), load_decisions(path))
+    review = again.app.state.workspace.get("demo").review
+    assert report.totals == review.report.totals
+    assert report.verdict == review.report.verdict
+    assert {j.line.line_id: j.status for j in report.lines} == {
+        j.line.line_id: j.status for j in review.report.lines}
+
+
+def test_the_store_is_append_only(root: Path) -> None:
+    client, token = _client(root)
+    client.post(f"/c/demo/line/{REVIEW_LINES[0]}/decide", data={"action": "accept", "csrf": token})
+    db = sqlite3.connect(root / "demo" / "out" / "review.sqlite")
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        db.execute("UPDATE decisions SET action = 'reject'")
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        db.execute("DELETE FROM decisions")
+
+
+def test_choosing_another_voter_and_correcting_a_name(root: Path) -> None:
+    client, token = _client(root)
+    line = REVIEW_LINES[2]  # two close candidates
+    review = client.app.state.workspace.get("demo").review
+    second = review.by_id[line].match.candidates[1].voter_id
+    client.post(f"/c/demo/line/{line}/decide",
+                data={"action": "correct", "voter_id": second, "csrf": token})
+    assert review.by_id[line].voter_id == second
+    found = client.get(f"/c/demo/search?q=maple+ave&line={line}").text
+    assert "MAPLE AVE" in found
+    client.post(f"/c/demo/line/{line}/decide",
+                data={"action": "correct", "field_name": "Lark Ingleby", "voter_id": "",
+                      "csrf": token})
+    assert review.by_id[line].line.text("name") == "Lark Ingleby"  # matched again
+
+
+def test_a_sheet_decision_settles_its_lines(root: Path) -> None:
+    client, token = _client(root)
+    assert f"/c/demo/sheet/{SHEET}" in client.get("/c/demo/queue").text
+    client.post(f"/c/demo/sheet/{SHEET}/decide", data={"action": "accept", "csrf": token})
+    assert _totals(client) == ("sufficient", 42, 7, 0)
+    client.post(f"/c/demo/sheet/{SHEET}/undo", data={"csrf": token})
+    assert _totals(client) == ("undetermined", 38, 7, 4)
+    client.post(f"/c/demo/sheet/{SHEET}/decide",
+                data={"action": "reject", "reason": "witness not qualified", "csrf": token})
+    verdict, valid, invalid, review = _totals(client)
+    assert review == 0 and invalid > 7 and verdict == "insufficient"
+
+
+def test_only_a_supervisor_certifies_and_the_case_freezes(root: Path) -> None:
+    rita, rtoken = _client(root, "rita")
+    rita.post(f"/c/demo/line/{REVIEW_LINES[0]}/decide", data={"action": "accept", "csrf": rtoken})
+    assert rita.post("/c/demo/certify", data={"csrf": rtoken}).status_code == 403
+    sam, stoken = _client(root, "sam")
+    r = sam.post("/c/demo/certify", data={"csrf": stoken, "note": "final"})
+    assert r.status_code == 200
+    pdf = sam.get("/c/demo/certification.pdf")
+    assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF-")
+    text = _pdf_text(pdf.content)
+    assert "rita" in text and "accept" in text and "Objections" in text
+    frozen = rita.post(f"/c/demo/line/{REVIEW_LINES[1]}/decide",
+                       data={"action": "accept", "csrf": rtoken})
+    assert frozen.status_code == 409
+    assert sam.post("/c/demo/reopen", data={"csrf": stoken}).status_code == 400  # needs a reason
+    sam.post("/c/demo/reopen", data={"csrf": stoken, "reason": "late objection"})
+    ok = rita.post(f"/c/demo/line/{REVIEW_LINES[1]}/decide",
+                   data={"action": "accept", "csrf": rtoken})
+    assert ok.status_code == 200
+    record = sam.get("/c/demo/audit").text
+    assert "reopen" in record and "late objection" in record
+
+
+def _pdf_text(data: bytes) -> str:
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(data)
+    try:
+        return "\n".join(page.get_textpage().get_text_range() for page in pdf)
+    finally:
+        pdf.close()
+
+
+def test_uploads_land_inside_the_case_with_safe_names(root: Path) -> None:
+    client, token = _client(root)
+    pdf = (root / "demo" / "sheets" / "sheet-01.pdf").read_bytes()
+    r = client.post("/c/demo/upload", data={"csrf": token},
+                    files=[("sheets", ("../../x", pdf, "application/pdf")),
+                           ("sheets", ("evil.pdf", b"MZ\x90\x00 not a sheet", "application/pdf"))])
+    assert r.status_code == 200 and "not a PDF, PNG, JPEG or TIFF" in r.text
+    sheets = root / "demo" / "sheets"
+    new = sorted(p.name for p in sheets.iterdir() if not p.name.startswith("sheet-"))
+    assert new == ["0006-x.pdf"]
+    assert not (root.parent / "x").exists() and not (root / "x").exists()
+    slot = client.app.state.workspace.get("demo")
+    import time
+
+    for _ in range(300):  # the check runs in the background
+        if not slot.checking:
+            break
+        time.sleep(0.05)
+    assert slot.problem == ""
+    # The same page twice is read once and reported, so the totals stand.
+    assert any("identical" in e.problem for e in slot.review.report.file_errors)
+
+
+def test_safe_names_and_content_types() -> None:
+    from dashboard.workspace import safe_name, sniff
+
+    assert safe_name("../../x", 3, "pdf") == "0003-x.pdf"
+    assert safe_name("..\\..\\a b.PNG", 12, "png") == "0012-a-b.png"
+    assert safe_name("....", 1, "tif") == "0001-sheet.tif"
+    assert sniff(b"%PDF-1.7") == "pdf" and sniff(b"\x89PNG\r\n\x1a\n..") == "png"
+    assert sniff(b"<html>") is None
