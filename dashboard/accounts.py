@@ -28,6 +28,7 @@ class AccountError(PetitionError):
 
     exit_code = ExitCode.USAGE
 
+
 USERS_FILE = "petitions-users.sqlite"
 
 

@@ -9,7 +9,6 @@ Starlette's SessionMiddleware); the signing key is kept beside the accounts file
 from __future__ import annotations
 
 import functools
-import io
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
@@ -29,11 +28,11 @@ from starlette.responses import (
     RedirectResponse,
     Response,
 )
-from starlette.routing import Mount, Route
+from starlette.routing import Route
 from starlette.staticfiles import StaticFiles
 
 from pipeline.errors import PetitionError
-from pipeline.records import FIELD_NAMES, LineStatus, ReviewAction, Severity
+from pipeline.records import FIELD_NAMES, ReviewAction
 from pipeline.report import write_report
 
 from .accounts import Account, Accounts, LoginLimiter
@@ -112,9 +111,7 @@ def create_app(
                 name = request.session.get("user")
                 user = accounts.get(name) if name else None
                 if user is None:
-                    if request.method == "GET" and "text/html" in request.headers.get(
-                        "accept", ""
-                    ):
+                    if request.method == "GET" and "text/html" in request.headers.get("accept", ""):
                         return RedirectResponse("/login", 303)
                     return PlainTextResponse("log in first", 401)
                 if supervisor and not user.supervises:
@@ -230,8 +227,14 @@ def create_app(
             if slot.review is not None:
                 slot.review.audit.event(actor, "upload", {"files": stored})
             workspace.check(slot)
-        return page(request, "upload.html", 400 if errors and not stored else 200,
-                    slot=slot, stored=stored, errors=errors)
+        return page(
+            request,
+            "upload.html",
+            400 if errors and not stored else 200,
+            slot=slot,
+            stored=stored,
+            errors=errors,
+        )
 
     @guard()
     async def status(request: Request) -> Response:
@@ -246,8 +249,9 @@ def create_app(
     async def queue(request: Request) -> Response:
         review = review_of(request)
         q = request.query_params
-        items = review.queue(q.get("sheet") or None, q.get("reason") or None,
-                             q.get("reviewer") or None)
+        items = review.queue(
+            q.get("sheet") or None, q.get("reason") or None, q.get("reviewer") or None
+        )
         return page(
             request,
             "queue.html",
@@ -297,7 +301,8 @@ def create_app(
             history=review.history(judged.line.line_id),
             in_force=review.in_force.get(judged.line.line_id),
             sheet_findings=[
-                f for f in review.report.findings
+                f
+                for f in review.report.findings
                 if f.page_id == sheet.page.page_id and f.line_no is None
             ],
             **base_ctx(review),
@@ -339,8 +344,10 @@ def create_app(
             review.decide(made)
         except CaseFrozenError as err:
             raise HTTPException(409, err.message) from None
-        target = next_url(review, line_id) if action is not ReviewAction.CORRECT else (
-            f"/c/{review.case_id}/line/{line_id}"
+        target = (
+            next_url(review, line_id)
+            if action is not ReviewAction.CORRECT
+            else (f"/c/{review.case_id}/line/{line_id}")
         )
         return RedirectResponse(target, 303)
 
@@ -405,7 +412,10 @@ def create_app(
         if action is ReviewAction.REJECT and not reason:
             raise HTTPException(400, "a rejection needs a reason")
         made = decision(
-            sheet.page.page_id, action, request.state.user.name, corrections=corrections,
+            sheet.page.page_id,
+            action,
+            request.state.user.name,
+            corrections=corrections,
             reason=reason,
         )
         try:
@@ -440,8 +450,10 @@ def create_app(
 
         review = review_of(request)
         judged = line_or_404(review, request.path_params["line"])
-        return FileResponse(crop_png(review.out_dir, review.sheets[judged.line.page_id],
-                                     judged.line), media_type="image/png")
+        return FileResponse(
+            crop_png(review.out_dir, review.sheets[judged.line.page_id], judged.line),
+            media_type="image/png",
+        )
 
     # certification and the record -----------------------------------------------------------
 
@@ -462,8 +474,9 @@ def create_app(
         event = review.audit.event(request.state.user.name, "certify", {"note": note})
         number = len(review.audit.events(("certify",)))
         write_report(review.report, review.out_dir)
-        ctx = certification_context(review.report, review.audit.decisions(), event,
-                                    where_map(review))
+        ctx = certification_context(
+            review.report, review.audit.decisions(), event, where_map(review)
+        )
         html = env.get_template("certification.html").render(**ctx)
         write_certification(ctx, html, review.out_dir, number)
         return RedirectResponse(f"/c/{review.case_id}/certification", 303)
@@ -494,19 +507,25 @@ def create_app(
 
     @guard()
     async def certification_html(request: Request) -> Response:
-        return FileResponse(certification_file(review_of(request), "html"),
-                            media_type="text/html")
+        return FileResponse(certification_file(review_of(request), "html"), media_type="text/html")
 
     @guard()
     async def certification_pdf(request: Request) -> Response:
-        return FileResponse(certification_file(review_of(request), "pdf"),
-                            media_type="application/pdf")
+        return FileResponse(
+            certification_file(review_of(request), "pdf"), media_type="application/pdf"
+        )
 
     @guard()
     async def audit_log(request: Request) -> Response:
         review = review_of(request)
-        return page(request, "audit.html", decisions=review.audit.decisions(),
-                    events=review.audit.events(), where=where_map(review), **base_ctx(review))
+        return page(
+            request,
+            "audit.html",
+            decisions=review.audit.decisions(),
+            events=review.audit.events(),
+            where=where_map(review),
+            **base_ctx(review),
+        )
 
     @guard()
     async def export(request: Request) -> Response:
@@ -610,5 +629,3 @@ def sheet_values(sheet) -> dict[str, str]:
             out[k] = f.text if f is not None else ""
     return out
 
-
-_ = (io, LineStatus, Severity)

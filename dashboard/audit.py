@@ -168,9 +168,7 @@ class AuditStore:
             latest[s.decision.line_id] = s
         return latest
 
-    def append(
-        self, decision: ReviewDecision, undoes: int | None = None
-    ) -> StoredDecision:
+    def append(self, decision: ReviewDecision, undoes: int | None = None) -> StoredDecision:
         with self._lock:
             row = self._db.execute(
                 "SELECT line_id, action, reviewer, decided_at, corrections, voter_id, reason "
@@ -211,9 +209,7 @@ class AuditStore:
 
     def export_jsonl(self) -> str:
         """Every decision, in the order made: the file `petitions check --decisions` reads."""
-        return "".join(
-            json.dumps(decision_to_dict(s.decision)) + "\n" for s in self.decisions()
-        )
+        return "".join(json.dumps(decision_to_dict(s.decision)) + "\n" for s in self.decisions())
 
     # events ---------------------------------------------------------------------------------
 

@@ -137,12 +137,20 @@ def _pdf(ctx: dict[str, Any], path: Path) -> None:
     ]
     widths = [0.35 * inch, 1.1 * inch, 2.3 * inch, 1.4 * inch, 0.9 * inch, 1.1 * inch]
     story.append(Table(rows, colWidths=widths, repeatRows=1, style=grid))
-    story += [Spacer(1, 0.15 * inch), p(f"Objections ({len(doc['objections'])})", styles["Heading3"])]
+    story += [
+        Spacer(1, 0.15 * inch),
+        p(f"Objections ({len(doc['objections'])})", styles["Heading3"]),
+    ]
     rows = [[p("sheet"), p("line"), p("grounds"), p("citation")]]
     for o in doc["objections"]:
         for g in o["grounds"]:
             rows.append(
-                [p(o["sheet_number"] or "?"), p(o["line_no"]), p(f"{g['code']}: {g['message']}"), p(g["citation"])]
+                [
+                    p(o["sheet_number"] or "?"),
+                    p(o["line_no"]),
+                    p(f"{g['code']}: {g['message']}"),
+                    p(g["citation"]),
+                ]
             )
     widths = [0.5 * inch, 0.5 * inch, 4.6 * inch, 1.6 * inch]
     story.append(Table(rows, colWidths=widths, repeatRows=1, style=grid))

@@ -9,6 +9,7 @@ when a reviewer searches it or corrects a name or an address (that line is match
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import logging
 import threading
 from collections.abc import Mapping, Sequence
@@ -17,7 +18,8 @@ from pathlib import Path
 
 from pipeline import run
 from pipeline.errors import PetitionError
-from pipeline.judging import JudgingInputs, judge_inputs, load_judging
+from pipeline.judge import SheetMemo
+from pipeline.judging import JudgingInputs, judge_inputs, load_judging, matched_on
 from pipeline.records import (
     Field,
     Finding,
@@ -117,12 +119,25 @@ class CaseReview:
             self.inputs: JudgingInputs = load_judging(self.out_dir)
             self.rules = run.rules_for(self.inputs.case)
             self._register = None
+            self._memo: SheetMemo = {}
+            self._rematched: dict[tuple, Match] = {}
+            self._queue: tuple[SufficiencyReport, list[QueueItem]] | None = None
             self._rejudge()
+        # The case's records live as long as the server: moved out of the garbage
+        # collector's sight, so that a full collection does not walk them on a request
+        # (it cost 100-200 ms at 5,000 lines; bench/dashboard.py).
+        gc.collect()
+        gc.freeze()
 
     def _rejudge(self) -> None:
         decisions = [s.decision for s in self.audit.decisions()]
         report = judge_inputs(
-            self.inputs, decisions, self.rules, rematch=self._rematch, lookup=self._lookup
+            self.inputs,
+            decisions,
+            self.rules,
+            rematch=self._rematch_once,
+            lookup=self._lookup,
+            memo=self._memo,
         )
         self.report: SufficiencyReport = report
         self.by_id: dict[str, JudgedLine] = {j.line.line_id: j for j in report.lines}
@@ -152,6 +167,16 @@ class CaseReview:
         finally:
             if store is not None:
                 store.close()
+
+    def _rematch_once(self, lines: Sequence[SignatureLine]) -> list[Match]:
+        """Each corrected reading matched once: the same Match object every time after, so
+        the sheet it is on is not judged again for nothing."""
+        todo = [ln for ln in lines if (ln.line_id, matched_on(ln)) not in self._rematched]
+        if todo:
+            got = {m.line_id: m for m in self._rematch(todo)}
+            for ln in todo:
+                self._rematched[(ln.line_id, matched_on(ln))] = got[ln.line_id]
+        return [self._rematched[(ln.line_id, matched_on(ln))] for ln in lines]
 
     def _lookup(self, ids: Sequence[str]) -> Mapping[str, RegisterEntry]:
         register = self.register()
@@ -214,6 +239,7 @@ class CaseReview:
 
     def assign(self, actor: str, reviewer: str, line_ids: Sequence[str]) -> None:
         self.audit.event(actor, "assign", {"reviewer": reviewer, "lines": list(line_ids)})
+        self._queue = None
 
     # the queue ------------------------------------------------------------------------------
 
@@ -226,6 +252,28 @@ class CaseReview:
         valid_first = to_sufficient is not None and to_sufficient <= to_insufficient
         return Settle(to_sufficient, to_insufficient, valid_first)
 
+    def _ordered(self) -> list[QueueItem]:
+        """Every line in review, in queue order: computed once per judging."""
+        if self._queue is None or self._queue[0] is not self.report:
+            assigned = self.audit.assignments()
+            settle = self.settle()
+            items = [
+                QueueItem(j, assigned.get(j.line.line_id), _doubts(j))
+                for j in self.report.lines
+                if j.status is LineStatus.NEEDS_REVIEW
+            ]
+            sign = 1 if settle.valid_first else -1
+            rank = {s.page.page_id: i for i, s in enumerate(self.report.sheets)}
+            items.sort(
+                key=lambda q: (
+                    sign * q.doubts,
+                    rank.get(q.judged.line.page_id, 0),
+                    q.judged.line.line_no,
+                )
+            )
+            self._queue = (self.report, items)
+        return self._queue[1]
+
     def queue(
         self,
         sheet: str | None = None,
@@ -234,26 +282,13 @@ class CaseReview:
     ) -> list[QueueItem]:
         """The lines in review, those likeliest to settle the verdict first: while more valid
         lines settle it sooner, the lines with the fewest doubts; else the most."""
-        assigned = self.audit.assignments()
-        settle = self.settle()
-        items = []
-        for j in self.report.lines:
-            if j.status is not LineStatus.NEEDS_REVIEW:
-                continue
-            if sheet and j.line.page_id != sheet:
-                continue
-            if reason and reason not in {f.code for f in j.findings}:
-                continue
-            who = assigned.get(j.line.line_id)
-            if reviewer and who != reviewer:
-                continue
-            items.append(QueueItem(j, who, _doubts(j)))
-        sign = 1 if settle.valid_first else -1
-        rank = {s.page.page_id: i for i, s in enumerate(self.report.sheets)}
-        items.sort(
-            key=lambda q: (sign * q.doubts, rank.get(q.judged.line.page_id, 0), q.judged.line.line_no)
-        )
-        return items
+        return [
+            q
+            for q in self._ordered()
+            if (not sheet or q.judged.line.page_id == sheet)
+            and (not reason or reason in {f.code for f in q.judged.findings})
+            and (not reviewer or q.assigned_to == reviewer)
+        ]
 
     def sheets_in_review(self) -> list[SheetItem]:
         waiting: dict[str, int] = {}

@@ -126,8 +126,8 @@ class Workspace:
         for needed in ('"sheets"', f'"{register_ext}.csv"'):
             if needed not in text:
                 raise UploadError(
-                    f"the case file must name sheets = [\"sheets\"] and path = "
-                    f"\"{register_ext}.csv\" (files are stored under those names)"
+                    f'the case file must name sheets = ["sheets"] and path = '
+                    f'"{register_ext}.csv" (files are stored under those names)'
                 )
         with self._lock:
             base = _slug(name)
@@ -174,7 +174,8 @@ class Workspace:
     def check(self, slot: CaseSlot) -> threading.Thread:
         """Check the case in the background (the pipeline, with the review's decisions);
         the review opens, or reloads, when it is done."""
-        if slot.case_dir is None:
+        case_dir = slot.case_dir
+        if case_dir is None:
             raise UploadError("this case was opened from its report alone: it cannot be checked")
         slot.checking = True
         slot.problem = ""
@@ -182,7 +183,7 @@ class Workspace:
 
         def work() -> None:
             try:
-                self.checker(slot.case_dir / CASE_FILE, slot.out_dir, decisions)
+                self.checker(case_dir / CASE_FILE, slot.out_dir, decisions)
                 if slot.review is None:
                     slot.review = CaseReview(slot.out_dir, slot.case_id)
                 else:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from typing import Any
 
 from .case import CaseConfig
 from .dates import parse_written_date
@@ -64,7 +65,11 @@ def apply_corrections(
     `line_id` is a page id is about the sheet: its corrections are the sheet number
     (`sheet_number`) and the witness statement's blanks (`witness_name`, `stated_count`, ...)."""
     out = []
+    touched = {key.partition("-")[0] for key in decisions}  # line ids are "<page id>-NN"
     for sheet in sheets:
+        if sheet.page.page_id not in touched:
+            out.append(sheet)
+            continue
         lines = []
         for line in sheet.lines:
             d = decisions.get(line.line_id)
@@ -75,9 +80,12 @@ def apply_corrections(
                         Field(name, text, 1.0, Source.REVIEWER, old.box if old else None)
                     )
             lines.append(line)
-        sheet = replace(sheet, lines=tuple(lines))
+        if any(a is not b for a, b in zip(lines, sheet.lines, strict=True)):
+            sheet = replace(sheet, lines=tuple(lines))  # else the same sheet, uncorrected
         d = decisions.get(sheet.page.page_id)
-        out.append(_correct_sheet(sheet, d.corrections) if d is not None else sheet)
+        out.append(
+            _correct_sheet(sheet, d.corrections) if d is not None and d.corrections else sheet
+        )
     return tuple(out)
 
 
@@ -96,9 +104,8 @@ def _correct_sheet(sheet: Sheet, corrections: Mapping[str, str]) -> Sheet:
     blanks = {k: v for k, v in corrections.items() if k in SHEET_FIELDS and k != "sheet_number"}
     if blanks:
         witness = sheet.witness or WitnessStatement(form="witness")
-        witness = replace(
-            witness, **{k: field(getattr(witness, k), k, v) for k, v in blanks.items()}
-        )
+        new: dict[str, Any] = {k: field(getattr(witness, k), k, v) for k, v in blanks.items()}
+        witness = replace(witness, **new)
         sheet = replace(sheet, witness=witness)
     return sheet
 
@@ -199,6 +206,91 @@ def _reviewer_match(match: Match | None, d: ReviewDecision, line_id: str) -> Mat
     )
 
 
+@dataclass(frozen=True, slots=True)
+class SheetJudged:
+    """One sheet's findings and judged lines, with what they were judged from."""
+
+    key: tuple
+    own: tuple[Finding, ...]
+    lines: tuple[JudgedLine, ...]
+
+
+SheetMemo = dict[str, SheetJudged]  # page id -> the sheet as last judged
+
+
+def _same_inputs(a: tuple, b: tuple) -> bool:
+    """The same sheet object (corrections make a new one), the same petition findings on it,
+    the same match objects and equal decisions: its judging would come out the same."""
+    return (
+        a[0] is b[0]
+        and a[1] == b[1]
+        and all(x is y for x, y in zip(a[2], b[2], strict=True))
+        and a[3] == b[3]
+        and a[4] == b[4]
+    )
+
+
+def _judge_sheet(
+    case: CaseConfig,
+    rules: RuleSet,
+    sheet: Sheet,
+    matches: Mapping[str, Match],
+    register: Mapping[str, RegisterEntry],
+    decisions: Mapping[str, ReviewDecision],
+    petition_findings: Sequence[Finding],
+) -> tuple[tuple[Finding, ...], tuple[JudgedLine, ...]]:
+    """One sheet: its own findings (cascading onto its lines) and every line judged."""
+    page_id = sheet.page.page_id
+    own = [f for rule in rules.sheet_rules + READING_SHEET_RULES for f in rule(sheet, case)]
+    own += petition_findings
+    if sheet.page.kind is not PageKind.PDF_TEXT:
+        own = [_confirm_on_the_scan(f) for f in own]
+    own = _sheet_decision(own, decisions.get(page_id), page_id, rules.statute)
+    judged = []
+    for line in sheet.lines:
+        if line.blank:
+            judged.append(
+                JudgedLine(line, LineStatus.BLANK, (), None, None, sheet.sheet_number_value)
+            )
+            continue
+        decision = decisions.get(line.line_id)
+        match = matches.get(line.line_id)
+        if decision is not None and decision.voter_id:
+            match = _reviewer_match(match, decision, line.line_id)
+        voter_id = match.voter_id if match and match.decision is MatchDecision.MATCH else None
+        ctx = LineContext(
+            line=line,
+            sheet=sheet,
+            match=match,
+            entry=register.get(voter_id) if voter_id else None,
+            signed_on=parse_written_date(line.text("date"), reference=case.dates.filed),
+            case=case,
+        )
+        found = [f for rule in rules.line_rules + READING_LINE_RULES for f in rule(ctx)]
+        found += _cascade(own, line.line_no)
+        status = status_of(found)
+        if decision is not None and decision.action is ReviewAction.ACCEPT:
+            status = LineStatus.VALID
+        elif decision is not None and decision.action is ReviewAction.REJECT:
+            found.append(
+                ctx.finding(
+                    "REVIEWER_REJECTED",
+                    Severity.FATAL,
+                    rules.statute,
+                    f"rejected by {decision.reviewer}: {decision.reason or 'no reason given'}",
+                    reviewer=decision.reviewer,
+                    decided_at=decision.decided_at.isoformat(),
+                )
+            )
+            status = LineStatus.INVALID
+        judged.append(
+            JudgedLine(
+                line, status, tuple(found), match, voter_id, sheet.sheet_number_value, decision
+            )
+        )
+    return tuple(own), tuple(judged)
+
+
 def judge(
     case: CaseConfig,
     rules: RuleSet,
@@ -213,9 +305,12 @@ def judge(
     now: dt.datetime | None = None,
     holdings: Sequence[Holding] = (),
     petition_findings: Sequence[Finding] = (),
+    memo: SheetMemo | None = None,
 ) -> SufficiencyReport:
     """Judge every line and the petition. `petition_findings` are found outside the rules
-    (where they need the matcher, as the committee to fill vacancies does)."""
+    (where they need the matcher, as the committee to fill vacancies does). With `memo`
+    (kept by the caller between calls: the review dashboard judges again after each
+    decision) a sheet whose inputs are unchanged is not judged again."""
     decisions = decisions or {}
     sheets = order_sheets(sheets)
 
@@ -231,53 +326,24 @@ def judge(
     sheet_level: list[Finding] = list(by_page.get(None, []))
     for sheet in sheets:
         page_id = sheet.page.page_id
-        own = [f for rule in rules.sheet_rules + READING_SHEET_RULES for f in rule(sheet, case)]
-        own += by_page.get(page_id, [])
-        if sheet.page.kind is not PageKind.PDF_TEXT:
-            own = [_confirm_on_the_scan(f) for f in own]
-        own = _sheet_decision(own, decisions.get(page_id), page_id, rules.statute)
+        extra = tuple(by_page.get(page_id, ()))
+        ids = [line.line_id for line in sheet.lines]
+        key = (
+            sheet,
+            extra,
+            tuple(map(matches.get, ids)),
+            tuple(map(decisions.get, ids)),
+            decisions.get(page_id),
+        )
+        hit = memo.get(page_id) if memo is not None else None
+        if hit is not None and _same_inputs(hit.key, key):
+            own, lines = hit.own, hit.lines
+        else:
+            own, lines = _judge_sheet(case, rules, sheet, matches, register, decisions, extra)
+            if memo is not None:
+                memo[page_id] = SheetJudged(key, own, lines)
         sheet_level += own
-        for line in sheet.lines:
-            if line.blank:
-                judged.append(
-                    JudgedLine(line, LineStatus.BLANK, (), None, None, sheet.sheet_number_value)
-                )
-                continue
-            decision = decisions.get(line.line_id)
-            match = matches.get(line.line_id)
-            if decision is not None and decision.voter_id:
-                match = _reviewer_match(match, decision, line.line_id)
-            voter_id = match.voter_id if match and match.decision is MatchDecision.MATCH else None
-            ctx = LineContext(
-                line=line,
-                sheet=sheet,
-                match=match,
-                entry=register.get(voter_id) if voter_id else None,
-                signed_on=parse_written_date(line.text("date"), reference=case.dates.filed),
-                case=case,
-            )
-            found = [f for rule in rules.line_rules + READING_LINE_RULES for f in rule(ctx)]
-            found += _cascade(own, line.line_no)
-            status = status_of(found)
-            if decision is not None and decision.action is ReviewAction.ACCEPT:
-                status = LineStatus.VALID
-            elif decision is not None and decision.action is ReviewAction.REJECT:
-                found.append(
-                    ctx.finding(
-                        "REVIEWER_REJECTED",
-                        Severity.FATAL,
-                        rules.statute,
-                        f"rejected by {decision.reviewer}: {decision.reason or 'no reason given'}",
-                        reviewer=decision.reviewer,
-                        decided_at=decision.decided_at.isoformat(),
-                    )
-                )
-                status = LineStatus.INVALID
-            judged.append(
-                JudgedLine(
-                    line, status, tuple(found), match, voter_id, sheet.sheet_number_value, decision
-                )
-            )
+        judged += lines
 
     judged = _count_each_signer_once(judged, f"{rules.statute}: each signer is counted once")
 

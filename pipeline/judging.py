@@ -23,13 +23,12 @@ from pathlib import Path
 
 from .case import CaseConfig
 from .errors import PetitionError, UnreadableInputError
-from .judge import apply_corrections, judge, latest_decisions
+from .judge import SheetMemo, apply_corrections, judge, latest_decisions
 from .records import (
     FileError,
     Finding,
     Holding,
     Match,
-    MatchDecision,
     RegisterEntry,
     ReviewDecision,
     Sheet,
@@ -71,6 +70,7 @@ class JudgingInputs:
     register_findings: tuple[Finding, ...] = ()
     petition_findings: tuple[Finding, ...] = ()  # found with the matcher (the committee)
     inputs: Mapping[str, str] = field(default_factory=dict)
+    corrected: frozenset[str] = frozenset()  # lines whose fields were corrected when matched
 
 
 def matched_on(line: SignatureLine) -> tuple[tuple[str, str], ...]:
@@ -85,18 +85,23 @@ def judge_inputs(
     rules: RuleSet,
     rematch: Rematch | None = None,
     lookup: Lookup | None = None,
+    memo: SheetMemo | None = None,
 ) -> SufficiencyReport:
     """The report from the stored inputs and every decision: corrections put in place, the
     corrected lines matched again (`rematch`), the voters the matches and decisions name
-    taken from `inputs.entries` or else from `lookup`, then `judge`."""
+    taken from `inputs.entries` or else from `lookup`, then `judge` (with `memo`, only the
+    sheets whose inputs changed since the last call are judged again)."""
     in_force = latest_decisions(decisions)
     sheets = apply_corrections(inputs.sheets, in_force)
     matches = dict(inputs.matches)
+    maybe = inputs.corrected | {i for i, d in in_force.items() if d.corrections}
     stale = [
         line
         for sheet in sheets
         for line in sheet.lines
-        if not line.blank and inputs.matched_on.get(line.line_id) != matched_on(line)
+        if line.line_id in maybe
+        and not line.blank
+        and inputs.matched_on.get(line.line_id) != matched_on(line)
     ]
     if stale:
         if rematch is None:
@@ -122,6 +127,7 @@ def judge_inputs(
         inputs=inputs.inputs,
         holdings=inputs.holdings,
         petition_findings=inputs.petition_findings,
+        memo=memo,
     )
     if inputs.register_findings:
         report = replace(report, findings=inputs.register_findings + report.findings)

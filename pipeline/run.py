@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -399,6 +399,7 @@ def finish(
             tuple(register.findings),
             tuple(people_named_in_the_petition(case, matcher, entries)),
             dict(inputs),
+            frozenset(i for i, d in in_force.items() if d.corrections),
         )
     finally:
         if store is not None:

@@ -14,9 +14,9 @@ import pytest
 
 from dashboard.accounts import Accounts, LoginLimiter
 from dashboard.app import create_app
+from pipeline.case import load_case
 from pipeline.decisions import load_decisions
 from pipeline.run import check_case
-from pipeline.case import load_case
 
 from .dashboard_fixtures import FAST_HASH, PASSWORD, REVIEW_LINES, SHEET, csrf_of, make_workspace
 
@@ -39,8 +39,9 @@ def root(checked: Path, tmp_path: Path) -> Path:
 
 
 def _app(root: Path, limiter: LoginLimiter | None = None):
-    return create_app(root, Accounts(root / "users.sqlite", FAST_HASH), secret="s" * 32,
-                      limiter=limiter)
+    return create_app(
+        root, Accounts(root / "users.sqlite", FAST_HASH), secret="s" * 32, limiter=limiter
+    )
 
 
 def _client(root: Path, who: str | None = "rita", **kw) -> tuple[TestClient, str]:
@@ -116,8 +117,11 @@ def test_decisions_rejudge_persist_and_export_as_the_check_reads_them(root: Path
     assert _totals(client) == ("sufficient", 39, 7, 3)
     client.post(
         f"/c/demo/line/{b}/decide",
-        data={"action": "reject", "reason": "signature does not match the registration record",
-              "csrf": token},
+        data={
+            "action": "reject",
+            "reason": "signature does not match the registration record",
+            "csrf": token,
+        },
     )
     client.post(
         f"/c/demo/line/{c}/decide",
@@ -130,7 +134,11 @@ def test_decisions_rejudge_persist_and_export_as_the_check_reads_them(root: Path
 
     exported = client.get("/c/demo/decisions.jsonl").text
     assert [json.loads(x)["action"] for x in exported.splitlines()] == [
-        "accept", "reject", "correct", "correct"]
+        "accept",
+        "reject",
+        "correct",
+        "correct",
+    ]
     # A restarted server finds every decision in the audit store.
     again, _ = _client(root)
     assert _totals(again) == ("sufficient", 39, 7, 3)
@@ -142,7 +150,8 @@ def test_decisions_rejudge_persist_and_export_as_the_check_reads_them(root: Path
     assert report.totals == review.report.totals
     assert report.verdict == review.report.verdict
     assert {j.line.line_id: j.status for j in report.lines} == {
-        j.line.line_id: j.status for j in review.report.lines}
+        j.line.line_id: j.status for j in review.report.lines
+    }
 
 
 def test_the_store_is_append_only(root: Path) -> None:
@@ -160,14 +169,16 @@ def test_choosing_another_voter_and_correcting_a_name(root: Path) -> None:
     line = REVIEW_LINES[2]  # two close candidates
     review = client.app.state.workspace.get("demo").review
     second = review.by_id[line].match.candidates[1].voter_id
-    client.post(f"/c/demo/line/{line}/decide",
-                data={"action": "correct", "voter_id": second, "csrf": token})
+    client.post(
+        f"/c/demo/line/{line}/decide", data={"action": "correct", "voter_id": second, "csrf": token}
+    )
     assert review.by_id[line].voter_id == second
     found = client.get(f"/c/demo/search?q=maple+ave&line={line}").text
     assert "MAPLE AVE" in found
-    client.post(f"/c/demo/line/{line}/decide",
-                data={"action": "correct", "field_name": "Lark Ingleby", "voter_id": "",
-                      "csrf": token})
+    client.post(
+        f"/c/demo/line/{line}/decide",
+        data={"action": "correct", "field_name": "Lark Ingleby", "voter_id": "", "csrf": token},
+    )
     assert review.by_id[line].line.text("name") == "Lark Ingleby"  # matched again
 
 
@@ -178,8 +189,10 @@ def test_a_sheet_decision_settles_its_lines(root: Path) -> None:
     assert _totals(client) == ("sufficient", 42, 7, 0)
     client.post(f"/c/demo/sheet/{SHEET}/undo", data={"csrf": token})
     assert _totals(client) == ("undetermined", 38, 7, 4)
-    client.post(f"/c/demo/sheet/{SHEET}/decide",
-                data={"action": "reject", "reason": "witness not qualified", "csrf": token})
+    client.post(
+        f"/c/demo/sheet/{SHEET}/decide",
+        data={"action": "reject", "reason": "witness not qualified", "csrf": token},
+    )
     verdict, valid, invalid, review = _totals(client)
     assert review == 0 and invalid > 7 and verdict == "insufficient"
 
@@ -195,13 +208,15 @@ def test_only_a_supervisor_certifies_and_the_case_freezes(root: Path) -> None:
     assert pdf.status_code == 200 and pdf.content.startswith(b"%PDF-")
     text = _pdf_text(pdf.content)
     assert "rita" in text and "accept" in text and "Objections" in text
-    frozen = rita.post(f"/c/demo/line/{REVIEW_LINES[1]}/decide",
-                       data={"action": "accept", "csrf": rtoken})
+    frozen = rita.post(
+        f"/c/demo/line/{REVIEW_LINES[1]}/decide", data={"action": "accept", "csrf": rtoken}
+    )
     assert frozen.status_code == 409
     assert sam.post("/c/demo/reopen", data={"csrf": stoken}).status_code == 400  # needs a reason
     sam.post("/c/demo/reopen", data={"csrf": stoken, "reason": "late objection"})
-    ok = rita.post(f"/c/demo/line/{REVIEW_LINES[1]}/decide",
-                   data={"action": "accept", "csrf": rtoken})
+    ok = rita.post(
+        f"/c/demo/line/{REVIEW_LINES[1]}/decide", data={"action": "accept", "csrf": rtoken}
+    )
     assert ok.status_code == 200
     record = sam.get("/c/demo/audit").text
     assert "reopen" in record and "late objection" in record
@@ -220,9 +235,14 @@ def _pdf_text(data: bytes) -> str:
 def test_uploads_land_inside_the_case_with_safe_names(root: Path) -> None:
     client, token = _client(root)
     pdf = (root / "demo" / "sheets" / "sheet-01.pdf").read_bytes()
-    r = client.post("/c/demo/upload", data={"csrf": token},
-                    files=[("sheets", ("../../x", pdf, "application/pdf")),
-                           ("sheets", ("evil.pdf", b"MZ\x90\x00 not a sheet", "application/pdf"))])
+    r = client.post(
+        "/c/demo/upload",
+        data={"csrf": token},
+        files=[
+            ("sheets", ("../../x", pdf, "application/pdf")),
+            ("sheets", ("evil.pdf", b"MZ\x90\x00 not a sheet", "application/pdf")),
+        ],
+    )
     assert r.status_code == 200 and "not a PDF, PNG, JPEG or TIFF" in r.text
     sheets = root / "demo" / "sheets"
     new = sorted(p.name for p in sheets.iterdir() if not p.name.startswith("sheet-"))

@@ -23,8 +23,11 @@ pytestmark = pytest.mark.browser
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 CHROMIUM = next(
-    (p for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser", shutil.which("chromium") or "")
-     if p and Path(p).is_file()),
+    (
+        p
+        for p in ("/usr/bin/chromium", "/usr/bin/chromium-browser", shutil.which("chromium") or "")
+        if p and Path(p).is_file()
+    ),
     None,
 )
 
@@ -132,6 +135,10 @@ def test_a_review_from_login_to_certification(server: Server, browser) -> None:
     page.keyboard.press("j")
     page.keyboard.press("Enter")
     _on_line(page, a)
+    page.wait_for_function(
+        "() => { const i = document.querySelector('.crop img'); "
+        "return i && i.complete && i.naturalWidth > 0; }"
+    )
     page.screenshot(path=str(DOCS / "dashboard-line.png"), full_page=True)
 
     page.keyboard.press("a")  # accept: the verdict follows, the next line opens
