@@ -268,3 +268,46 @@ def test_safe_names_and_content_types() -> None:
     assert safe_name("....", 1, "tif") == "0001-sheet.tif"
     assert sniff(b"%PDF-1.7") == "pdf" and sniff(b"\x89PNG\r\n\x1a\n..") == "png"
     assert sniff(b"<html>") is None
+
+
+def test_judging_again_with_the_memo_is_judging_afresh(checked: Path) -> None:
+    """Any sequence of line and sheet decisions: the memo's report is the fresh report."""
+    import datetime as dt
+    import random
+
+    from pipeline.judge import SheetMemo
+    from pipeline.judging import judge_inputs, load_judging
+    from pipeline.records import ReviewAction, ReviewDecision
+    from pipeline.run import rules_for
+
+    inputs = load_judging(checked / "demo" / "out")
+    rules = rules_for(inputs.case)
+    ids = [line.line_id for s in inputs.sheets for line in s.filled_lines]
+    pages = [s.page.page_id for s in inputs.sheets]
+    rng = random.Random(5)
+    memo: SheetMemo = {}
+    decisions: list[ReviewDecision] = []
+    at = dt.datetime(2026, 10, 12, tzinfo=dt.UTC)
+    for n in range(40):
+        target = rng.choice(ids + pages)
+        action = rng.choice(list(ReviewAction))
+        corrections = {"date": "12/31/2026"} if action is ReviewAction.CORRECT else {}
+        if target in pages and action is ReviewAction.CORRECT:
+            corrections = {"stated_count": str(rng.randint(1, 12))}
+        decisions.append(
+            ReviewDecision(
+                target,
+                action,
+                "t",
+                at + dt.timedelta(minutes=n),
+                corrections,
+                None,
+                "r" if action is ReviewAction.REJECT else "",
+            )
+        )
+        fast = judge_inputs(inputs, decisions, rules, memo=memo)
+        fresh = judge_inputs(inputs, decisions, rules)
+        assert fast.totals == fresh.totals and fast.verdict == fresh.verdict
+        assert [(j.line.line_id, j.status, j.findings) for j in fast.lines] == [
+            (j.line.line_id, j.status, j.findings) for j in fresh.lines
+        ]
