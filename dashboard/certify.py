@@ -15,6 +15,7 @@ from pipeline import run
 from pipeline.case import load_case
 from pipeline.records import ReviewDecision, SufficiencyReport
 from pipeline.report import report_to_dict, write_report
+from pipeline.scan.context import ReadContext
 
 from .audit import Event, StoredDecision
 
@@ -25,7 +26,8 @@ def check(case_path: Path, out_dir: Path, decisions: Sequence[ReviewDecision]) -
     """Check a case with the review's decisions and write its report and judging inputs:
     the dashboard's one call into the pipeline (plain functions, in this process)."""
     case = load_case(case_path)
-    report = run.check_case(case, decisions, crops_dir=out_dir / "crops", keep_in=out_dir)
+    context = ReadContext(crops_dir=out_dir / "crops")
+    report = run.check_case(case, decisions, context=context, keep_in=out_dir)
     write_report(report, out_dir)
     return report
 

@@ -23,6 +23,7 @@ from pipeline.errors import PetitionError
 from pipeline.ingest import discover
 from pipeline.records import FileError, PageRef, ReviewDecision, Sheet, SufficiencyReport
 from pipeline.report import write_report
+from pipeline.scan.context import ReadContext
 
 __all__ = ["check_petition"]
 
@@ -55,8 +56,8 @@ def ingest_file(path: Path) -> list[PageRef] | FileError:
 
 
 @_io_task
-def read_page(ref: PageRef, crops_dir: Path | None) -> Sheet | FileError:
-    return run.read_one(ref, crops_dir)
+def read_page(ref: PageRef, context: ReadContext) -> Sheet | FileError:
+    return run.read_one(ref, context)
 
 
 @_io_task
@@ -98,9 +99,9 @@ def check_petition(
     register = load_register.submit(case)
     ingested = ingest_file.map(files).result()
     pages, page_errors = run.collect_pages(zip(files, ingested, strict=True))
-    crops = Path(out_dir) / "crops"
+    context = ReadContext(crops_dir=Path(out_dir) / "crops")  # each thread its own tesseract
     sheets, read_errors = run.split_results(
-        read_page.map(pages, crops_dir=unmapped(crops)).result()
+        read_page.map(pages, context=unmapped(context)).result()
     )
     report = match_and_judge(
         case,

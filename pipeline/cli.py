@@ -74,16 +74,16 @@ def _run(case_path: Path, out_dir: Path, decisions: Path | None, engine: str, jo
         return check_petition(str(case_path), str(out_dir), str(decisions) if decisions else None)
     from .report import write_report
     from .run import check_case
+    from .scan.context import ReadContext
 
     logged = load_decisions(decisions) if decisions else []
+    context = ReadContext(crops_dir=out_dir / "crops")  # scans read with tesseract in-process
     if jobs <= 1:
-        report = check_case(case, logged, crops_dir=out_dir / "crops", keep_in=out_dir)
+        report = check_case(case, logged, context=context, keep_in=out_dir)
     else:  # pages across processes: OCR is CPU-bound (and tesseract runs one thread each)
         os.environ.setdefault("OMP_THREAD_LIMIT", "1")
         with ProcessPoolExecutor(jobs) as pool:
-            report = check_case(
-                case, logged, mapper=pool.map, crops_dir=out_dir / "crops", keep_in=out_dir
-            )
+            report = check_case(case, logged, mapper=pool.map, context=context, keep_in=out_dir)
     write_report(report, out_dir)
     return report
 

@@ -38,6 +38,7 @@ from .records import (
 from .rules import town_191, village_2202, village_9902, village_nomination
 from .rules.base import RuleSet
 from .rules.electors import count_electors_on
+from .scan.context import ReadContext
 
 __all__ = [
     "LARGE_REGISTER_BYTES",
@@ -79,11 +80,11 @@ def ingest_one(path: Path) -> list[PageRef] | FileError:
         return FileError(str(path), err.message)
 
 
-def read_one(ref: PageRef, crops_dir: Path | None = None) -> Sheet | FileError:
-    """One page read, or the reason it could not be; scans write each line's crop into
-    `crops_dir` for the review queue."""
+def read_one(ref: PageRef, context: ReadContext | None = None) -> Sheet | FileError:
+    """One page read, or the reason it could not be; scans are read with the context's engine
+    and write each line's crop into its `crops_dir` for the review queue."""
     try:
-        return read_page(ref, crops_dir)
+        return read_page(ref, context)
     except PetitionError as err:
         log.warning("%s", err.message)
         return FileError(ref.path, err.message, ref.page_index)
@@ -413,17 +414,17 @@ def check_case(
     case: CaseConfig,
     decisions: Sequence[ReviewDecision] = (),
     mapper: Mapper = map,
-    crops_dir: Path | None = None,
+    context: ReadContext | None = None,
     keep_in: Path | None = None,
 ) -> SufficiencyReport:
     """The whole run without Prefect. `mapper` runs per-file and per-page work (the builtin
-    `map`, or a process pool's); scanned lines' crops go to `crops_dir`; the judging inputs
-    to `keep_in` (`finish`)."""
+    `map`, or a process pool's); scans are read with the context's engine, their lines' crops
+    written to its `crops_dir`; the judging inputs are kept in `keep_in` (`finish`)."""
     files, errors = discover(case.sheets)
     register = load_register(case)  # before reading: a missing register stops the run early
     pages, page_errors = collect_pages(zip(files, mapper(ingest_one, files), strict=True))
     errors += page_errors
-    sheets, read_errors = split_results(mapper(partial(read_one, crops_dir=crops_dir), pages))
+    sheets, read_errors = split_results(mapper(partial(read_one, context=context), pages))
     return finish(
         case,
         sheets,
