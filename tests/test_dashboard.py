@@ -311,3 +311,20 @@ def test_judging_again_with_the_memo_is_judging_afresh(checked: Path) -> None:
         assert [(j.line.line_id, j.status, j.findings) for j in fast.lines] == [
             (j.line.line_id, j.status, j.findings) for j in fresh.lines
         ]
+
+
+def test_users_are_added_on_the_command_line(tmp_path: Path, monkeypatch, capsys) -> None:
+    import io
+
+    from dashboard.accounts import Role
+    from pipeline.cli import main
+
+    users = tmp_path / "u.sqlite"
+    monkeypatch.setattr("sys.stdin", io.StringIO("a long password\n"))
+    assert main(["users", "add", "clerk", "--role", "supervisor", "--users", str(users)]) == 0
+    account = Accounts(users).verify("clerk", "a long password")
+    assert account is not None and account.role is Role.SUPERVISOR
+    monkeypatch.setattr("sys.stdin", io.StringIO("short\n"))
+    assert main(["users", "add", "x", "--role", "reviewer", "--users", str(users)]) == 64
+    assert "at least 8 characters" in capsys.readouterr().err
+    assert main(["dashboard", str(tmp_path / "missing"), "--users", str(users)]) == 3
