@@ -17,6 +17,7 @@ from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
@@ -163,7 +164,8 @@ def create_app(
             return page(
                 request, "login.html", 429, user=None, error="Too many attempts: wait a minute."
             )
-        user = accounts.verify(name, str(form.get("password", "")))
+        # argon2 takes tens of milliseconds by design: off the event loop.
+        user = await run_in_threadpool(accounts.verify, name, str(form.get("password", "")))
         if user is None:
             limiter.failed(*keys)
             return page(request, "login.html", 401, user=None, error="Wrong name or password.")

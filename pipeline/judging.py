@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import pickle
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from .case import CaseConfig
@@ -49,7 +49,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 JUDGING_FILE = "judging.pickle"
-FORMAT = 1
+FORMAT = 2  # bumped whenever JudgingInputs (or a record in it) changes its fields
 
 Rematch = Callable[[Sequence[SignatureLine]], Iterable[Match]]
 Lookup = Callable[[Sequence[str]], Mapping[str, RegisterEntry]]
@@ -146,6 +146,11 @@ def save_judging(inputs: JudgingInputs, folder: Path) -> Path:
     return path
 
 
+def _complete(inputs: JudgingInputs) -> bool:
+    """Every field present: a file written before a field was added lacks it."""
+    return all(hasattr(inputs, f.name) for f in fields(inputs))
+
+
 def load_judging(folder: Path) -> JudgingInputs:
     """The inputs `save_judging` wrote into `folder` (a checked case's report folder)."""
     path = Path(folder) / JUDGING_FILE
@@ -161,7 +166,7 @@ def load_judging(folder: Path) -> JudgingInputs:
         raise UnreadableInputError(
             f"{path}: cannot be read ({type(err).__name__}); check the case again"
         ) from None
-    if version != FORMAT or not isinstance(inputs, JudgingInputs):
+    if version != FORMAT or not isinstance(inputs, JudgingInputs) or not _complete(inputs):
         raise UnreadableInputError(
             f"{path}: written by another version of petitions; check the case again"
         )

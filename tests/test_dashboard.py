@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
+import time
 import warnings
 from pathlib import Path
 
@@ -232,32 +233,36 @@ def _pdf_text(data: bytes) -> str:
         pdf.close()
 
 
-def test_uploads_land_inside_the_case_with_safe_names(root: Path) -> None:
+def test_a_new_case_is_created_and_uploads_land_inside_it_with_safe_names(root: Path) -> None:
     client, token = _client(root)
-    pdf = (root / "demo" / "sheets" / "sheet-01.pdf").read_bytes()
+    demo = root / "demo"
     r = client.post(
-        "/c/demo/upload",
-        data={"csrf": token},
+        "/new",
+        data={"csrf": token, "name": "Spring petition", "register_kind": "register"},
         files=[
-            ("sheets", ("../../x", pdf, "application/pdf")),
-            ("sheets", ("evil.pdf", b"MZ\x90\x00 not a sheet", "application/pdf")),
+            ("case_file", ("case.toml", (demo / "case.toml").read_bytes(), "text/plain")),
+            ("register", ("../reg.csv", (demo / "register.csv").read_bytes(), "text/csv")),
         ],
     )
+    assert r.status_code == 200 and "Upload sheets: spring-petition" in r.text
+    case_dir = root / "spring-petition"
+    assert (case_dir / "register.csv").is_file() and not (root / "reg.csv").exists()
+    sheets = [
+        ("sheets", ("../../x", (demo / "sheets" / "sheet-01.pdf").read_bytes(), "application/pdf")),
+        ("sheets", ("evil.pdf", b"MZ\x90\x00 not a sheet", "application/pdf")),
+    ]
+    r = client.post("/c/spring-petition/upload", data={"csrf": token}, files=sheets)
     assert r.status_code == 200 and "not a PDF, PNG, JPEG or TIFF" in r.text
-    sheets = root / "demo" / "sheets"
-    new = sorted(p.name for p in sheets.iterdir() if not p.name.startswith("sheet-"))
-    assert new == ["0006-x.pdf"]
+    assert sorted(p.name for p in (case_dir / "sheets").iterdir()) == ["0001-x.pdf"]
     assert not (root.parent / "x").exists() and not (root / "x").exists()
-    slot = client.app.state.workspace.get("demo")
-    import time
-
-    for _ in range(300):  # the check runs in the background
+    slot = client.app.state.workspace.get("spring-petition")
+    for _ in range(600):  # the check runs in the background
         if not slot.checking:
             break
         time.sleep(0.05)
-    assert slot.problem == ""
-    # The same page twice is read once and reported, so the totals stand.
-    assert any("identical" in e.problem for e in slot.review.report.file_errors)
+    assert slot.problem == "" and slot.review is not None
+    assert slot.review.report.totals.lines_read == 10  # the one sheet, read
+    assert client.get("/c/spring-petition/status").text == "ready"
 
 
 def test_safe_names_and_content_types() -> None:
@@ -328,3 +333,57 @@ def test_users_are_added_on_the_command_line(tmp_path: Path, monkeypatch, capsys
     assert main(["users", "add", "x", "--role", "reviewer", "--users", str(users)]) == 64
     assert "at least 8 characters" in capsys.readouterr().err
     assert main(["dashboard", str(tmp_path / "missing"), "--users", str(users)]) == 3
+
+
+def test_judging_inputs_of_another_version_are_refused_with_advice(tmp_path: Path) -> None:
+    import pickle
+
+    from pipeline.errors import UnreadableInputError
+    from pipeline.judging import JUDGING_FILE, load_judging
+
+    with pytest.raises(UnreadableInputError, match="check the case again"):
+        load_judging(tmp_path)
+    (tmp_path / JUDGING_FILE).write_bytes(pickle.dumps((1, "old")))
+    with pytest.raises(UnreadableInputError, match="another version"):
+        load_judging(tmp_path)
+    (tmp_path / JUDGING_FILE).write_bytes(b"not a pickle")
+    with pytest.raises(UnreadableInputError, match="cannot be read"):
+        load_judging(tmp_path)
+
+
+def test_the_decisions_file_imports_and_the_queue_filters(root: Path, tmp_path: Path) -> None:
+    client, token = _client(root, "sam")
+    queue = client.get("/c/demo/queue?reason=WITNESS_COUNT_MISMATCH").text
+    assert queue.count('class="qrow"') == 4
+    assert client.get("/c/demo/queue?reason=LINE_UNDATED").text.count('class="qrow"') == 0
+    client.post("/c/demo/assign", data={"csrf": token, "reviewer": "rita", "count": "2"})
+    assert client.get("/c/demo/queue?reviewer=rita").text.count('class="qrow"') == 2
+    lines = [
+        {
+            "line_id": REVIEW_LINES[0],
+            "action": "accept",
+            "reviewer": "clerk@elmwood",
+            "decided_at": "2026-10-12T14:03:00+00:00",
+        },
+        {
+            "line_id": SHEET,
+            "action": "correct",
+            "reviewer": "clerk@elmwood",
+            "decided_at": "2026-10-12T14:04:00+00:00",
+            "corrections": {"stated_count": "5"},
+        },
+    ]
+    body = "".join(json.dumps(x) + "\n" for x in lines).encode()
+    r = client.post(
+        "/c/demo/decisions/import",
+        data={"csrf": token},
+        files={"decisions": ("d.jsonl", body, "application/x-ndjson")},
+    )
+    assert r.status_code == 200
+    assert _totals(client) == ("sufficient", 42, 7, 0)  # the stated count now agrees
+    bad = client.post(
+        "/c/demo/decisions/import",
+        data={"csrf": token},
+        files={"decisions": ("d.jsonl", b"{not json\n", "text/plain")},
+    )
+    assert bad.status_code == 400 and "not JSON" in bad.text
