@@ -38,7 +38,7 @@ from pipeline.report import write_report
 
 from .accounts import Account, Accounts, LoginLimiter
 from .certify import certification_context, check, write_certification
-from .review import REASONS, CaseFrozenError, CaseReview, decision
+from .review import REASONS, CaseFrozenError, CaseReview, NotYoursError, decision
 from .workspace import MAX_UPLOAD_BYTES, CaseSlot, UploadError, Workspace
 
 __all__ = ["create_app", "session_secret"]
@@ -342,10 +342,7 @@ def create_app(
         made = decision(
             line_id, action, user.name, corrections=corrections, voter_id=voter_id, reason=reason
         )
-        try:
-            review.decide(made)
-        except CaseFrozenError as err:
-            raise HTTPException(409, err.message) from None
+        _decide(review, made, request.state.user)
         target = (
             next_url(review, line_id)
             if action is not ReviewAction.CORRECT
@@ -357,10 +354,7 @@ def create_app(
     async def undo(request: Request) -> Response:
         review = review_of(request)
         judged = line_or_404(review, request.path_params["line"])
-        try:
-            review.undo(judged.line.line_id, request.state.user.name)
-        except CaseFrozenError as err:
-            raise HTTPException(409, err.message) from None
+        _undo(review, judged.line.line_id, request.state.user)
         return RedirectResponse(f"/c/{review.case_id}/line/{judged.line.line_id}", 303)
 
     @guard()
@@ -420,20 +414,14 @@ def create_app(
             corrections=corrections,
             reason=reason,
         )
-        try:
-            review.decide(made)
-        except CaseFrozenError as err:
-            raise HTTPException(409, err.message) from None
+        _decide(review, made, request.state.user)
         return RedirectResponse(f"/c/{review.case_id}/sheet/{sheet.page.page_id}", 303)
 
     @guard()
     async def sheet_undo(request: Request) -> Response:
         review = review_of(request)
         sheet = sheet_or_404(review, request.path_params["page"])
-        try:
-            review.undo(sheet.page.page_id, request.state.user.name)
-        except CaseFrozenError as err:
-            raise HTTPException(409, err.message) from None
+        _undo(review, sheet.page.page_id, request.state.user)
         return RedirectResponse(f"/c/{review.case_id}/sheet/{sheet.page.page_id}", 303)
 
     # images ---------------------------------------------------------------------------------
@@ -619,6 +607,24 @@ def create_app(
     return app
 
 
+def _decide(review: CaseReview, made, user: Account) -> None:
+    _refusals(lambda: review.decide(made, supervisor=user.supervises))
+
+
+def _undo(review: CaseReview, target: str, user: Account) -> None:
+    _refusals(lambda: review.undo(target, user.name, supervisor=user.supervises))
+
+
+def _refusals(call: Callable[[], object]) -> None:
+    """A frozen case is a conflict (409); another reviewer's decision is forbidden (403)."""
+    try:
+        call()
+    except CaseFrozenError as err:
+        raise HTTPException(409, err.message) from None
+    except NotYoursError as err:
+        raise HTTPException(403, err.message) from None
+
+
 def sheet_values(sheet) -> dict[str, str]:
     """The sheet's correctable values as read: its number and its statement's blanks."""
     from pipeline.judge import SHEET_FIELDS
@@ -630,4 +636,3 @@ def sheet_values(sheet) -> dict[str, str]:
             f = getattr(w, k, None) if w is not None else None
             out[k] = f.text if f is not None else ""
     return out
-

@@ -39,7 +39,15 @@ from pipeline.records import (
 
 from .audit import AUDIT_FILE, AuditStore, Event, StoredDecision, undo_of
 
-__all__ = ["REASONS", "CaseFrozenError", "CaseReview", "QueueItem", "Settle", "SheetItem"]
+__all__ = [
+    "REASONS",
+    "CaseFrozenError",
+    "CaseReview",
+    "NotYoursError",
+    "QueueItem",
+    "Settle",
+    "SheetItem",
+]
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +66,10 @@ REASONS = (
 
 class CaseFrozenError(PetitionError):
     """A decision on a certified case: it must be reopened first."""
+
+
+class NotYoursError(PetitionError):
+    """A reviewer changing another reviewer's decision: reopening it is a supervisor's."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,7 +229,11 @@ class CaseReview:
 
     # deciding -------------------------------------------------------------------------------
 
-    def decide(self, decision: ReviewDecision, undoes: int | None = None) -> StoredDecision:
+    def decide(
+        self, decision: ReviewDecision, undoes: int | None = None, supervisor: bool = False
+    ) -> StoredDecision:
+        """Store a decision and judge again. A reviewer decides what nobody has decided, or
+        changes their own decision; another's is reopened by a supervisor."""
         with self._lock:
             if self.certified is not None:
                 raise CaseFrozenError(
@@ -225,17 +241,24 @@ class CaseReview:
                 )
             if decision.line_id not in self.by_id and decision.line_id not in self.sheets:
                 raise PetitionError(f"{decision.line_id}: no such line or sheet in this case")
+            current = self.in_force.get(decision.line_id)
+            by = current.decision.reviewer if current is not None else decision.reviewer
+            if by != decision.reviewer and not supervisor:
+                raise NotYoursError(
+                    f"decided by {by}: a supervisor reopens another reviewer's decision"
+                )
             stored = self.audit.append(decision, undoes)
             self._rejudge()
             return stored
 
-    def undo(self, line_id: str, reviewer: str) -> StoredDecision | None:
+    def undo(self, line_id: str, reviewer: str, supervisor: bool = False) -> StoredDecision | None:
         """Undo the decision in force on a line (or sheet): one more decision."""
         with self._lock:
             target = self.in_force.get(line_id)
             if target is None:
                 return None
-            return self.decide(undo_of(target, reviewer, dt.datetime.now(dt.UTC)), target.seq)
+            made = undo_of(target, reviewer, dt.datetime.now(dt.UTC))
+            return self.decide(made, target.seq, supervisor)
 
     def assign(self, actor: str, reviewer: str, line_ids: Sequence[str]) -> None:
         self.audit.event(actor, "assign", {"reviewer": reviewer, "lines": list(line_ids)})

@@ -387,3 +387,20 @@ def test_the_decisions_file_imports_and_the_queue_filters(root: Path, tmp_path: 
         files={"decisions": ("d.jsonl", b"{not json\n", "text/plain")},
     )
     assert bad.status_code == 400 and "not JSON" in bad.text
+
+
+def test_another_reviewers_decision_is_reopened_by_a_supervisor(root: Path) -> None:
+    rita, rtoken = _client(root, "rita")
+    line = REVIEW_LINES[0]
+    rita.post(f"/c/demo/line/{line}/decide", data={"action": "accept", "csrf": rtoken})
+    root_accounts = Accounts(root / "users.sqlite", FAST_HASH)
+    from dashboard.accounts import Role
+
+    root_accounts.add("rob", Role.REVIEWER, PASSWORD)
+    rob, btoken = _client(root, "rob")
+    reject = {"action": "reject", "reason": "line is illegible", "csrf": btoken}
+    assert rob.post(f"/c/demo/line/{line}/decide", data=reject).status_code == 403
+    assert rob.post(f"/c/demo/line/{line}/undo", data={"csrf": btoken}).status_code == 403
+    sam, stoken = _client(root, "sam")
+    assert sam.post(f"/c/demo/line/{line}/undo", data={"csrf": stoken}).status_code == 200
+    assert _totals(sam)[1] == 38
