@@ -463,12 +463,16 @@ def create_app(
         note = str(request.state.form.get("note", ""))[:500]
         event = review.audit.event(request.state.user.name, "certify", {"note": note})
         number = len(review.audit.events(("certify",)))
-        write_report(review.report, review.out_dir)
-        ctx = certification_context(
-            review.report, review.audit.decisions(), event, where_map(review)
-        )
-        html = env.get_template("certification.html").render(**ctx)
-        write_certification(ctx, html, review.out_dir, number)
+
+        def write() -> None:  # seconds at thousands of lines: off the event loop
+            write_report(review.report, review.out_dir)
+            ctx = certification_context(
+                review.report, review.audit.decisions(), event, where_map(review)
+            )
+            html = env.get_template("certification.html").render(**ctx)
+            write_certification(ctx, html, review.out_dir, number)
+
+        await run_in_threadpool(write)
         return RedirectResponse(f"/c/{review.case_id}/certification", 303)
 
     @guard(supervisor=True)

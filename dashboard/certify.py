@@ -64,8 +64,19 @@ def certification_context(
         }
         for s in decisions
     ]
+    lines = [
+        {
+            "where": f"sheet {line['sheet_number'] or '?'} line {line['line_no']}",
+            "status": line["status"],
+            "codes": ", ".join(line["finding_codes"]),
+            "voter_id": line["voter_id"] or "",
+        }
+        for line in doc["lines"]
+        if not line["blank"]
+    ]
     return {
         "doc": doc,
+        "lines": lines,
         "decisions": rows,
         "reviewers": sorted({s.decision.reviewer for s in decisions}),
         "certified_by": event.actor,
@@ -94,7 +105,14 @@ def _pdf(ctx: dict[str, Any], path: Path) -> None:
     from reportlab.lib.pagesizes import letter
     from reportlab.lib.styles import getSampleStyleSheet
     from reportlab.lib.units import inch
-    from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+    from reportlab.platypus import (
+        LongTable,
+        Paragraph,
+        SimpleDocTemplate,
+        Spacer,
+        Table,
+        TableStyle,
+    )
 
     styles = getSampleStyleSheet()
     small = styles["BodyText"].clone("small", fontSize=8, leading=10)
@@ -156,6 +174,13 @@ def _pdf(ctx: dict[str, Any], path: Path) -> None:
             )
     widths = [0.5 * inch, 0.5 * inch, 4.6 * inch, 1.6 * inch]
     story.append(Table(rows, colWidths=widths, repeatRows=1, style=grid))
+    story += [Spacer(1, 0.15 * inch), p(f"Signed lines ({len(ctx['lines'])})", styles["Heading3"])]
+    # Plain strings, not paragraphs: thousands of rows lay out in seconds.
+    rows = [["line", "status", "findings", "voter"]]
+    rows += [[x["where"], x["status"], x["codes"][:90], x["voter_id"]] for x in ctx["lines"]]
+    widths = [1.2 * inch, 0.9 * inch, 3.6 * inch, 1.5 * inch]
+    small_grid = TableStyle([*grid.getCommands(), ("FONTSIZE", (0, 0), (-1, -1), 7)])
+    story.append(LongTable(rows, colWidths=widths, repeatRows=1, style=small_grid))
     generated = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     story += [Spacer(1, 0.15 * inch), p(f"Generated {generated} by petitions.")]
     SimpleDocTemplate(
