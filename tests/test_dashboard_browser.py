@@ -197,3 +197,56 @@ def test_a_review_from_login_to_certification(server: Server, browser) -> None:
     page.goto(f"{server.url}/c/demo/line/{c}")
     assert page.locator("#b-accept").is_disabled()  # frozen
     page.close()
+
+
+def test_security_as_a_browser_meets_it(server: Server, browser) -> None:
+    """After the review above: no session, no page; no CSRF token, no decision; an upload
+    named ../../x stays in the case; the login limit holds (last: it blocks this address)."""
+    context = browser.new_context()
+    page = context.new_page()
+    for path in (
+        "/",
+        "/c/demo/queue",
+        f"/c/demo/line/{REVIEW_LINES[0]}",
+        "/c/demo/audit",
+        "/c/demo/certification.pdf",
+        "/c/demo/decisions.jsonl",
+        "/static/keys.js",
+    ):
+        r = page.request.get(f"{server.url}{path}", max_redirects=0)
+        assert r.status in (401, 303), (path, r.status)
+    page.goto(f"{server.url}/c/demo/queue")
+    assert page.url.endswith("/login")
+
+    _login(page, server, "sam")
+    page.goto(f"{server.url}/c/demo/queue")
+    page.fill("input[name=reason]", "a late objection")  # reopen the certified case
+    page.click("text=Reopen")
+    page.wait_for_selector("#certify")
+    refused = page.request.post(
+        f"{server.url}/c/demo/line/{REVIEW_LINES[3]}/decide", form={"action": "accept"}
+    )
+    assert refused.status == 403
+
+    token = page.locator("input[name=csrf]").first.get_attribute("value")
+    pdf = (server.root / "demo" / "sheets" / "sheet-02.pdf").read_bytes()
+    r = page.request.post(
+        f"{server.url}/c/demo/upload",
+        multipart={
+            "csrf": token,
+            "sheets": {"name": "../../x", "mimeType": "application/pdf", "buffer": pdf},
+        },
+    )
+    assert r.status == 200
+    stored = [p for p in (server.root / "demo" / "sheets").iterdir() if p.name.endswith("-x.pdf")]
+    assert len(stored) == 1 and not (server.root.parent / "x").exists()
+    page.goto(f"{server.url}/c/demo/upload")
+    page.wait_for_selector("#state:text('ready')", timeout=60_000)  # checked again
+
+    page.click("text=Log out")
+    for _ in range(5):
+        _login(page, server, "sam", "guessing")
+        assert "Wrong name or password" in page.content()
+    _login(page, server, "sam")  # the right password, but too many attempts
+    assert "Too many attempts" in page.content()
+    context.close()
