@@ -190,13 +190,18 @@ def line_has_ward_and_district(ctx: LineContext) -> Iterable[Finding]:
     the village has them (the case lists its wards or districts) and the sheet has the column.
     The statute does not say the omission is fatal, so a person decides."""
     village = ctx.case.municipality
-    for name, wanted, label in (
-        ("ward", village.wards, "ward"),
-        ("election_district", village.election_districts, "village election district"),
+    for name, code, wanted, label in (
+        ("ward", "WARD_MISSING", village.wards, "ward"),
+        (
+            "election_district",
+            "ELECTION_DISTRICT_MISSING",
+            village.election_districts,
+            "village election district",
+        ),
     ):
         if wanted and name in ctx.sheet.columns and not ctx.line.text(name):
             yield ctx.finding(
-                f"{name.upper()}_MISSING",
+                code,
                 REVIEW,
                 SUBD_8,
                 f"the village has {label}s and the line does not give one",
