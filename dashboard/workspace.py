@@ -14,6 +14,7 @@ and the client's name reduced to letters, digits, dots and dashes), never a clie
 from __future__ import annotations
 
 import re
+import shutil
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -56,6 +57,25 @@ def safe_name(client_name: str, number: int, ext: str) -> str:
     stem = stem.rsplit(".", 1)[0] if "." in stem else stem
     stem = re.sub(r"[^A-Za-z0-9._-]+", "-", stem).strip(".-")[:60] or "sheet"
     return f"{number:04d}-{stem}.{ext}"
+
+
+def _paths_inside(folder: Path, register_ext: str) -> None:
+    """The case file, validated, names its sheets folder and its register or roll as stored,
+    and nothing outside the folder (a client's case file is not trusted either)."""
+    from pipeline.case import load_case
+
+    case = load_case(folder / CASE_FILE)
+    inside = folder.resolve()
+    named = list(case.sheets) + [
+        Path(c.path) for c in (case.register_file, case.denominator_register, case.roll) if c
+    ]
+    wanted = {inside / "sheets", inside / f"{register_ext}.csv"}
+    outside = [str(p) for p in named if Path(p).resolve() not in wanted]
+    if outside:
+        raise UploadError(
+            f'the case file must name sheets = ["sheets"] and path = "{register_ext}.csv" '
+            f"and nothing else: it names {', '.join(outside)}"
+        )
 
 
 def _slug(name: str) -> str:
@@ -119,16 +139,9 @@ class Workspace:
     def create(self, name: str, case_toml: bytes, register: bytes, register_ext: str) -> CaseSlot:
         """A new case folder from a case file and its register (or roll). The case file must
         name `sheets = ["sheets"]` and the register as `register.csv` (or the roll as
-        `roll.csv`), so that every path it names is inside the folder."""
+        `roll.csv`): every path it names must be inside the folder, or nothing is kept."""
         if not self.many:
             raise UploadError("this dashboard serves one case; start it on a folder of cases")
-        text = case_toml.decode("utf-8", errors="replace")
-        for needed in ('"sheets"', f'"{register_ext}.csv"'):
-            if needed not in text:
-                raise UploadError(
-                    f'the case file must name sheets = ["sheets"] and path = '
-                    f'"{register_ext}.csv" (files are stored under those names)'
-                )
         with self._lock:
             base = _slug(name)
             case_id, n = base, 1
@@ -139,14 +152,13 @@ class Workspace:
             (folder / "sheets").mkdir(parents=True)
             (folder / CASE_FILE).write_bytes(case_toml)
             (folder / f"{register_ext}.csv").write_bytes(register)
+            try:
+                _paths_inside(folder, register_ext)
+            except (PetitionError, OSError) as err:
+                shutil.rmtree(folder)
+                raise UploadError(getattr(err, "message", str(err))) from None
             slot = CaseSlot(case_id, folder / OUT, folder)
             self.slots[case_id] = slot
-        from pipeline.case import load_case
-
-        try:
-            load_case(folder / CASE_FILE)
-        except PetitionError as err:
-            slot.problem = err.message
         return slot
 
     def store_upload(self, slot: CaseSlot, client_name: str, data: bytes) -> Path:

@@ -245,6 +245,17 @@ def test_a_new_case_is_created_and_uploads_land_inside_it_with_safe_names(root: 
         ],
     )
     assert r.status_code == 200 and "Upload sheets: spring-petition" in r.text
+    elsewhere = (demo / "case.toml").read_text().replace('["sheets"]', '["/etc"]').encode()
+    r = client.post(
+        "/new",
+        data={"csrf": token, "name": "Elsewhere", "register_kind": "register"},
+        files=[
+            ("case_file", ("case.toml", elsewhere, "text/plain")),
+            ("register", ("r.csv", (demo / "register.csv").read_bytes(), "text/csv")),
+        ],
+    )
+    assert r.status_code == 400 and "nothing else: it names /etc" in r.text
+    assert not (root / "elsewhere").exists()
     case_dir = root / "spring-petition"
     assert (case_dir / "register.csv").is_file() and not (root / "reg.csv").exists()
     sheets = [
