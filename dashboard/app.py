@@ -37,7 +37,8 @@ from pipeline.records import FIELD_NAMES, ReviewAction
 from pipeline.report import write_report
 
 from .accounts import Account, Accounts, LoginLimiter
-from .certify import certification_context, check, write_certification
+from .certify import certification_context, write_certification
+from .checking import check
 from .review import REASONS, CaseFrozenError, CaseReview, NotYoursError, decision
 from .workspace import MAX_UPLOAD_BYTES, CaseSlot, UploadError, Workspace
 

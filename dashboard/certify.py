@@ -1,8 +1,5 @@
 """The certification report: the final report, every decision with its reviewer, and the
-objections, as HTML and as PDF (reportlab), written when a supervisor certifies.
-
-Also the one place the dashboard runs the pipeline (`check`).
-"""
+objections, as HTML and as PDF (reportlab), written when a supervisor certifies."""
 
 from __future__ import annotations
 
@@ -11,25 +8,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from pipeline import run
-from pipeline.case import load_case
 from pipeline.records import ReviewDecision, SufficiencyReport
-from pipeline.report import report_to_dict, write_report
-from pipeline.scan.context import ReadContext
+from pipeline.report import report_to_dict
 
 from .audit import Event, StoredDecision
 
-__all__ = ["certification_context", "check", "write_certification"]
-
-
-def check(case_path: Path, out_dir: Path, decisions: Sequence[ReviewDecision]) -> SufficiencyReport:
-    """Check a case with the review's decisions and write its report and judging inputs:
-    the dashboard's one call into the pipeline (plain functions, in this process)."""
-    case = load_case(case_path)
-    context = ReadContext(crops_dir=out_dir / "crops")
-    report = run.check_case(case, decisions, context=context, keep_in=out_dir)
-    write_report(report, out_dir)
-    return report
+__all__ = ["certification_context", "write_certification"]
 
 
 def _what(d: ReviewDecision) -> str:

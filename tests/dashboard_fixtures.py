@@ -11,7 +11,7 @@ from pathlib import Path
 from argon2 import PasswordHasher
 
 from dashboard.accounts import Accounts, Role
-from dashboard.certify import check
+from dashboard.checking import check
 
 DEMO = Path(__file__).resolve().parents[1] / "fixtures" / "demo"
 PASSWORD = "correct horse battery"
