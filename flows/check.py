@@ -17,7 +17,7 @@ from prefect.cache_policies import NO_CACHE
 from prefect.task_runners import ThreadPoolTaskRunner
 
 from pipeline import run
-from pipeline.case import CaseConfig, load_case
+from pipeline.case import CaseConfig, LimitsConfig, load_case
 from pipeline.decisions import load_decisions
 from pipeline.errors import PetitionError
 from pipeline.ingest import discover
@@ -51,8 +51,8 @@ _io_task = task(
 
 
 @_io_task
-def ingest_file(path: Path) -> list[PageRef] | FileError:
-    return run.ingest_one(path)
+def ingest_file(path: Path, limits: LimitsConfig | None = None) -> list[PageRef] | FileError:
+    return run.ingest_one(path, limits)
 
 
 @_io_task
@@ -97,8 +97,8 @@ def check_petition(
     decisions = load_decisions(Path(decisions_path)) if decisions_path else []
     files, errors = discover(case.sheets)
     register = load_register.submit(case)
-    ingested = ingest_file.map(files).result()
-    pages, page_errors = run.collect_pages(zip(files, ingested, strict=True))
+    ingested = ingest_file.map(files, limits=unmapped(case.limits)).result()
+    pages, page_errors = run.collect_pages(zip(files, ingested, strict=True), case.limits)
     context = ReadContext(crops_dir=Path(out_dir) / "crops")  # each thread its own tesseract
     sheets, read_errors = run.split_results(
         read_page.map(pages, context=unmapped(context)).result()

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import pickle
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from .case import CaseConfig
@@ -29,6 +29,7 @@ from .records import (
     Finding,
     Holding,
     Match,
+    RegisterDoubt,
     RegisterEntry,
     ReviewDecision,
     Sheet,
@@ -49,7 +50,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 JUDGING_FILE = "judging.pickle"
-FORMAT = 2  # bumped whenever JudgingInputs (or a record in it) changes its fields
+FORMAT = 3  # bumped whenever JudgingInputs (or a record in it) changes its fields
 
 Rematch = Callable[[Sequence[SignatureLine]], Iterable[Match]]
 Lookup = Callable[[Sequence[str]], Mapping[str, RegisterEntry]]
@@ -67,10 +68,11 @@ class JudgingInputs:
     entries: Mapping[str, RegisterEntry]  # the matched (and reviewer-chosen) voters
     electors: int | None
     holdings: tuple[Holding, ...] = ()
-    register_findings: tuple[Finding, ...] = ()
-    petition_findings: tuple[Finding, ...] = ()  # found with the matcher (the committee)
+    # About the register itself (bad rows), and found with the matcher (the committee).
+    petition_findings: tuple[Finding, ...] = ()
     inputs: Mapping[str, str] = field(default_factory=dict)
     corrected: frozenset[str] = frozenset()  # lines whose fields were corrected when matched
+    doubt: RegisterDoubt = RegisterDoubt()  # what the register could not settle
 
 
 def matched_on(line: SignatureLine) -> tuple[tuple[str, str], ...]:
@@ -115,7 +117,7 @@ def judge_inputs(
     missing = sorted(wanted - entries.keys())
     if missing and lookup is not None:
         entries.update(lookup(missing))
-    report = judge(
+    return judge(
         inputs.case,
         rules,
         sheets,
@@ -127,11 +129,9 @@ def judge_inputs(
         inputs=inputs.inputs,
         holdings=inputs.holdings,
         petition_findings=inputs.petition_findings,
+        doubt=inputs.doubt,
         memo=memo,
     )
-    if inputs.register_findings:
-        report = replace(report, findings=inputs.register_findings + report.findings)
-    return report
 
 
 def save_judging(inputs: JudgingInputs, folder: Path) -> Path:
