@@ -110,6 +110,14 @@ def _login(page, server: Server, name: str, password: str = PASSWORD) -> None:
     page.click("button[type=submit]")
 
 
+def _logout(page) -> None:
+    """Log out and wait for the login page (the logout's cookie must land before the next
+    login's page is fetched, or that page's CSRF token belongs to the old session)."""
+    page.click("text=Log out")
+    page.wait_for_url("**/login")
+    page.wait_for_selector("#name")
+
+
 def _on_line(page, line_id: str) -> None:
     page.wait_for_url(f"**/line/{line_id}")
     page.wait_for_selector(f"img[src$='{line_id}/crop.png']")
@@ -181,7 +189,7 @@ def test_a_review_from_login_to_certification(server: Server, browser) -> None:
     refused = page.request.post(f"{server.url}/c/demo/certify", form={"csrf": token})
     assert refused.status == 403
 
-    page.click("text=Log out")
+    _logout(page)
     _login(page, server, "sam")
     page.goto(f"{server.url}/c/demo/queue")
     page.click("#certify")
@@ -243,7 +251,7 @@ def test_security_as_a_browser_meets_it(server: Server, browser) -> None:
     page.goto(f"{server.url}/c/demo/upload")
     page.wait_for_selector("#state:text('ready')", timeout=60_000)  # checked again
 
-    page.click("text=Log out")
+    _logout(page)
     for _ in range(5):
         _login(page, server, "sam", "guessing")
         assert "Wrong name or password" in page.content()
