@@ -265,6 +265,9 @@ class Sheet:
     sheet_number: Field | None = None  # as printed at the foot ("Sheet No. 3")
     witness: WitnessStatement | None = None
     columns: tuple[str, ...] = ()  # canonical field names of the table's columns, in order
+    # Why the reader could not lay the sheet out with confidence (a table or a column it did
+    # not place, rows it could not check); each sends the sheet to a person (LAYOUT_DOUBT).
+    layout_doubts: tuple[str, ...] = ()
 
     @property
     def sheet_number_value(self) -> int | None:
@@ -399,6 +402,9 @@ class Match:
     candidates: tuple[Candidate, ...]  # best first; kept for review whatever the decision
     method: str  # which matcher and version decided, e.g. "rapidfuzz-baseline/1"
     reason: str = ""  # one line a reviewer can read
+    # P(the signer is the best candidate), 0..1, from a probabilistic matcher ("fs"); None
+    # when there is no candidate or the matcher gives none (the baseline)
+    probability: float | None = None
 
     @property
     def best(self) -> Candidate | None:
