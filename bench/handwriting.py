@@ -305,9 +305,7 @@ def reliability(checked: Sequence[Checked], part: str) -> tuple[str, list[tuple[
     out.append("  at or above each field's threshold (decided), by field:")
     for name in sorted({f[0] for f in fields}):
         mine = [ok for n, p, ok in fields if n == name and p >= threshold_for(n, True)]
-        wrong = [
-            (round(p, 3), n) for n, p, ok in fields if n == name and not ok and p >= 0.9
-        ]
+        wrong = [(round(p, 3), n) for n, p, ok in fields if n == name and not ok and p >= 0.9]
         out.append(
             f"    {name:18} {len(mine):4d} decided, {len(mine) - sum(mine)} wrong"
             + (f"  (wrong at >= 0.9: {wrong[:4]})" if wrong else "")

@@ -201,15 +201,15 @@ def line_evidence(line: SignatureLine, world: World) -> dict[str, Evidence]:
     if name is not None and _unsure(name):
         near = {k for a in address_p for k in world.by_address.get(a, ())}
         names = world.names
-        forms = set(_shortlist(names, name.text, NAME_SHORTLIST))
-        forms |= {f for f, o in enumerate(names.owner) if o in near}
+        shortlist = set(_shortlist(names, name.text, NAME_SHORTLIST))
+        shortlist |= {f for f, o in enumerate(names.owner) if o in near}
         n = max(1, len(world.voters))
         priors = {k: (1 - AT_ADDRESS) / n for k in range(len(world.voters))}
         for a, p in address_p.items():
             at = world.by_address.get(a, ())
             for k in at:
                 priors[k] += AT_ADDRESS * p / len(at)
-        out[name.name] = evidence(name, names, sorted(forms), PARAMS["name"], priors)
+        out[name.name] = evidence(name, names, sorted(shortlist), PARAMS["name"], priors)
     for key, choices in (("ward", world.wards), ("election_district", world.districts)):
         number = fields.get(key)
         if number is not None and _unsure(number) and choices.values:

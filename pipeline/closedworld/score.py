@@ -86,9 +86,9 @@ def costs(lattice: Lattice, candidates: Sequence[str], params: Params = Params()
     for position in lattice:
         scores = np.full(len(alphabet) + 1, 0.0)  # the last slot: padding
         for ch, score in position:
-            k = alphabet.get(_fold(ch))
-            if k is not None:
-                scores[k] = max(scores[k], score)
+            slot = alphabet.get(_fold(ch))
+            if slot is not None:
+                scores[slot] = max(scores[slot], score)
         top = max((s for _, s in position), default=0.0)
         top = max(top, params.floor)
         sub = np.log(top) - np.log(np.maximum(scores, params.floor))

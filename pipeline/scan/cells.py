@@ -198,8 +198,8 @@ def reread(
     if first.confidence >= threshold or not isinstance(engine, ImageOcrEngine):
         return first.text, first.confidence, _lattices(first)
     if name in DIGIT_FIELDS:
-        *digits, tiled = _reread_digits(engine, ink, dpi)
-        reads = [tuple(digits)]
+        digits, share, tiled = _reread_digits(engine, ink, dpi)
+        reads = [(digits, share)]
         seen = _lattices(first) + _lattices(tiled)
     elif name in RESLANTED:
         upright = np.pad(shear(ink, slant(ink)), PAD_PX, constant_values=255)

@@ -261,7 +261,8 @@ class TesserocrEngine:
             return OcrText(())
         line = -1
         level = tr.RIL.SYMBOL if choices else tr.RIL.WORD
-        text, conf, box, alts = "", 0.0, None, []
+        text, conf, box = "", 0.0, None
+        alts: list[Choices] = []
 
         def flush() -> None:
             if text.strip() and box is not None:
