@@ -10,10 +10,12 @@ so comparing each distinct pair once and spreading the result gives exactly the 
 fraction of the work: on 50,000 lines against a 200,000-row register, 2.5 million pairs hold about
 0.3 million distinct pairs a column.
 
-The levels go back to DuckDB, which sums each pair's weight and keeps, per line, the pairs whose
-weight reaches the `keep`-th best voter's (each voter at its best pair), less `EPSILON` for the
-two sums' rounding. The matcher's decision looks at a line's `candidates + 1` best voters only,
-so it sees exactly what it would have seen with every pair (`tests/test_match_scale.py`).
+The levels go back to DuckDB (each distinct pair keyed by one 64-bit hash of its two values
+when no two of a batch's pairs share it, which is checked; else by the two values), which sums
+each pair's weight and keeps, per line, the pairs whose weight reaches the `keep`-th best
+voter's (each voter at its best pair), less `EPSILON` for the two sums' rounding. The matcher's
+decision looks at a line's `candidates + 1` best voters only, so it sees exactly what it would
+have seen with every pair (`tests/test_match_scale.py`).
 """
 
 from __future__ import annotations
@@ -115,5 +117,5 @@ def _compare_distinct(
         )
     finally:
         con.unregister("lv_df")
-    got = con.execute(f"SELECT count(*) = count(DISTINCT h) FROM lv_{col}").fetchall()
-    return bool(got[0][0])
+    unique = con.execute(f"SELECT count(*) = count(DISTINCT h) FROM lv_{col}").fetchall()
+    return bool(unique[0][0])
