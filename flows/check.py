@@ -73,8 +73,9 @@ def match_and_judge(
     register: run.RegisterData,
     decisions: list[ReviewDecision],
     inputs: dict[str, str],
+    keep_in: Path | None = None,
 ) -> SufficiencyReport:
-    return run.finish(case, sheets, errors, register, decisions, inputs)
+    return run.finish(case, sheets, errors, register, decisions, inputs, keep_in)
 
 
 @_io_task
@@ -109,6 +110,7 @@ def check_petition(
         register.result(),
         decisions,
         run.input_hashes(case, files),
+        Path(out_dir),
     )
     write(report, Path(out_dir))
     return report
