@@ -40,8 +40,10 @@ def main() -> int:
         for engine in ("prefect", "local"):
             for i in range(args.runs):
                 seconds = run(engine, Path(tmp) / f"out-{engine}-{i}", env)
-                label = "first run, fresh Prefect home" if engine == "prefect" and i == 0 else (
-                    f"run {i + 1}"
+                label = (
+                    "first run, fresh Prefect home"
+                    if engine == "prefect" and i == 0
+                    else (f"run {i + 1}")
                 )
                 print(f"  engine={engine:<8} {label:<32} {seconds:6.2f} s")
     return 0

@@ -156,7 +156,7 @@ def order_sheets(sheets: Sequence[Sheet]) -> tuple[Sheet, ...]:
 
 # Whatever the statute, a doubtful reading goes to a person (pipeline/rules/reading.py).
 READING_LINE_RULES = (reading.low_confidence_fields,)
-READING_SHEET_RULES = (reading.low_confidence_sheet_fields,)
+READING_SHEET_RULES = (reading.low_confidence_sheet_fields, reading.layout_doubts)
 
 # Findings that say the reading itself is in doubt (pipeline/rules/reading.py). A line read with
 # doubt is never decided by the software: even a fatal finding may rest on a misread field, so
