@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pdfplumber.page import Page
@@ -188,7 +188,7 @@ def _locate_table(
     return None, page_height
 
 
-def _split_combined(cell: Cell) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+def _split_combined(cell: Cell) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]:
     """A combined signature-and-residence cell: the signature's words (above) and the
     residence's (below). One line of text is the signature when it sits in the cell's upper
     part, or when nothing else is drawn there; the residence otherwise."""
@@ -208,7 +208,7 @@ def _split_combined(cell: Cell) -> tuple[list[dict[str, Any]], list[dict[str, An
     return [], list(lines[0])
 
 
-def _words_text(words: Sequence[dict[str, Any]]) -> str:
+def _words_text(words: Sequence[Mapping[str, Any]]) -> str:
     return " ".join(w["text"] for line in text_lines(words) for w in line)
 
 
