@@ -14,7 +14,12 @@ import pytest
 
 from pipeline.records import PageKind, PageRef
 from pipeline.synth.corpus import _case_variation, generate_corpus
-from pipeline.synth.handwriting import HAND_FONTS, available_fonts
+from pipeline.synth.handwriting import (
+    BUILTIN_HAND,
+    BUILTIN_SIGNATURE,
+    available_fonts,
+    font_part,
+)
 from pipeline.synth.layouts import (
     FAMILIES,
     PRINT_FONTS,
@@ -44,7 +49,8 @@ def test_the_split_is_fixed_and_covers_both_sides() -> None:
         assert {"image", "vector"} <= {i for f in fams for i in f.signature_ink}
     assert {s for *_, s in PRINT_FONTS.values()} == set(SPLITS)
     for split in SPLITS:
-        fonts = [f for f in HAND_FONTS if hand_font_split(f) == split]
+        fonts = font_part(split)
+        assert all(hand_font_split(f) == split for f in fonts)
         assert any(f.script for f in fonts) and any(not f.script for f in fonts)
 
 
@@ -62,12 +68,11 @@ def test_a_drawn_layout_fits_its_page() -> None:
 
 
 def test_hand_fonts_follow_the_split() -> None:
-    fonts = available_fonts()
     for split in SPLITS:
-        picked = hand_fonts_for(fonts, split)
-        assert picked
-        if len(fonts) == len(HAND_FONTS):
-            assert all(hand_font_split(f) == split for f in picked)
+        picked = hand_fonts_for(True, "all", split)
+        builtin = (BUILTIN_HAND, BUILTIN_SIGNATURE)
+        assert picked and all(hand_font_split(f) == split for f in picked if f not in builtin)
+        assert hand_fonts_for(True, "dev", split) == available_fonts(True, "dev")
 
 
 def test_a_corpus_of_both_splits_alternates() -> None:

@@ -2066,7 +2066,7 @@ def generate_kind(
 
         style = kind_style(random.Random(f"{key}/layout"), layouts, KIND_FIELDS[kind])
         if fill is not None:  # the split's handwriting fonts
-            fill = Fill(key, hand_fonts_for(available_fonts(system_fonts, fonts), layouts))
+            fill = Fill(key, hand_fonts_for(system_fonts, fonts, layouts))
     if kind == "independent_nomination":
         return _nomination(rng, variant, seed, out, fill, style)
     if variant == "residents":

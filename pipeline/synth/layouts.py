@@ -11,9 +11,8 @@ sheet is signed (text, a pasted picture, drawn strokes). Each draw from a family
 
 Every family and every print font belongs to one split, fixed here and recorded in the truth:
 `dev` (tune the readers on these) or `heldout` (report on these, never tune on them). The
-handwriting fonts' split is `hand_font_split` (a fixed assignment by font name, a hook for
-pipeline/synth/handwriting.py's own when it has one). Today's form is the `classic` family
-(dev). Synthetic: no real person's data.
+handwriting fonts' split is handwriting.py's (`font_split`): one split for every benchmark.
+Today's form is the `classic` family (dev). Synthetic: no real person's data.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from dataclasses import dataclass, replace
 from reportlab.lib.pagesizes import landscape, legal, letter
 
 from ..columns import role_field
-from .handwriting import HandFont
+from .handwriting import HandFont, available_fonts, font_split
 from .kinds_draw import PageStyle
 from .sheets import CLASSIC, Layout
 
@@ -52,16 +51,6 @@ PRINT_FONTS: dict[str, tuple[str, str, str]] = {
 }
 # Handwriting fonts by name (pipeline/synth/handwriting.py's HAND_FONTS): each split keeps an
 # entry font and a script (signature) font. A font not listed is development.
-_HAND_SPLIT = {
-    "DKG": "dev",
-    "DKG-Italic": "dev",
-    "HumorSans": "dev",
-    "Helvetica": "dev",
-    "Helvetica-Oblique": "dev",
-    "Breip": "heldout",
-    "DKG-Bold": "heldout",
-    "DKG-BoldItalic": "heldout",
-}
 PAGES = {
     "letter": letter,
     "legal": legal,
@@ -74,14 +63,15 @@ BLACK = (0.0, 0.0, 0.0)
 
 
 def hand_font_split(font: HandFont) -> str:
-    return _HAND_SPLIT.get(font.name, "dev")
+    """The handwriting font's part of the one fixed split (`handwriting.font_split`)."""
+    return font_split(font)
 
 
-def hand_fonts_for(fonts: Sequence[HandFont], split: str) -> tuple[HandFont, ...]:
-    """The handwriting fonts of one split among those installed (all of them when the split
-    has none installed, so a machine without the fonts still makes sheets)."""
-    picked = tuple(f for f in fonts if hand_font_split(f) == split)
-    return picked or tuple(fonts)
+def hand_fonts_for(system_fonts: bool, part: str, split: str) -> tuple[HandFont, ...]:
+    """The handwriting fonts a sheet of a layout of `split` is filled in: the fonts of the same
+    split of handwriting.py's fixed font split when the corpus asked for "all" fonts, else the
+    part it asked for (an explicit choice wins)."""
+    return available_fonts(system_fonts, split if part == "all" else part)
 
 
 @dataclass(frozen=True, slots=True)

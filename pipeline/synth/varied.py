@@ -221,7 +221,9 @@ def plan_varied(
     if variation.layouts is not None:
         family = rng.choice(families(variation.layouts))
         layout, columns = draw_layout(rng, family, columns)
-        fonts = hand_fonts_for(fonts, layout.split) if fonts else ()
+        fonts = (
+            hand_fonts_for(variation.system_fonts, variation.fonts, layout.split) if fonts else ()
+        )
         hi = min(hi, max_rows(layout))
         lo = min(lo, hi)
     roles = {r for _, r, _ in columns}
