@@ -1,9 +1,9 @@
 """`petitions`: the command line.
 
-    petitions check CASE.toml --out DIR [--decisions decisions.jsonl] [--engine prefect|local]
-                    [--jobs N]
+    petitions check CASE.toml --out DIR [--decisions decisions.jsonl]
+                    [--engine auto|prefect|local] [--jobs N] [--dask N|ADDRESS] [--no-cache]
     petitions demo [--out DIR]
-    petitions serve CASE.toml --out DIR [--every MINUTES]
+    petitions serve CASE.toml --out DIR [--every MINUTES] [--inbox DIR]
     petitions generate --out DIR [--seed N]
 
 Exit codes (README.md, "Exit codes"): 0 report written; 2 bad case file; 3 an input file is
@@ -21,6 +21,7 @@ import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 
 from .errors import ExitCode, PetitionError
@@ -48,7 +49,28 @@ def _quiet_offline_prefect(verbose: bool) -> None:
     os.environ.setdefault("PREFECT_SERVER_LOGGING_LEVEL", "WARNING")
 
 
-def _run(case_path: Path, out_dir: Path, decisions: Path | None, engine: str, jobs: int = 1):
+def _engine(engine: str, dask: str | None) -> str:
+    """`auto`: the Prefect flow when a Prefect server is configured (or Dask is asked for),
+    otherwise the same stages in this process: a temporary server would take longer to start
+    than the check takes."""
+    if engine != "auto":
+        return engine
+    if dask:
+        return "prefect"
+    from flows.server import configured_api_url
+
+    return "prefect" if configured_api_url() else "local"
+
+
+def _run(
+    case_path: Path,
+    out_dir: Path,
+    decisions: Path | None,
+    engine: str,
+    jobs: int = 1,
+    dask: str | None = None,
+    use_cache: bool = True,
+):
     """Validate first (fast, clear errors), then run the flow or the plain pipeline."""
     from .case import load_case
     from .decisions import load_decisions
@@ -66,20 +88,34 @@ def _run(case_path: Path, out_dir: Path, decisions: Path | None, engine: str, jo
             )
     if decisions is not None and not decisions.is_file():
         raise InputMissingError(f"{decisions}: the decisions file does not exist")
-    if engine == "prefect":
+    if _engine(engine, dask) == "prefect":
         from flows.check import check_petition
 
-        return check_petition(str(case_path), str(out_dir), str(decisions) if decisions else None)
+        flow = check_petition
+        if dask:
+            from flows.runners import dask_runner
+
+            runner = dask_runner(address=dask) if not dask.isdigit() else dask_runner(int(dask))
+            flow = check_petition.with_options(task_runner=runner)
+        return flow(str(case_path), str(out_dir), str(decisions) if decisions else None, use_cache)
+    from .progress import terminal_progress
     from .report import write_report
-    from .run import check_case
+    from .run import check_case, page_cache
 
     logged = load_decisions(decisions) if decisions else []
-    if jobs <= 1:
-        report = check_case(case, logged, crops_dir=out_dir / "crops")
-    else:  # pages across processes: OCR is CPU-bound (and tesseract runs one thread each)
-        os.environ.setdefault("OMP_THREAD_LIMIT", "1")
-        with ProcessPoolExecutor(jobs) as pool:
-            report = check_case(case, logged, mapper=pool.map, crops_dir=out_dir / "crops")
+    cache = page_cache(case) if use_cache else None
+    progress = terminal_progress()
+    run = partial(check_case, case, logged, crops_dir=out_dir / "crops", cache=cache)
+    try:
+        if jobs <= 1:
+            report = run(progress=progress)
+        else:  # pages across processes: OCR is CPU-bound (and tesseract runs one thread each)
+            os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+            with ProcessPoolExecutor(jobs) as pool:
+                report = run(mapper=pool.map, progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()
     write_report(report, out_dir)
     return report
 
@@ -100,7 +136,9 @@ def _summary(report, out_dir: Path, seconds: float) -> None:
 def _check(args: argparse.Namespace) -> int:
     _quiet_offline_prefect(args.verbose)
     started = time.perf_counter()
-    report = _run(args.case, args.out, args.decisions, args.engine, args.jobs)
+    report = _run(
+        args.case, args.out, args.decisions, args.engine, args.jobs, args.dask, not args.no_cache
+    )
     _summary(report, args.out, time.perf_counter() - started)
     return ExitCode.PARTIAL if report.file_errors else ExitCode.OK
 
@@ -126,16 +164,12 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    """Run the case on a schedule through its filing window (blocks until stopped)."""
+    """Serve the case's check on a Prefect server (the configured one, or one started here):
+    on each upload and through its filing window (blocks until Ctrl-C)."""
     _quiet_offline_prefect(args.verbose)
-    from prefect import serve
+    from flows.serve import serve_case
 
-    from flows.schedule import filing_window_deployment
-
-    deployment = filing_window_deployment(args.case, args.out, args.every)
-    print(f"serving {deployment.name}: {deployment.description} (Ctrl-C to stop)")
-    serve(deployment)
-    return ExitCode.OK
+    return serve_case(args.case, args.out, args.every, inbox=args.inbox, port=args.port)
 
 
 def _generate(args: argparse.Namespace) -> int:
@@ -157,9 +191,12 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--decisions", type=Path, help="reviewers' decisions (JSON Lines)")
     check.add_argument(
         "--engine",
-        choices=("prefect", "local"),
-        default="prefect",
-        help="run as a Prefect flow (default) or as plain functions in this process",
+        choices=("auto", "prefect", "local"),
+        default="auto",
+        help=(
+            "run as a Prefect flow or as plain functions in this process; auto (default): the "
+            "flow when a Prefect server is configured (PREFECT_API_URL), else in this process"
+        ),
     )
     check.add_argument(
         "--jobs",
@@ -167,19 +204,36 @@ def build_parser() -> argparse.ArgumentParser:
         default=1,
         help="with --engine local: read pages in this many processes (scans: the cores)",
     )
+    check.add_argument(
+        "--dask",
+        metavar="N|ADDRESS",
+        help="run the flow's tasks on Dask: a local cluster of N workers, or a scheduler address",
+    )
+    check.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="read every page again (by default, pages already read come from the case cache)",
+    )
     check.set_defaults(func=_check)
 
     demo = sub.add_parser("demo", help="check the bundled synthetic petition")
     demo.add_argument("--out", type=Path, default=Path("out/demo"))
-    demo.add_argument("--engine", choices=("prefect", "local"), default="prefect")
+    demo.add_argument("--engine", choices=("auto", "prefect", "local"), default="auto")
     demo.set_defaults(func=_demo)
 
     srv = sub.add_parser(
-        "serve", help="check a case on a schedule through its filing window (Prefect server)"
+        "serve",
+        help="check a case on each upload and through its filing window (Prefect server)",
     )
     srv.add_argument("case", type=Path)
     srv.add_argument("--out", type=Path, required=True)
     srv.add_argument("--every", type=int, default=60, help="minutes between checks")
+    srv.add_argument(
+        "--inbox", type=Path, help="folder watched for uploaded sheets (default: CASE_DIR/inbox)"
+    )
+    srv.add_argument(
+        "--port", type=int, help="port of the Prefect server started when none is configured"
+    )
     srv.set_defaults(func=_serve)
 
     gen = sub.add_parser("generate", help="write a synthetic petition case (fixtures)")

@@ -3,6 +3,9 @@
 Each stage is a plain function of records; this module holds the few that join the others
 (`collect_pages`, `read_sheets`, `load_register`, `match_lines`) and `check_case`, the whole run
 without Prefect. `flows/check.py` runs the same stages as Prefect tasks, pages in parallel.
+
+Pages already read by this reader are taken from the case's page cache (`pipeline.cache`) and
+only the others are read, each stored as soon as it is read; matching and judging always run.
 """
 
 from __future__ import annotations
@@ -13,11 +16,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
+from typing import Protocol
 
 from matchers import BaselineMatcher, FSMatcher, RegisterRead, read_register
 from matchers.assessment_roll import RollRead, read_roll
 from matchers.store import RegisterStore, open_import, open_store
 
+from .cache import PageCache
 from .case import CaseConfig, PetitionKind, RegisterConfig
 from .errors import CaseFileError, PetitionError
 from .ingest import discover, ingest_file, read_page, sha256_file
@@ -40,6 +45,7 @@ from .rules.electors import count_electors_on
 
 __all__ = [
     "LARGE_REGISTER_BYTES",
+    "Readings",
     "RegisterData",
     "StoredRegister",
     "check_case",
@@ -47,7 +53,9 @@ __all__ = [
     "ingest_one",
     "load_register",
     "match_lines",
+    "page_cache",
     "read_one",
+    "read_sheets",
     "rules_for",
     "split_results",
 ]
@@ -55,6 +63,14 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 Mapper = Callable[[Callable, Iterable], Iterable]
+
+
+class Progress(Protocol):
+    """Told how far a stage has come (`pipeline.progress.ProgressBar` draws it)."""
+
+    def start(self, stage: str, total: int, done: int = 0) -> None: ...
+
+    def advance(self, label: str, n: int = 1) -> None: ...
 
 
 def rules_for(case: CaseConfig) -> RuleSet:
@@ -126,6 +142,65 @@ def split_results(results: Iterable[Sheet | FileError]) -> tuple[list[Sheet], li
         else:
             sheets.append(result)
     return sheets, errors
+
+
+def page_cache(case: CaseConfig) -> PageCache:
+    """The case's page cache: in its cache folder, beside the register imports."""
+    return PageCache.in_folder(case.matching.cache)
+
+
+def read_and_store(
+    ref: PageRef, crops_dir: Path | None = None, cache: PageCache | None = None
+) -> Sheet | FileError:
+    """One page read (`read_one`) and its reading stored in `cache` at once, so a run stopped
+    later keeps it."""
+    result = read_one(ref, crops_dir)
+    if cache is not None and isinstance(result, Sheet):
+        try:
+            cache.put(result)
+        except OSError as err:  # a full or read-only cache folder costs a re-read, no more
+            log.warning("page %s of %s: reading not cached (%s)", ref.page_index + 1, ref.path, err)
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class Readings:
+    """The pages' readings in filing order, what could not be read, and how many pages were
+    read this run (the others came from the cache)."""
+
+    sheets: list[Sheet]
+    errors: list[FileError]
+    pages_read: int
+
+
+def read_sheets(
+    pages: Sequence[PageRef],
+    mapper: Mapper = map,
+    crops_dir: Path | None = None,
+    cache: PageCache | None = None,
+    progress: Progress | None = None,
+) -> Readings:
+    """Every page's Sheet: from `cache` when it holds the page's reading, otherwise read through
+    `mapper` (the builtin `map`, a process pool's, a Prefect task's) and stored."""
+    results: list[Sheet | FileError | None] = [None] * len(pages)
+    todo: list[int] = []
+    for i, ref in enumerate(pages):
+        hit = cache.get(ref, crops_dir) if cache is not None else None
+        if hit is None:
+            todo.append(i)
+        else:
+            results[i] = hit
+    if progress is not None:
+        progress.start("pages read", len(pages), done=len(pages) - len(todo))
+    read = partial(read_and_store, crops_dir=crops_dir, cache=cache)
+    for i, result in zip(todo, mapper(read, [pages[i] for i in todo]), strict=True):
+        results[i] = result
+        if progress is not None:
+            progress.advance(f"{Path(pages[i].path).name} p{pages[i].page_index + 1}")
+    if todo or cache is not None:
+        log.info("pages: %d read, %d from the cache", len(todo), len(pages) - len(todo))
+    sheets, errors = split_results(r for r in results if r is not None)
+    return Readings(sheets, errors, len(todo))
 
 
 LARGE_REGISTER_BYTES = 64 * 1024 * 1024  # [matching] store = "auto": DuckDB from this size on
@@ -325,9 +400,26 @@ def make_matcher(
     return FSMatcher(entries, case.matching)
 
 
-def match_lines(sheets: Sequence[Sheet], matcher: BaselineMatcher | FSMatcher) -> dict[str, Match]:
+MATCH_CHUNK = 250  # lines matched at a time when progress is shown
+
+
+def match_lines(
+    sheets: Sequence[Sheet],
+    matcher: BaselineMatcher | FSMatcher,
+    progress: Progress | None = None,
+) -> dict[str, Match]:
+    """Every signed line matched, in one batch (or, to show progress, in chunks: each line is
+    matched on its own, so the matches are the same)."""
     lines = [line for sheet in sheets for line in sheet.lines if not line.blank]
-    return {m.line_id: m for m in matcher.match_all(lines)}
+    if progress is None:
+        return {m.line_id: m for m in matcher.match_all(lines)}
+    progress.start("lines matched", len(lines))
+    matches: dict[str, Match] = {}
+    for start in range(0, len(lines), MATCH_CHUNK):
+        chunk = lines[start : start + MATCH_CHUNK]
+        matches.update((m.line_id, m) for m in matcher.match_all(chunk))
+        progress.advance(chunk[-1].line_id, len(chunk))
+    return matches
 
 
 def people_named_in_the_petition(
@@ -367,6 +459,7 @@ def finish(
     register: RegisterData,
     decisions: Sequence[ReviewDecision],
     inputs: Mapping[str, str],
+    progress: Progress | None = None,
 ) -> SufficiencyReport:
     """Corrections, matching and judging: everything after the pages are read."""
     in_force = latest_decisions(decisions)
@@ -374,7 +467,7 @@ def finish(
     store = register.stored.open() if register.stored is not None else None
     try:
         matcher = make_matcher(register, case, store)
-        matches = match_lines(sheets, matcher)
+        matches = match_lines(sheets, matcher, progress)
 
         def entries(found: Iterable[Match]) -> Mapping[str, RegisterEntry]:
             """The entries the judge may look at: every matched or chosen voter."""
@@ -410,14 +503,23 @@ def check_case(
     decisions: Sequence[ReviewDecision] = (),
     mapper: Mapper = map,
     crops_dir: Path | None = None,
+    cache: PageCache | None = None,
+    progress: Progress | None = None,
 ) -> SufficiencyReport:
     """The whole run without Prefect. `mapper` runs per-file and per-page work (the builtin
-    `map`, or a process pool's); scanned lines' crops go to `crops_dir`."""
+    `map`, or a process pool's); scanned lines' crops go to `crops_dir`; pages already read are
+    taken from `cache` (`page_cache(case)`; None: every page is read)."""
     files, errors = discover(case.sheets)
     register = load_register(case)  # before reading: a missing register stops the run early
     pages, page_errors = collect_pages(zip(files, mapper(ingest_one, files), strict=True))
     errors += page_errors
-    sheets, read_errors = split_results(mapper(partial(read_one, crops_dir=crops_dir), pages))
+    read = read_sheets(pages, mapper, crops_dir, cache, progress)
     return finish(
-        case, sheets, errors + read_errors, register, decisions, input_hashes(case, files)
+        case,
+        read.sheets,
+        errors + read.errors,
+        register,
+        decisions,
+        input_hashes(case, files),
+        progress,
     )
