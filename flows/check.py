@@ -23,6 +23,7 @@ from prefect.artifacts import create_link_artifact, create_table_artifact
 from prefect.cache_policies import NO_CACHE
 from prefect.runtime import flow_run, task_run
 from prefect.task_runners import ThreadPoolTaskRunner
+from prefect.utilities.annotations import quote
 
 from pipeline import run
 from pipeline.case import CaseConfig, load_case
@@ -72,8 +73,9 @@ _io_task = task(
 
 
 @_io_task
-def ingest_file(path: Path) -> list[PageRef] | FileError:
-    return run.ingest_one(path)
+def ingest(files: list[Path]) -> tuple[list[PageRef], list[FileError]]:
+    """Every file's pages (opening a file to hash its pages is quick: one task for all)."""
+    return run.collect_pages(zip(files, map(run.ingest_one, files), strict=True))
 
 
 @task(
@@ -175,18 +177,19 @@ def check_petition(
     decisions = load_decisions(Path(decisions_path)) if decisions_path else []
     files, errors = discover(case.sheets)
     register = load_register.submit(case)
-    ingested = ingest_file.map(files).result()
-    pages, page_errors = run.collect_pages(zip(files, ingested, strict=True))
+    pages, page_errors = ingest(files)
     cache = run.page_cache(case) if use_cache else None
     read = run.read_sheets(pages, _map_pages, Path(out_dir) / "crops", cache)
+    # Records are passed quoted: Prefect does not walk them looking for futures (walking every
+    # line, field and register entry cost more than the rest of the flow's overhead).
     report = match_and_judge(
-        case,
-        read.sheets,
-        errors + page_errors + read.errors,
-        register.result(),
-        decisions,
+        quote(case),
+        quote(read.sheets),
+        quote(errors + page_errors + read.errors),
+        quote(register.result()),
+        quote(decisions),
         run.input_hashes(case, files),
     )
-    paths = write(report, Path(out_dir))
+    paths = write(quote(report), Path(out_dir))
     _publish(case_path, report, paths)
     return report
