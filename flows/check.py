@@ -182,7 +182,7 @@ def check_petition(
     read = run.read_sheets(pages, _map_pages, Path(out_dir) / "crops", cache)
     # Records are passed quoted: Prefect does not walk them looking for futures (walking every
     # line, field and register entry cost more than the rest of the flow's overhead).
-    report = match_and_judge(
+    report = match_and_judge(  # type: ignore[call-overload]
         quote(case),
         quote(read.sheets),
         quote(errors + page_errors + read.errors),
@@ -190,6 +190,6 @@ def check_petition(
         quote(decisions),
         run.input_hashes(case, files),
     )
-    paths = write(quote(report), Path(out_dir))
+    paths = write(quote(report), Path(out_dir))  # type: ignore[call-overload]
     _publish(case_path, report, paths)
     return report

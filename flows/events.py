@@ -27,19 +27,17 @@ def case_resource(case_path: str | Path) -> dict[str, str]:
 
 def emit_sheets_uploaded(case_path: str | Path, files: Sequence[str | Path]) -> bool:
     """Tell the Prefect server that `files` were added to the case's sheets: its upload
-    deployment runs a check. True when the event was sent (False: no server to send it to)."""
+    deployment runs a check. True when the event was queued for sending (Prefect's events
+    worker sends it in the background, and before the process exits); False when no server is
+    configured to send it to."""
     from prefect.events import emit_event
-    from prefect.events.worker import EventsWorker
 
     event = emit_event(
         event=SHEETS_UPLOADED,
         resource=case_resource(case_path),
         payload={"files": [str(Path(f).resolve()) for f in files]},
     )
-    if event is None:
-        return False
-    EventsWorker.drain_all(timeout=10)  # sent now, not when the process exits
-    return True
+    return event is not None
 
 
 def upload_trigger(case_path: str | Path):

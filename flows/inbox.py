@@ -35,12 +35,13 @@ def sheets_folder(case_path: str | Path) -> Path:
 
 
 def accept_sheet(source: Path, folder: Path) -> Path:
-    """Move an uploaded sheet into the sheets folder under its own name ("name-2.pdf" when the
-    name is taken: a file of the case is never overwritten)."""
+    """Move an uploaded sheet into the sheets folder under its own name ("name~2.pdf" when the
+    name is taken: a file of the case is never overwritten, and the later upload sorts after
+    the earlier one, sheets being filed in name order)."""
     target = folder / source.name
     n = 2
     while target.exists():
-        target = folder / f"{source.stem}-{n}{source.suffix}"
+        target = folder / f"{source.stem}~{n}{source.suffix}"
         n += 1
     shutil.move(str(source), target)
     return target

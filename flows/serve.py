@@ -9,6 +9,7 @@ Ctrl-C (the server it started is stopped too).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import datetime as dt
 import os
@@ -34,6 +35,7 @@ def serve_case(
     case_path = Path(case_path).resolve()
     folder = sheets_folder(case_path)
     inbox = Path(inbox) if inbox is not None else case_path.parent / "inbox"
+    inbox.mkdir(parents=True, exist_ok=True)
     api = configured_api_url()
     with contextlib.ExitStack() as stack:
         if api is None:
@@ -43,12 +45,17 @@ def serve_case(
             say(f"  (its log: {out_dir / 'server.log'})")
         # Before Prefect is imported: the deployment, the runner and the events all use it.
         os.environ["PREFECT_API_URL"] = api
-        from prefect import serve
+        from prefect.exceptions import TerminationSignal
+        from prefect.runner import Runner
 
         from .events import emit_sheets_uploaded
         from .schedule import next_runs
 
         deployment = _deployment(case_path, out_dir, every_minutes)
+        runner = Runner(pause_on_shutdown=True)
+        # Registered (the deployment, its schedule and its trigger) before the inbox is
+        # watched: an upload event before the trigger exists would start nothing.
+        runner.add_deployment(deployment)
         say(f"Prefect API:   {api}")
         say(f"Prefect UI:    {api.removesuffix('/api')}")
         say(f"deployment:    check-petition/{deployment.name}: {deployment.description}")
@@ -60,8 +67,8 @@ def serve_case(
         watcher = InboxWatcher(inbox, folder, lambda files: emit_sheets_uploaded(case_path, files))
         stack.callback(watcher.stop)
         watcher.start()
-        with contextlib.suppress(KeyboardInterrupt):
-            serve(deployment, print_starting_message=False)
+        with contextlib.suppress(KeyboardInterrupt, TerminationSignal):
+            asyncio.run(runner.start())
         say("stopped")
     return 0
 
