@@ -143,6 +143,8 @@ def test_a_renamed_file_is_the_same_page(demo_case):
 
 
 @pytest.mark.tesseract
+@pytest.mark.slow
+@pytest.mark.ops
 def test_a_scan_from_the_cache_brings_its_line_crops(tmp_path):
     """A scanned page's line images come back with its reading, into the new run's crops
     folder; read once without crops, it is read again when crops are wanted."""
