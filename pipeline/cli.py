@@ -135,6 +135,9 @@ def _summary(report, out_dir: Path, seconds: float) -> None:
 
 def _check(args: argparse.Namespace) -> int:
     _quiet_offline_prefect(args.verbose)
+    if args.dask and args.engine == "local":
+        print("petitions: --dask runs the Prefect flow; drop --engine local", file=sys.stderr)
+        return ExitCode.USAGE
     started = time.perf_counter()
     report = _run(
         args.case, args.out, args.decisions, args.engine, args.jobs, args.dask, not args.no_cache
@@ -151,7 +154,9 @@ def _demo(args: argparse.Namespace) -> int:
 
         case_path = generate_case(args.out / "fixtures", seed=902)
     started = time.perf_counter()
-    report = _run(case_path, args.out, None, args.engine)
+    # No page cache: it would be written into the bundled fixture's folder (and the demo's six
+    # text-layer pages read in a fraction of a second).
+    report = _run(case_path, args.out, None, args.engine, use_cache=False)
     _summary(report, args.out, time.perf_counter() - started)
     truth = json.loads((case_path.parent / "truth.json").read_text(encoding="utf-8"))["expected"]
     got = {"verdict": report.verdict.value, "valid": report.totals.valid}
