@@ -47,6 +47,9 @@ def _quiet_offline_prefect(verbose: bool) -> None:
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "INFO" if verbose else "WARNING")
     os.environ.setdefault("PREFECT_SERVER_LOGGING_LEVEL", "WARNING")
+    # A temporary server (a flow with no server configured) on a busy machine takes longer to
+    # start than Prefect's 20 s default allows.
+    os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "90")
 
 
 def _engine(engine: str, dask: str | None) -> str:
@@ -94,6 +97,11 @@ def _run(
         flow = check_petition
         if dask:
             from flows.runners import dask_runner
+
+            # The cluster's own chatter (workers joining and leaving) only with -v: set in
+            # dask's configuration, which distributed applies to its loggers when imported.
+            if not logging.getLogger().isEnabledFor(logging.INFO):
+                os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "warning")
 
             runner = dask_runner(address=dask) if not dask.isdigit() else dask_runner(int(dask))
             flow = check_petition.with_options(task_runner=runner)
