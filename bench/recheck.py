@@ -32,6 +32,7 @@ from pipeline.case import load_case  # noqa: E402
 from pipeline.records import PageRef  # noqa: E402
 from pipeline.report import report_to_dict, write_report  # noqa: E402
 from pipeline.run import check_case  # noqa: E402
+from pipeline.scan.context import ReadContext  # noqa: E402
 
 
 class CountingPool:
@@ -53,7 +54,8 @@ def check(case_path: Path, out: Path, workers: int, cache: PageCache | None):
     case = load_case(case_path)
     with ProcessPoolExecutor(workers) as pool:
         mapper = CountingPool(pool)
-        report = check_case(case, mapper=mapper, crops_dir=out / "crops", cache=cache)
+        context = ReadContext(crops_dir=out / "crops")
+        report = check_case(case, mapper=mapper, context=context, cache=cache)
     write_report(report, out)
     seconds = time.perf_counter() - t0
     doc = report_to_dict(report)

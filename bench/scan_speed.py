@@ -43,13 +43,14 @@ from pipeline.ingest import discover, ingest_file  # noqa: E402
 from pipeline.records import PageRef  # noqa: E402
 from pipeline.report import write_report  # noqa: E402
 from pipeline.run import check_case  # noqa: E402
+from pipeline.scan.context import ReadContext  # noqa: E402
 from pipeline.scan.engine import (  # noqa: E402
     OcrText,
     Psm,
     PytesseractEngine,
     Rect,
     TesserocrEngine,
-    default_engine,
+    TesserocrFactory,
     system_tesseract,
 )
 from pipeline.scan.images import load_page_image  # noqa: E402
@@ -105,7 +106,7 @@ class TimedEngine:
 
 
 def _warm(_: int) -> int:
-    default_engine()
+    TesserocrFactory()()  # the worker's tesseract, made before the clock starts
     return os.getpid()
 
 
@@ -142,7 +143,7 @@ def ocr_overhead(refs: list[PageRef]) -> tuple[float, float, float]:
     t = time.process_time()
     for ref in refs:
         page = load_page_image(ref)
-        read_scan(page.gray, page.dpi, ref, timed)
+        read_scan(page.gray, page.dpi, ref, ReadContext(lambda: timed))
     whole = time.process_time() - t
     raw_engine = TesserocrEngine()
     raw = 0.0
@@ -162,7 +163,7 @@ def pytesseract_sample(refs: list[PageRef], tessdata_dir: str | None) -> tuple[f
     t = time.perf_counter()
     for ref in refs:
         page = load_page_image(ref)
-        read_scan(page.gray, page.dpi, ref, engine)
+        read_scan(page.gray, page.dpi, ref, ReadContext(lambda: engine))
     cpu = (_cpu_children() - c0) + (time.process_time() - p0)
     return time.perf_counter() - t, cpu
 

@@ -32,6 +32,7 @@ from pipeline.errors import PetitionError
 from pipeline.ingest import discover
 from pipeline.records import FileError, PageRef, ReviewDecision, Sheet, SufficiencyReport
 from pipeline.report import write_report
+from pipeline.scan.context import ReadContext
 
 __all__ = ["artifact_key", "check_petition", "summary_rows"]
 
@@ -179,7 +180,8 @@ def check_petition(
     register = load_register.submit(case)
     pages, page_errors = ingest(files)
     cache = run.page_cache(case) if use_cache else None
-    read = run.read_sheets(pages, _map_pages, Path(out_dir) / "crops", cache)
+    context = ReadContext(crops_dir=Path(out_dir) / "crops")  # each thread its own tesseract
+    read = run.read_sheets(pages, _map_pages, context, cache)
     # Records are passed quoted: Prefect does not walk them looking for futures (walking every
     # line, field and register entry cost more than the rest of the flow's overhead).
     report = match_and_judge(  # type: ignore[call-overload]

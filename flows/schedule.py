@@ -24,10 +24,13 @@ __all__ = ["filing_window", "filing_window_deployment", "next_runs"]
 
 
 def filing_window(case: CaseConfig) -> tuple[dt.date, dt.date]:
-    """The days a scheduled check runs: for 9-902, the thirty days after adoption (9-902(1));
-    otherwise up to the filing date (the case's own), starting thirty days before it."""
+    """The days a scheduled check runs: for 9-902, the thirty days after adoption (9-902(1)),
+    through the next business day when the thirtieth is a Saturday, Sunday or public holiday
+    (General Construction Law § 25-a; the case's extra holidays included). Otherwise up to the
+    filing date (the case's own), starting thirty days before it: no statutory period, so
+    nothing to extend."""
     if case.kind is PetitionKind.PERMISSIVE_REFERENDUM and case.dates.adopted is not None:
-        return referendum_filing_window(case.dates.adopted)
+        return referendum_filing_window(case.dates.adopted, case.dates.holidays)
     return case.dates.filed - dt.timedelta(days=30), case.dates.filed
 
 

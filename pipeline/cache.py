@@ -8,7 +8,9 @@ case's cache folder (`[matching] cache`, `.petitions-cache/` by default) under a
 - the reader's version: a hash of the reading code's own source (`READER_SOURCES`) and of the
   versions of the libraries that read (tesseract's wrapper and models, pdfplumber, OpenCV, ...),
   so any change to how pages are read invalidates every reading;
-- the settings that affect reading (the OCR engine's language and mode).
+- the settings that affect reading: the OCR engine the read context makes (its factory's
+  `repr`, e.g. `TesserocrFactory(lang='eng', lstm_only=True)`; a factory whose repr is not
+  stable, such as a lambda, never finds an entry).
 
 Each page is stored as soon as it is read, by writing a temporary file and renaming it over the
 entry (atomic on one file system), so a run killed half-way leaves only whole entries: the next
@@ -32,6 +34,7 @@ from importlib import metadata
 from pathlib import Path
 
 from .records import PageKind, PageRef, Sheet
+from .scan.context import ReadContext
 
 __all__ = ["PageCache", "READER_SOURCES", "reader_version"]
 
@@ -62,16 +65,13 @@ READER_LIBRARIES = (
     "pillow",
     "numpy",
 )
-# What the default OCR engine is set to (pipeline.scan.engine.TesserocrEngine's defaults).
-READING_SETTINGS = "engine=tesserocr lang=eng oem=lstm_only"
-
-FORMAT = 1  # the entry's layout below
+FORMAT = 2  # the entry's layout below, and the key's
 
 
 @cache
 def reader_version() -> str:
     """A short hash of the reader's source and its libraries' versions."""
-    h = hashlib.sha256(f"format {FORMAT}\n{READING_SETTINGS}\n".encode())
+    h = hashlib.sha256(f"format {FORMAT}\n".encode())
     for pattern in READER_SOURCES:
         for path in sorted(_PIPELINE.glob(pattern)):
             h.update(path.relative_to(_PIPELINE).as_posix().encode())
@@ -107,19 +107,22 @@ class PageCache:
     def root(self) -> Path:
         return self.folder / "pages" / (self.version or reader_version())
 
-    def key(self, ref: PageRef) -> str:
+    def key(self, ref: PageRef, context: ReadContext | None = None) -> str:
+        """The entry's name: the page's identity and the reading settings."""
+        engine = repr((context or ReadContext()).engine_factory)
         ident = f"{ref.content_hash}|{ref.kind}|{ref.width:.3f}|{ref.height:.3f}|{ref.dpi}"
-        return hashlib.sha256(ident.encode()).hexdigest()
+        return hashlib.sha256(f"{ident}|{engine}".encode()).hexdigest()
 
-    def _path(self, ref: PageRef) -> Path:
-        key = self.key(ref)
+    def _path(self, ref: PageRef, context: ReadContext | None) -> Path:
+        key = self.key(ref, context)
         return self.root / key[:2] / f"{key}.pickle"
 
-    def get(self, ref: PageRef, crops_dir: Path | None = None) -> Sheet | None:
-        """The page's stored reading, its line crops written into `crops_dir`, or None when it
-        must be read (never read, read by another reader, or a scan read without the crops
-        wanted now)."""
-        path = self._path(ref)
+    def get(self, ref: PageRef, context: ReadContext | None = None) -> Sheet | None:
+        """The page's stored reading, its line crops written into the context's `crops_dir`, or
+        None when it must be read (never read, read by another reader or engine, or a scan
+        read without the crops wanted now)."""
+        crops_dir = context.crops_dir if context is not None else None
+        path = self._path(ref, context)
         try:
             with path.open("rb") as f:
                 entry = pickle.load(f)
@@ -143,16 +146,16 @@ class PageCache:
         )
         return replace(entry.sheet, page=ref, lines=lines)
 
-    def put(self, sheet: Sheet) -> None:
-        """Store a page's reading, with its line crops read from where the reader wrote them,
-        atomically: a later run finds the whole entry or none."""
+    def put(self, sheet: Sheet, context: ReadContext | None = None) -> None:
+        """Store a page's reading by `context`, with its line crops read from where the reader
+        wrote them, atomically: a later run finds the whole entry or none."""
         crops: dict[str, bytes] | None = None
         try:
             named = [Path(line.crop_path) for line in sheet.lines if line.crop_path]
             crops = {p.name: p.read_bytes() for p in named} if named else None
         except OSError:  # a crop went missing: keep the reading; a run wanting crops re-reads
             crops = None
-        path = self._path(sheet.page)
+        path = self._path(sheet.page, context)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pickle")
         try:

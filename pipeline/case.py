@@ -16,6 +16,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .errors import CaseFileError
+from .holidays import HolidayCalendar
 
 __all__ = [
     "CaseConfig",
@@ -80,6 +81,16 @@ class DatesConfig(_Strict):
     # The next general village election after the filing (9-902(5)-(6)). Default: the third
     # Tuesday of March, or the 18th when that is the 17th (Village Law § 15-104(1)).
     next_general_election: dt.date | None = None
+    # Public holidays beyond General Construction Law § 24's list, which the case cannot compute:
+    # "each day appointed by the president of the United States or by the governor of this state
+    # as a day of general thanksgiving, general fasting and prayer, or other general religious
+    # observances". A deadline on one of them moves to the next business day (§ 25-a).
+    extra_holidays: tuple[dt.date, ...] = ()
+
+    @property
+    def holidays(self) -> HolidayCalendar:
+        """§ 24's public holidays and these extra days: what § 25-a's extensions are counted on."""
+        return HolidayCalendar(frozenset(self.extra_holidays))
 
 
 class RegisterConfig(_Strict):

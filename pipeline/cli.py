@@ -109,11 +109,13 @@ def _run(
     from .progress import terminal_progress
     from .report import write_report
     from .run import check_case, page_cache
+    from .scan.context import ReadContext
 
     logged = load_decisions(decisions) if decisions else []
     cache = page_cache(case) if use_cache else None
+    context = ReadContext(crops_dir=out_dir / "crops")  # scans read with tesseract in-process
     progress = terminal_progress()
-    run = partial(check_case, case, logged, crops_dir=out_dir / "crops", cache=cache)
+    run = partial(check_case, case, logged, context=context, cache=cache)
     try:
         if jobs <= 1:
             report = run(progress=progress)

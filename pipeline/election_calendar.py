@@ -2,6 +2,32 @@
 
 Plain date arithmetic, no I/O. Used by the 9-902 rules (where the proposition goes, the objection
 window) and by scheduled runs through a filing window.
+
+General Construction Law § 25-a extends "any period of time, computed from a certain day, within
+which or after which or before which an act is authorized or required to be done" that ends on a
+Saturday, Sunday or public holiday to the next business day (pipeline/holidays.py). Each period
+here says whether it is one, in the statute's words:
+
+- 9-902(1), "within thirty days after its adoption there be filed ... a petition": yes, the act
+  of filing (`filing_deadline`).
+- 9-902(9), "within five days after the filing of such petition, a written objection thereto be
+  filed": yes (`objection_deadline`).
+- 15-104(3)-(4), notices "at least four months prior", "at least sixty days before", "at least
+  ten days prior", "at least one day before" the election: periods "before which" an act is
+  required to be done, so § 25-a's words reach them; but the extended day gives less notice than
+  "at least" asks, so both days are kept (`notices`) and the clerk who can act by the counted day
+  should.
+- 9-902(5), a special election "to be held not less than ten nor more than sixty days after the
+  filing": no. The window bounds the day the board of trustees fixes for holding an election,
+  noticed in advance "in the same manner as a general village election" (9-902(7)); it is not a
+  last day by which someone must act and may find the offices closed. The board picks a day from
+  the tenth to the sixtieth, and the product reports the window as the statute states it.
+- 9-902(5)-(6), filed "before" / "on or after the first day of the month two months prior": no.
+  These are calendar dates that choose between the two subdivisions, not a period for an act.
+- 15-104(1), the general village election "on the third Tuesday in March": no; a date on which
+  an election is held, not a period.
+- 9-902(1), the act "shall not take effect until thirty days after its adoption": no; when an act
+  takes effect is not an act to be done (and the product does not compute it).
 """
 
 from __future__ import annotations
@@ -10,16 +36,20 @@ import calendar
 import datetime as dt
 from dataclasses import dataclass
 
+from .holidays import Deadline, HolidayCalendar
+
 __all__ = [
     "ElectionNotices",
-    "referendum_filing_window",
     "PropositionElection",
+    "filing_deadline",
     "general_village_election",
     "notices",
     "objection_deadline",
     "proposition_election",
+    "referendum_filing_window",
     "third_tuesday_of_march",
 ]
+
 
 CITE_15_104 = "Village Law § 15-104"
 
@@ -46,14 +76,16 @@ def general_village_election(year: int, village_date: dt.date | None = None) -> 
 @dataclass(frozen=True, slots=True)
 class ElectionNotices:
     """15-104(3) and (4): the notice deadlines before a village election (the last day each may
-    be done). The political calendar is computed from the third Tuesday of March even when the
-    election moves to the 18th (15-104(1)(b))."""
+    be done: `counted`, which gives the full notice, and `last_day`, where General Construction
+    Law § 25-a moves a counted day that is a Saturday, Sunday or public holiday). The political
+    calendar is computed from the third Tuesday of March even when the election moves to the 18th
+    (15-104(1)(b))."""
 
     election: dt.date
-    offices_notice_by: dt.date  # (3)(a): at least four months prior (general election)
-    polling_resolution_by: dt.date  # (3)(b): at least sixty days before
-    election_notice_by: dt.date  # (3)(c): at least ten days prior
-    posting_by: dt.date  # (4): at least one day before
+    offices_notice_by: Deadline  # (3)(a): at least four months prior (general election)
+    polling_resolution_by: Deadline  # (3)(b): at least sixty days before
+    election_notice_by: Deadline  # (3)(c): at least ten days prior
+    posting_by: Deadline  # (4): at least one day before
 
 
 def _months_before(day: dt.date, months: int) -> dt.date:
@@ -64,23 +96,28 @@ def _months_before(day: dt.date, months: int) -> dt.date:
     return dt.date(year, month, min(day.day, calendar.monthrange(year, month)[1]))
 
 
-def notices(election: dt.date, computed_from: dt.date | None = None) -> ElectionNotices:
+def notices(
+    election: dt.date, holidays: HolidayCalendar, computed_from: dt.date | None = None
+) -> ElectionNotices:
     """The deadlines of 15-104(3)-(4) for an election, counted back from `computed_from` (the
-    third Tuesday of March when the election was moved to the 18th) or the election itself."""
+    third Tuesday of March when the election was moved to the 18th) or the election itself.
+    Periods "before which" an act is required to be done: § 25-a applies (module docstring)."""
     base = computed_from or election
     return ElectionNotices(
         election=election,
-        offices_notice_by=_months_before(base, 4),
-        polling_resolution_by=base - dt.timedelta(days=60),
-        election_notice_by=base - dt.timedelta(days=10),
-        posting_by=base - dt.timedelta(days=1),
+        offices_notice_by=holidays.deadline(_months_before(base, 4)),
+        polling_resolution_by=holidays.deadline(base - dt.timedelta(days=60)),
+        election_notice_by=holidays.deadline(base - dt.timedelta(days=10)),
+        posting_by=holidays.deadline(base - dt.timedelta(days=1)),
     )
 
 
-def objection_deadline(filed: dt.date) -> dt.date:
+def objection_deadline(filed: dt.date, holidays: HolidayCalendar) -> Deadline:
     """9-902(9): "If, within five days after the filing of such petition, a written objection
-    thereto be filed ..." The filing day is not counted."""
-    return filed + dt.timedelta(days=5)
+    thereto be filed ..." The filing day is not counted. A period "within which ... an act is
+    authorized ... to be done": a fifth day on a Saturday, Sunday or public holiday moves to the
+    next business day (General Construction Law § 25-a)."""
+    return holidays.deadline(filed + dt.timedelta(days=5))
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +144,11 @@ def proposition_election(filed: dt.date, next_general: dt.date) -> PropositionEl
     month in which the general village election is to be held and on or before the first day of
     the month in which [it] is to be held": at the general village election.
 
-    `next_general` is the next general village election on or after the filing."""
+    `next_general` is the next general village election on or after the filing.
+
+    Neither window is extended by General Construction Law § 25-a: the special election's ten to
+    sixty days are the days on which the board may hold it, not a period for an act ending on a
+    closed day, and the months' first days choose a subdivision (module docstring)."""
     if next_general < filed:
         raise ValueError("next_general must be on or after the filing date")
     month_of = _first_of_month(next_general)
@@ -136,7 +177,18 @@ def proposition_election(filed: dt.date, next_general: dt.date) -> PropositionEl
     )
 
 
-def referendum_filing_window(adopted: dt.date) -> tuple[dt.date, dt.date]:
-    """9-902(1): a petition is filed "within thirty days after its adoption": the first and the
-    last day it may be filed (the day of adoption not counted)."""
-    return adopted + dt.timedelta(days=1), adopted + dt.timedelta(days=30)
+def filing_deadline(adopted: dt.date, holidays: HolidayCalendar) -> Deadline:
+    """9-902(1): "if within thirty days after its adoption there be filed with the village clerk
+    a petition". The day of adoption is not counted (General Construction Law § 20), so the
+    thirtieth day is adoption + 30; a period "within which ... an act is authorized ... to be
+    done", so a thirtieth day on a Saturday, Sunday or public holiday moves to the next business
+    day (General Construction Law § 25-a)."""
+    return holidays.deadline(adopted + dt.timedelta(days=30))
+
+
+def referendum_filing_window(
+    adopted: dt.date, holidays: HolidayCalendar
+) -> tuple[dt.date, dt.date]:
+    """9-902(1): the first and the last day a petition may be filed: the day after adoption, and
+    the thirtieth day, extended by § 25-a when it is a Saturday, Sunday or public holiday."""
+    return adopted + dt.timedelta(days=1), filing_deadline(adopted, holidays).last_day

@@ -22,6 +22,7 @@ from PIL import Image, ImageSequence, UnidentifiedImageError
 
 from .errors import UnreadableInputError
 from .records import FileError, PageKind, PageRef, Sheet
+from .scan.context import ReadContext
 from .scan.reader import read_image_page
 from .textlayer import read_text_page, text_layer_usable
 
@@ -170,10 +171,11 @@ def ingest_file(path: Path) -> list[PageRef]:
     return _ingest_image(path)
 
 
-def read_page(ref: PageRef, crops_dir: Path | None = None) -> Sheet:
+def read_page(ref: PageRef, context: ReadContext | None = None) -> Sheet:
     """One page read into a Sheet. Text-layer PDF pages are read with pdfplumber; scans (image
-    files, image-only PDF pages) by the scan reader (`pipeline.scan`), which writes each line's
-    crop into `crops_dir` when one is given."""
+    files, image-only PDF pages) by the scan reader (`pipeline.scan`) with the context's OCR
+    engine (`ReadContext()`: tesseract in-process, when none is given), which writes each
+    line's crop into the context's `crops_dir` when it has one."""
     if ref.kind is PageKind.PDF_TEXT:
         try:
             with pdfplumber.open(ref.path) as pdf:
@@ -187,4 +189,4 @@ def read_page(ref: PageRef, crops_dir: Path | None = None) -> Sheet:
                 f"{ref.path} page {ref.page_index + 1}: cannot be read ({err})"
             ) from None
     log.debug("page %s of %s is a scan: reading it with OCR", ref.page_index + 1, ref.path)
-    return read_image_page(ref, crops_dir=crops_dir)
+    return read_image_page(ref, context if context is not None else ReadContext())

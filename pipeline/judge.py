@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from .case import CaseConfig
+from .codes import Category, codes_in
 from .dates import parse_written_date
 from .errors import PetitionError
 from .records import (
@@ -93,7 +94,9 @@ READING_SHEET_RULES = (reading.low_confidence_sheet_fields,)
 # Findings that say the reading itself is in doubt (pipeline/rules/reading.py). A line read with
 # doubt is never decided by the software: even a fatal finding may rest on a misread field, so
 # the line goes to a person with everything found.
-READING_DOUBTS = frozenset({"FIELD_LOW_CONFIDENCE", "SHEET_FIELD_LOW_CONFIDENCE"})
+READING_DOUBTS = codes_in(Category.READING)
+# A page on which no table could be read may hold lines: the verdict cannot count it out.
+UNREAD_PAGES = codes_in(Category.UNREAD)
 
 
 def status_of(findings: Sequence[Finding]) -> LineStatus:
@@ -239,7 +242,7 @@ def judge(
         denominator=threshold.denominator,
         threshold_rule=threshold.rule,
     )
-    unread = [f for f in sheet_level if f.code == "SHEET_NOT_READ"]
+    unread = [f for f in sheet_level if f.code in UNREAD_PAGES]
     valuation = valuation_best = None
     if rules.valuation is None:
         verdict, reason = _verdict(totals, petition_findings, file_errors, unread)

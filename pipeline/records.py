@@ -393,8 +393,9 @@ class Severity(StrEnum):
 class Finding:
     """A problem (or a notable fact) about a line, a sheet or the whole petition.
 
-    `code` is stable: reports, objections and tests key on it. `citation` names the statute
-    clause the rule comes from, e.g. "Village Law § 9-902(8)".
+    `code` is stable: reports, objections and tests key on it; each is in the catalogue
+    (pipeline/codes.py). `citation` names the statute clause the rule comes from, e.g.
+    "Village Law § 9-902(8)".
     """
 
     code: str

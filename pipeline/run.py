@@ -42,6 +42,7 @@ from .records import (
 from .rules import town_191, village_2202, village_9902, village_nomination
 from .rules.base import RuleSet
 from .rules.electors import count_electors_on
+from .scan.context import ReadContext
 
 __all__ = [
     "LARGE_REGISTER_BYTES",
@@ -94,11 +95,11 @@ def ingest_one(path: Path) -> list[PageRef] | FileError:
         return FileError(str(path), err.message)
 
 
-def read_one(ref: PageRef, crops_dir: Path | None = None) -> Sheet | FileError:
-    """One page read, or the reason it could not be; scans write each line's crop into
-    `crops_dir` for the review queue."""
+def read_one(ref: PageRef, context: ReadContext | None = None) -> Sheet | FileError:
+    """One page read, or the reason it could not be; scans are read with the context's engine
+    and write each line's crop into its `crops_dir` for the review queue."""
     try:
-        return read_page(ref, crops_dir)
+        return read_page(ref, context)
     except PetitionError as err:
         log.warning("%s", err.message)
         return FileError(ref.path, err.message, ref.page_index)
@@ -150,14 +151,14 @@ def page_cache(case: CaseConfig) -> PageCache:
 
 
 def read_and_store(
-    ref: PageRef, crops_dir: Path | None = None, cache: PageCache | None = None
+    ref: PageRef, context: ReadContext | None = None, cache: PageCache | None = None
 ) -> Sheet | FileError:
     """One page read (`read_one`) and its reading stored in `cache` at once, so a run stopped
     later keeps it."""
-    result = read_one(ref, crops_dir)
+    result = read_one(ref, context)
     if cache is not None and isinstance(result, Sheet):
         try:
-            cache.put(result)
+            cache.put(result, context)
         except OSError as err:  # a full or read-only cache folder costs a re-read, no more
             log.warning("page %s of %s: reading not cached (%s)", ref.page_index + 1, ref.path, err)
     return result
@@ -176,7 +177,7 @@ class Readings:
 def read_sheets(
     pages: Sequence[PageRef],
     mapper: Mapper = map,
-    crops_dir: Path | None = None,
+    context: ReadContext | None = None,
     cache: PageCache | None = None,
     progress: Progress | None = None,
 ) -> Readings:
@@ -185,14 +186,14 @@ def read_sheets(
     results: list[Sheet | FileError | None] = [None] * len(pages)
     todo: list[int] = []
     for i, ref in enumerate(pages):
-        hit = cache.get(ref, crops_dir) if cache is not None else None
+        hit = cache.get(ref, context) if cache is not None else None
         if hit is None:
             todo.append(i)
         else:
             results[i] = hit
     if progress is not None:
         progress.start("pages read", len(pages), done=len(pages) - len(todo))
-    read = partial(read_and_store, crops_dir=crops_dir, cache=cache)
+    read = partial(read_and_store, context=context, cache=cache)
     for i, result in zip(todo, mapper(read, [pages[i] for i in todo]), strict=True):
         results[i] = result
         if progress is not None:
@@ -502,18 +503,19 @@ def check_case(
     case: CaseConfig,
     decisions: Sequence[ReviewDecision] = (),
     mapper: Mapper = map,
-    crops_dir: Path | None = None,
+    context: ReadContext | None = None,
     cache: PageCache | None = None,
     progress: Progress | None = None,
 ) -> SufficiencyReport:
     """The whole run without Prefect. `mapper` runs per-file and per-page work (the builtin
-    `map`, or a process pool's); scanned lines' crops go to `crops_dir`; pages already read are
-    taken from `cache` (`page_cache(case)`; None: every page is read)."""
+    `map`, or a process pool's); scans are read with the context's engine, their lines' crops
+    written to its `crops_dir`; pages already read are taken from `cache` (`page_cache(case)`;
+    None: every page is read)."""
     files, errors = discover(case.sheets)
     register = load_register(case)  # before reading: a missing register stops the run early
     pages, page_errors = collect_pages(zip(files, mapper(ingest_one, files), strict=True))
     errors += page_errors
-    read = read_sheets(pages, mapper, crops_dir, cache, progress)
+    read = read_sheets(pages, mapper, context, cache, progress)
     return finish(
         case,
         read.sheets,

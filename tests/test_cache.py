@@ -16,6 +16,7 @@ from pipeline.ingest import discover
 from pipeline.progress import ProgressBar, terminal_progress
 from pipeline.report import report_to_dict
 from pipeline.run import check_case, collect_pages, ingest_one, page_cache, read_sheets
+from pipeline.scan.context import ReadContext
 
 SAMPLE = Path(__file__).resolve().parents[1] / "fixtures" / "corpus-sample" / "case-000"
 
@@ -154,9 +155,9 @@ def test_a_scan_from_the_cache_brings_its_line_crops(tmp_path):
     pages = _pages(case)
     cache = _cache(case_dir / "case.toml")
     assert read_sheets(pages, cache=cache).pages_read == 1  # no crops wanted
-    first = read_sheets(pages, crops_dir=tmp_path / "crops-1", cache=cache)
+    first = read_sheets(pages, context=ReadContext(crops_dir=tmp_path / "crops-1"), cache=cache)
     assert first.pages_read == 1
-    second = read_sheets(pages, crops_dir=tmp_path / "crops-2", cache=cache)
+    second = read_sheets(pages, context=ReadContext(crops_dir=tmp_path / "crops-2"), cache=cache)
     assert second.pages_read == 0
     lines = [ln for ln in second.sheets[0].lines if ln.crop_path]
     assert lines and all(Path(ln.crop_path).parent == tmp_path / "crops-2" for ln in lines)

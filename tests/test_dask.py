@@ -15,10 +15,13 @@ def test_flow_on_two_dask_workers_matches_the_local_engine(prefect_harness, demo
     from pipeline.case import load_case
     from pipeline.report import report_to_dict
     from pipeline.run import check_case
+    from pipeline.scan.context import ReadContext
 
     flow = check_petition.with_options(task_runner=dask_runner(workers=2))
     report = flow(str(demo_case), str(tmp_path / "out"), None, False)
-    plain = check_case(load_case(demo_case), crops_dir=tmp_path / "out" / "crops")
+    plain = check_case(
+        load_case(demo_case), context=ReadContext(crops_dir=tmp_path / "out" / "crops")
+    )
     got, want = report_to_dict(report), report_to_dict(plain)
     got.pop("generated_at")
     want.pop("generated_at")

@@ -13,6 +13,7 @@ from pipeline.rules import village_9902 as r9902
 from tests import builders as b
 
 RULES = r9902.RULES
+D = dt.date
 
 
 def judge_one(line_kw=None, entry_kw=None, decision=MatchDecision.MATCH, case=None, sheet_kw=None):
@@ -230,6 +231,84 @@ def test_filed_within_thirty_days(days, late):
     assert codes == ({"PETITION_FILED_LATE"} if late else set())
 
 
+# General Construction Law § 25-a: "When any period of time, computed from a certain day, within
+# which ... an act is authorized or required to be done, ends on a Saturday, Sunday or a public
+# holiday, such act may be done on the next succeeding business day". (adopted, filed, code,
+# what the thirtieth day was).
+LATE, TIMELY = "PETITION_FILED_LATE", "FILED_ON_NEXT_BUSINESS_DAY"
+EXTENDED_FILINGS = [
+    pytest.param(D(2026, 9, 14), D(2026, 10, 14), None, None, id="weekday-30th"),
+    pytest.param(D(2026, 9, 14), D(2026, 10, 15), LATE, None, id="weekday-31st"),
+    pytest.param(D(2026, 4, 30), D(2026, 6, 1), TIMELY, "a Saturday", id="saturday"),
+    pytest.param(D(2026, 5, 1), D(2026, 6, 1), TIMELY, "a Sunday", id="sunday"),
+    pytest.param(D(2026, 4, 25), D(2026, 5, 26), TIMELY, "Memorial day", id="memorial-day"),
+    pytest.param(
+        D(2027, 6, 5),
+        D(2027, 7, 6),
+        TIMELY,
+        "Independence day (2027-07-04 being a Sunday)",
+        id="sunday-holiday-moved-to-monday",
+    ),
+    # July 4, 2026 is a Saturday and is not moved: a 30th day on Friday the 3rd is not extended
+    pytest.param(D(2026, 6, 3), D(2026, 7, 3), None, None, id="july-3-2026-is-a-business-day"),
+    pytest.param(D(2026, 6, 3), D(2026, 7, 6), LATE, None, id="july-3-2026-then-late"),
+    pytest.param(D(2026, 6, 4), D(2026, 7, 6), TIMELY, "a Saturday", id="july-4-sat"),
+    # the day after the extended day is late
+    pytest.param(D(2026, 5, 1), D(2026, 6, 2), LATE, "a Sunday", id="late"),
+    pytest.param(D(2026, 4, 25), D(2026, 5, 27), LATE, "Memorial day", id="late-holiday"),
+]
+
+
+@pytest.mark.parametrize("adopted,filed,code,closed", EXTENDED_FILINGS)
+def test_a_thirtieth_day_on_a_saturday_sunday_or_holiday(adopted, filed, code, closed):
+    """9-902(1) "within thirty days after its adoption", General Construction Law § 25-a."""
+    c = b.case(dates={"adopted": adopted, "filed": filed})
+    found = list(r9902.filed_within_thirty_days([], c))
+    assert [f.code for f in found] == ([code] if code else [])
+    for f in found:
+        assert f.evidence["thirtieth_day"] == (adopted + dt.timedelta(days=30)).isoformat()
+        assert (closed is not None) is ("General Construction Law § 25-a" in f.message)
+        if closed:
+            assert f"was {closed}" in f.message or f"is {closed}" in f.message
+        if code == TIMELY:
+            assert f.severity is Severity.NOTE and f.evidence["last_day"] == filed.isoformat()
+
+
+def test_the_issue_case_is_timely_and_the_report_says_why():
+    """Adopted Friday 2026-05-01, filed Monday 2026-06-01: the thirtieth day is a Sunday."""
+    c = b.case(dates={"adopted": D(2026, 5, 1), "filed": D(2026, 6, 1)})
+    judged, report = judge_one(
+        {"date": "05/20/2026"}, case=c, sheet_kw={"witness_statement": b.witness(date="05/21/2026")}
+    )
+    assert judged.status is LineStatus.VALID, judged.findings
+    notes = {f.code: f for f in report.findings}
+    assert "PETITION_FILED_LATE" not in notes
+    assert notes["FILED_ON_NEXT_BUSINESS_DAY"].message == (
+        "the thirtieth day, 2026-05-31, was a Sunday; filing on the next business day, "
+        "2026-06-01, is timely (General Construction Law § 25-a)"
+    )
+    assert report.verdict is Verdict.SUFFICIENT
+    late = b.case(dates={"adopted": D(2026, 5, 1), "filed": D(2026, 6, 2)})
+    (f,) = r9902.filed_within_thirty_days([], late)
+    assert f.message == (
+        "filed 32 days after the act or resolution was adopted (2026-05-01); the statute allows "
+        "thirty; the thirtieth day, 2026-05-31, is a Sunday; the last day is the next business "
+        "day, 2026-06-01 (General Construction Law § 25-a)"
+    )
+
+
+def test_a_proclaimed_holiday_from_the_case_file_extends_the_thirtieth_day():
+    """§ 24: "each day appointed by ... the governor"; the case file's [dates] extra_holidays."""
+    dates = {"adopted": D(2026, 9, 14), "filed": D(2026, 10, 15)}
+    assert [f.code for f in r9902.filed_within_thirty_days([], b.case(dates=dates))] == [
+        "PETITION_FILED_LATE"
+    ]
+    proclaimed = b.case(dates={**dates, "extra_holidays": [D(2026, 10, 14)]})
+    assert [f.code for f in r9902.filed_within_thirty_days([], proclaimed)] == [
+        "FILED_ON_NEXT_BUSINESS_DAY"
+    ]
+
+
 def test_late_filing_makes_the_petition_insufficient_whatever_the_count():
     c = b.case(dates={"adopted": dt.date(2026, 8, 1), "filed": dt.date(2026, 10, 9)})
     _, report = judge_one({"date": "10/01/2026"}, case=c)
@@ -356,6 +435,30 @@ def test_objection_window_and_where_the_proposition_goes_are_reported():
     assert goes.citation == "Village Law § 9-902(5)" and goes.evidence["kind"] == "special"
     assert goes.evidence["next_general_election"] == "2027-03-16"
     assert report.verdict is Verdict.SUFFICIENT  # notes change nothing
+
+
+@pytest.mark.parametrize(
+    "filed,last_day,closed",
+    [
+        (D(2026, 10, 9), D(2026, 10, 14), None),  # the fifth day a Wednesday
+        (D(2026, 10, 12), D(2026, 10, 19), "a Saturday"),
+        (D(2026, 5, 26), D(2026, 6, 1), "a Sunday"),
+        (D(2026, 5, 20), D(2026, 5, 26), "Memorial day, a public holiday"),
+        (D(2027, 6, 30), D(2027, 7, 6), "Independence day (2027-07-04 being a Sunday)"),
+        (D(2026, 6, 28), D(2026, 7, 3), None),  # July 4, 2026 a Saturday: the Friday stays
+        (D(2026, 6, 29), D(2026, 7, 6), "a Saturday"),
+    ],
+)
+def test_objection_window_on_a_saturday_sunday_or_holiday(filed, last_day, closed):
+    """9-902(9) "within five days after the filing", General Construction Law § 25-a."""
+    c = b.case(dates={"adopted": filed - dt.timedelta(days=20), "filed": filed})
+    (note,) = [f for f in r9902.what_happens_next([], c) if f.code == "OBJECTION_WINDOW"]
+    assert note.evidence["fifth_day"] == (filed + dt.timedelta(days=5)).isoformat()
+    assert note.evidence["last_day"] == last_day.isoformat()
+    assert f"until {last_day.isoformat()} (" in note.message
+    assert ("General Construction Law § 25-a" in note.message) is (closed is not None)
+    if closed:
+        assert f"is {closed}" in note.message
 
 
 def test_filed_in_january_goes_to_the_general_village_election():

@@ -19,7 +19,8 @@ from pipeline.scan.cells import (
     tile,
     untile,
 )
-from pipeline.scan.engine import DATE_CHARS, DIGITS, FakeEngine, OcrText, Psm, Word
+from pipeline.scan.engine import DATE_CHARS, DIGITS, OcrText, Psm, Word
+from tests.fakes import FakeEngine
 
 
 def _read(text: str, confidence: float) -> OcrText:

@@ -14,12 +14,12 @@ from PIL import Image, ImageDraw, ImageFont
 from pipeline.scan.engine import (
     DATE_CHARS,
     DIGITS,
-    FakeEngine,
     OcrEngine,
     Psm,
     system_tesseract,
 )
 from pipeline.scan.metrics import cer
+from tests.fakes import FakeEngine
 
 SMOKE = Path("/work/shared/reference/ocr-smoke")
 if not SMOKE.exists():
@@ -153,14 +153,14 @@ def test_each_thread_reads_with_its_own_engine() -> None:
     pytest.importorskip("tesserocr")
     from concurrent.futures import ThreadPoolExecutor
 
-    from pipeline.scan.engine import default_engine
+    from pipeline.scan.engine import TesserocrFactory
 
     lines = ["Vesta Oakhurst 126 Mill St", "Juno Larkspur 40 Birch Rd", "Otis Foxglove 7 Elm St"]
     images = [_text_image([line]) for line in lines]
 
     def read(img: np.ndarray) -> tuple[int, str]:
-        engine = default_engine()
-        assert engine is default_engine()  # one per thread, kept
+        engine = TesserocrFactory()()
+        assert engine is TesserocrFactory()()  # one per thread and settings, kept
         texts = []
         for _ in range(3):
             engine.set_page(img, 300)
@@ -173,3 +173,29 @@ def test_each_thread_reads_with_its_own_engine() -> None:
         together = list(pool.map(read, images * 4))
     assert [text for _, text in together] == alone * 4
     assert len({engine for engine, _ in together}) > 1
+
+
+def test_a_read_context_pickles_and_reads_with_its_factorys_engine(tmp_path: Path) -> None:
+    """The context travels to a process pool's workers with each page: it carries an engine
+    factory (a picklable value), and every scanned page is read with the engine it makes."""
+    import pickle
+    from functools import partial
+
+    from pipeline.ingest import ingest_file, read_page
+    from pipeline.scan.context import ReadContext
+    from pipeline.scan.engine import TesserocrFactory
+
+    default = ReadContext(crops_dir=tmp_path)
+    assert pickle.loads(pickle.dumps(default)) == default
+    assert isinstance(default.engine_factory, TesserocrFactory)
+    context = pickle.loads(pickle.dumps(ReadContext(partial(FakeEngine, {"": "Date"}))))
+    Image.fromarray(_text_image(["Sheet No. 3"])).save(tmp_path / "page.png", dpi=(300, 300))
+    (ref,) = ingest_file(tmp_path / "page.png")
+    engines: list[FakeEngine] = []
+
+    def factory() -> FakeEngine:
+        engines.append(context.engine())  # type: ignore[arg-type]
+        return engines[-1]
+
+    read_page(ref, ReadContext(factory))
+    assert len(engines) == 1 and engines[0].calls  # the page was read with the context's engine

@@ -16,6 +16,7 @@ from pipeline.scan.clean import Cleaned, rotate_quarter, rotate_small
 from pipeline.scan.engine import OcrText, Psm, Rect
 from pipeline.scan.layer import _to_cleaned, layer_words
 from pipeline.scan.synthetic import rasterize_pdf, write_searchable_pdf
+from tests.fakes import reading
 
 
 @pytest.mark.parametrize(
@@ -43,9 +44,9 @@ class _Counting:
     """The default engine, counting the characters it recognizes."""
 
     def __init__(self) -> None:
-        from pipeline.scan.engine import default_engine
+        from pipeline.scan.engine import TesserocrFactory
 
-        self.inner = default_engine()
+        self.inner = TesserocrFactory()()
         self.chars = 0
 
     def set_page(self, image: np.ndarray, dpi: float) -> None:
@@ -76,7 +77,7 @@ def _read(path: Path, kind: PageKind | None = None) -> tuple[Sheet, int]:
 
     (ref,) = ingest_file(path)
     engine = _Counting()
-    sheet = read_image_page(ref if kind is None else replace(ref, kind=kind), engine=engine)
+    sheet = read_image_page(ref if kind is None else replace(ref, kind=kind), reading(engine))
     return sheet, engine.chars
 
 

@@ -10,11 +10,13 @@ import numpy as np
 import pytest
 
 from pipeline.records import PageKind, PageRef, Source
-from pipeline.scan.engine import DIGITS, CrashingEngine, FakeEngine, Psm, Rect
+from pipeline.scan.context import ReadContext
+from pipeline.scan.engine import DIGITS, Psm, Rect
 from pipeline.scan.metrics import compare_to_truth
 from pipeline.scan.reader import SIGNED_PLACEHOLDER, read_scan
 from pipeline.scan.synthetic import Degrade, degrade, rasterize_pdf
 from pipeline.synth.sheets import COLUMNS, MARGIN
+from tests.fakes import CrashingEngine, FakeEngine, reading
 
 REPO = Path(__file__).resolve().parents[1]
 DEMO = REPO / "fixtures" / "demo"
@@ -66,7 +68,7 @@ def test_every_row_found_and_blank_rows_blank_without_tesseract(tmp_path: Path) 
     dpi = 150.0
     truth = TRUTH["sheets"][0]
     sheet = read_scan(
-        _page("sheet-01.pdf", dpi), dpi, _ref("sheet-01.pdf"), _title_engine(dpi), tmp_path
+        _page("sheet-01.pdf", dpi), dpi, _ref("sheet-01.pdf"), reading(_title_engine(dpi), tmp_path)
     )
     assert sheet.columns == ("date", "signature", "name", "residence", "ward", "election_district")
     assert len(sheet.lines) == len(truth["lines"])
@@ -89,31 +91,30 @@ def test_every_row_found_and_blank_rows_blank_without_tesseract(tmp_path: Path) 
 def test_upside_down_page_is_turned_without_tesseract() -> None:
     dpi = 150.0
     img = degrade(_page("sheet-01.pdf", dpi), Degrade(rotate=180), dpi)
-    sheet = read_scan(img, dpi, _ref("sheet-01.pdf"), _title_engine(dpi))
+    sheet = read_scan(img, dpi, _ref("sheet-01.pdf"), reading(_title_engine(dpi)))
     assert len(sheet.lines) == 10
     assert [line.blank for line in sheet.lines] == [t["blank"] for t in TRUTH["sheets"][0]["lines"]]
 
 
 def test_engine_failure_propagates() -> None:
     with pytest.raises(RuntimeError):
-        read_scan(_page("sheet-01.pdf", 100.0), 100.0, _ref("sheet-01.pdf"), CrashingEngine())
+        page = _page("sheet-01.pdf", 100.0)
+        read_scan(page, 100.0, _ref("sheet-01.pdf"), reading(CrashingEngine()))
 
 
 def test_page_without_table_has_no_lines() -> None:
     dpi = 100.0
     blank = np.full((1100, 850), 255, np.uint8)
-    sheet = read_scan(blank, dpi, _ref("sheet-01.pdf"), FakeEngine())
+    sheet = read_scan(blank, dpi, _ref("sheet-01.pdf"), reading(FakeEngine()))
     assert sheet.lines == () and sheet.witness is None and sheet.sheet_number is None
 
 
 @pytest.mark.tesseract
 def test_reads_a_clean_sheet_with_tesserocr() -> None:
     pytest.importorskip("tesserocr")
-    from pipeline.scan.engine import default_engine
-
     dpi = 200.0
     truth = TRUTH["sheets"][0]
-    sheet = read_scan(_page("sheet-01.pdf", dpi), dpi, _ref("sheet-01.pdf"), default_engine())
+    sheet = read_scan(_page("sheet-01.pdf", dpi), dpi, _ref("sheet-01.pdf"), ReadContext())
     assert sheet.sheet_number_value == truth["sheet_number"]
     assert (
         sheet.witness is not None
@@ -128,13 +129,11 @@ def test_reads_a_clean_sheet_with_tesserocr() -> None:
 
 
 def _read_all(case_specs: Degrade, dpi: float) -> object:
-    from pipeline.scan.engine import default_engine
-
     sheets = []
     for t in TRUTH["sheets"]:
         img = degrade(_page(Path(t["file"]).name, dpi, t["page_index"]), case_specs, dpi)
         ref = _ref(Path(t["file"]).name, t["page_index"])
-        sheets.append(read_scan(img, dpi, ref, default_engine()))
+        sheets.append(read_scan(img, dpi, ref, ReadContext()))
     return compare_to_truth(sheets, TRUTH, DEMO)
 
 
@@ -191,7 +190,6 @@ def test_sheets_printed_without_rules_are_read(tmp_path: Path, spec: Degrade) ->
     """A table printed without rules (`textgrid`), upright and upside down and skewed: every
     line found, none invented, blank lines blank, the sheet numbers and the cells read."""
     pytest.importorskip("tesserocr")
-    from pipeline.scan.engine import default_engine
     from pipeline.synth import generate_case
 
     generate_case(tmp_path, seed=4, n_sheets=2, ruled=False)
@@ -202,7 +200,7 @@ def test_sheets_printed_without_rules_are_read(tmp_path: Path, spec: Degrade) ->
         path = tmp_path / t["file"]
         img = degrade(rasterize_pdf(path, dpi)[t["page_index"]], spec, dpi)
         ref = PageRef(str(path), t["page_index"], f"{len(sheets):064x}", PageKind.IMAGE, 612, 792)
-        sheets.append(read_scan(img, dpi, ref, default_engine()))
+        sheets.append(read_scan(img, dpi, ref, ReadContext()))
     acc = compare_to_truth(sheets, truth, tmp_path)
     assert acc.lines_found == acc.lines_truth == 20  # type: ignore[attr-defined]
     assert acc.lines_invented == 0 and acc.blank_as_signed == 0  # type: ignore[attr-defined]

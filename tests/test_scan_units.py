@@ -300,8 +300,8 @@ def test_statement_is_read_to_its_count_and_from_the_foot() -> None:
     caption under the date and signature and the line above it; the fixed wording between
     is not read."""
     from pipeline.scan.blocks import BlockPage, read_lines, text_lines
-    from pipeline.scan.engine import FakeEngine
     from pipeline.scan.reader import _is_caption, _statement_done
+    from tests.fakes import FakeEngine
 
     words = [
         "Statement of Witness:",
@@ -337,7 +337,7 @@ def test_a_run_taller_than_one_line_is_read_as_a_block() -> None:
     """Two lines that touch (a skewed page) make one run of inked rows: forced to one line
     tesseract reads it as noise, so it is read as a block; a line on its own as one line."""
     from pipeline.scan.blocks import ONE_LINE_MAX_IN, BlockPage, text_lines
-    from pipeline.scan.engine import FakeEngine
+    from tests.fakes import FakeEngine
 
     ink, _ = _text_page(["Statement of Witness", "x"])
     tall = int(0.5 * DPI)

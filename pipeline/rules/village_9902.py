@@ -10,9 +10,16 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 from ..case import CaseConfig
-from ..election_calendar import general_village_election, objection_deadline, proposition_election
+from ..election_calendar import (
+    filing_deadline,
+    general_village_election,
+    objection_deadline,
+    proposition_election,
+)
+from ..holidays import CITE_25A
 from ..records import Finding, Severity, Sheet
 from .base import LineContext, RuleSet, Threshold, finding
 from .common import (
@@ -67,19 +74,38 @@ def filed_within_thirty_days(sheets: Sequence[Sheet], case: CaseConfig) -> Itera
     """9-902(1): the act "shall not take effect until ... approved by ... the qualified electors
     ... if within thirty days after its adoption there be filed with the village clerk a
     petition". The day of adoption is not counted (General Construction Law § 20): a petition
-    filed on the 30th day after adoption is in time, on the 31st it is not."""
+    filed on the 30th day after adoption is in time, on the 31st it is not, unless the 30th is a
+    Saturday, Sunday or public holiday: then "such act may be done on the next succeeding
+    business day" (General Construction Law § 25-a), and the report says so when that decides."""
     adopted = _adopted(case)
-    days = (case.dates.filed - adopted).days
-    if days > 30:
+    filed = case.dates.filed
+    deadline = filing_deadline(adopted, case.dates.holidays)
+    days = (filed - adopted).days
+    evidence: dict[str, Any] = {
+        "adopted": adopted.isoformat(),
+        "filed": filed.isoformat(),
+        "days": days,
+        "thirtieth_day": deadline.counted.isoformat(),
+        "last_day": deadline.last_day.isoformat(),
+    }
+    if not deadline.allows(filed):
+        extended = deadline.extension("the thirtieth day")
         yield finding(
             "PETITION_FILED_LATE",
             FATAL,
             SUBD_1,
             f"filed {days} days after the act or resolution was adopted "
-            f"({adopted.isoformat()}); the statute allows thirty",
-            adopted=adopted.isoformat(),
-            filed=case.dates.filed.isoformat(),
-            days=days,
+            f"({adopted.isoformat()}); the statute allows thirty"
+            + (f"; {extended}" if extended else ""),
+            **evidence,
+        )
+    elif deadline.decided(filed):
+        yield finding(
+            "FILED_ON_NEXT_BUSINESS_DAY",
+            NOTE,
+            f"{SUBD_1}; {CITE_25A}",
+            deadline.timely("the thirtieth day", "filing", filed),
+            **evidence,
         )
 
 
@@ -94,17 +120,22 @@ def next_general_election(case: CaseConfig) -> dt.date:
 
 def what_happens_next(sheets: Sequence[Sheet], case: CaseConfig) -> Iterable[Finding]:
     """For the clerk's calendar, not a defect: 9-902(9), written objections "within five days
-    after the filing"; 9-902(5)-(6), where the proposition is submitted."""
+    after the filing" (to the next business day when the fifth is a Saturday, Sunday or public
+    holiday, General Construction Law § 25-a); 9-902(5)-(6), where the proposition is submitted
+    (not extended: pipeline/election_calendar.py says why)."""
     filed = case.dates.filed
-    deadline = objection_deadline(filed)
+    deadline = objection_deadline(filed, case.dates.holidays)
+    extended = deadline.extension("the fifth day")
     yield finding(
         "OBJECTION_WINDOW",
         NOTE,
         f"{STATUTE}(9)",
-        f"written objections may be filed with the village clerk until {deadline.isoformat()} "
-        "(within five days after the filing)",
+        f"written objections may be filed with the village clerk until "
+        f"{deadline.last_day.isoformat()} (within five days after the filing)"
+        + (f"; {extended}" if extended else ""),
         filed=filed.isoformat(),
-        last_day=deadline.isoformat(),
+        fifth_day=deadline.counted.isoformat(),
+        last_day=deadline.last_day.isoformat(),
     )
     election = next_general_election(case)
     goes = proposition_election(filed, election)
@@ -159,13 +190,18 @@ def line_has_ward_and_district(ctx: LineContext) -> Iterable[Finding]:
     the village has them (the case lists its wards or districts) and the sheet has the column.
     The statute does not say the omission is fatal, so a person decides."""
     village = ctx.case.municipality
-    for name, wanted, label in (
-        ("ward", village.wards, "ward"),
-        ("election_district", village.election_districts, "village election district"),
+    for name, code, wanted, label in (
+        ("ward", "WARD_MISSING", village.wards, "ward"),
+        (
+            "election_district",
+            "ELECTION_DISTRICT_MISSING",
+            village.election_districts,
+            "village election district",
+        ),
     ):
         if wanted and name in ctx.sheet.columns and not ctx.line.text(name):
             yield ctx.finding(
-                f"{name.upper()}_MISSING",
+                code,
                 REVIEW,
                 SUBD_8,
                 f"the village has {label}s and the line does not give one",

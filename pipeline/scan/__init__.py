@@ -14,32 +14,32 @@ import os
 
 os.environ.setdefault("OPENCV_FOR_THREADS_NUM", "1")
 
+from .context import ReadContext  # noqa: E402
 from .engine import (  # noqa: E402
-    CrashingEngine,
-    FakeEngine,
+    EngineFactory,
     OcrEngine,
     OcrText,
     Psm,
     PytesseractEngine,
     TesserocrEngine,
+    TesserocrFactory,
     Word,
-    default_engine,
     system_tesseract,
 )
 from .images import PageImage, estimate_dpi, load_page_image
 from .reader import read_image_page, read_scan
 
 __all__ = [
-    "CrashingEngine",
-    "FakeEngine",
+    "EngineFactory",
     "OcrEngine",
     "OcrText",
     "PageImage",
     "Psm",
     "PytesseractEngine",
+    "ReadContext",
     "TesserocrEngine",
+    "TesserocrFactory",
     "Word",
-    "default_engine",
     "estimate_dpi",
     "load_page_image",
     "read_image_page",

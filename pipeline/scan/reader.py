@@ -67,7 +67,8 @@ from ..records import (
 from . import cells  # a cell's crop and its re-reads when unsure
 from .blocks import BlockPage, read_lines, text_lines
 from .clean import RULE_RATIO, Cleaned, binarize, clean_page, rotate_quarter
-from .engine import DATE_CHARS, DIGITS, OcrEngine, OcrText, Psm, Rect, Word, default_engine
+from .context import ReadContext
+from .engine import DATE_CHARS, DIGITS, OcrEngine, OcrText, Psm, Rect, Word
 from .images import load_page_image
 from .ink import measure_ink
 from .layer import LayerWord, layer_words, on_cleaned_page
@@ -758,19 +759,20 @@ def read_scan(
     gray: np.ndarray,
     dpi: float,
     ref: PageRef,
-    engine: OcrEngine,
-    crops_dir: Path | None = None,
+    context: ReadContext,
     layer: list[LayerWord] | None = None,
 ) -> Sheet:
-    """Read one page image (8-bit grey at `dpi`) into a Sheet; `layer`: the words of an earlier
-    OCR's text layer on it, used when good enough (`_blocks_from_layer`)."""
+    """Read one page image (8-bit grey at `dpi`) into a Sheet with the context's engine;
+    `layer`: the words of an earlier OCR's text layer on it, used when good enough
+    (`_blocks_from_layer`)."""
+    engine = context.engine()
     layout = _upright_layout(gray, dpi, engine)
     hgt, wid = layout.ocr_gray.shape
     grid = layout.grid
     lines: tuple[SignatureLine, ...] = ()
     columns: tuple[str, ...] = ()
     if grid is not None and _good(layout):
-        lines = _read_rows(layout, ref, engine, dpi, crops_dir)
+        lines = _read_rows(layout, ref, engine, dpi, context.crops_dir)
         columns = tuple(c for c in layout.columns if c is not None)
         top, bottom = grid.ys[0], grid.ys[-1]
     else:
@@ -802,20 +804,11 @@ def read_scan(
     )
 
 
-def read_image_page(
-    ref: PageRef, crops_dir: Path | None = None, engine: OcrEngine | None = None
-) -> Sheet:
+def read_image_page(ref: PageRef, context: ReadContext) -> Sheet:
     """Read one scanned page (an image file's page or an image-only PDF page) into a Sheet.
 
     Raises UnreadableInputError when the file cannot be opened; a page without a readable
     table is a Sheet with no lines (the judge reports SHEET_NOT_READ)."""
     page = load_page_image(ref)
     layer = layer_words(ref.path, ref.page_index) if ref.kind is PageKind.PDF_OCR else None
-    return read_scan(
-        page.gray,
-        page.dpi,
-        ref,
-        engine if engine is not None else default_engine(),
-        crops_dir,
-        layer,
-    )
+    return read_scan(page.gray, page.dpi, ref, context, layer)
