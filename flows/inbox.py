@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from pipeline.case import load_case
+from pipeline.errors import CaseFileError
 from pipeline.ingest import IMAGE_SUFFIXES, PDF_SUFFIXES
 
 __all__ = ["InboxWatcher", "accept_sheet", "sheets_folder"]
@@ -27,8 +28,9 @@ def sheets_folder(case_path: str | Path) -> Path:
     case = load_case(case_path)
     folders = [p for p in case.sheets if p.is_dir() or not p.suffix]
     if not folders:
-        raise ValueError(
-            f"{case_path}: `sheets` names no folder, so an uploaded sheet would not be checked"
+        raise CaseFileError(
+            str(case_path),
+            ["`sheets` names no folder: a sheet uploaded to the inbox would not be checked"],
         )
     folders[-1].mkdir(parents=True, exist_ok=True)
     return folders[-1]

@@ -7,8 +7,11 @@ import datetime as dt
 import logging
 import shutil
 
+import pytest
+
 from flows.inbox import InboxWatcher, accept_sheet, sheets_folder
 from flows.server import configured_api_url
+from pipeline.errors import CaseFileError
 
 
 def test_a_server_is_configured_by_the_environment_or_the_active_profile(tmp_path):
@@ -92,3 +95,10 @@ def test_the_deployment_runs_on_upload_and_its_next_runs_are_in_the_window(demo_
         dt.datetime.combine(start, dt.time()) + dt.timedelta(minutes=90 * i) for i in range(3)
     ]
     assert next_runs(deployment, dt.datetime.combine(end, dt.time(23, 59))) == []
+
+
+def test_serving_a_case_whose_sheets_name_no_folder_is_a_case_file_error(demo_case):
+    text = demo_case.read_text().replace('sheets = ["sheets"]', 'sheets = ["sheets/sheet-01.pdf"]')
+    demo_case.write_text(text)
+    with pytest.raises(CaseFileError, match="names no folder"):
+        sheets_folder(demo_case)
