@@ -19,22 +19,23 @@ voters on the register finds owners on the roll; `holdings` feed the valuation.
 
 from __future__ import annotations
 
+import codecs
 import csv
 import hashlib
 import logging
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from pathlib import Path
 
-from pipeline.case import RollConfig
+from pipeline.case import LimitsConfig, RollConfig
 from pipeline.errors import InputMissingError, UnreadableInputError
 from pipeline.records import Holding, RegisterEntry
 
 from .normalize import normalize_address, normalize_name
-from .register import BadRow
+from .register import BadRow, limited_lines, stop_on_junk
 
 __all__ = ["ROLL_COLUMNS", "RollRead", "owner_id", "parse_owner_name", "read_roll"]
 
@@ -138,11 +139,21 @@ def _split_address(text: str) -> tuple[str, str, str, str, str]:
     return "", "", street_part.strip(), apartment, city.strip()
 
 
+# No parcel is assessed at ten trillion dollars: a larger value is a typo or a hostile file
+# (and "1e999999999" would be a number of a billion digits).
+_MOST_DIGITS = 13
+
+
 def _decimal(text: str, what: str) -> Fraction:
     try:
-        return Fraction(Decimal(text))
+        value = Decimal(text)
     except InvalidOperation:
-        raise ValueError(f"{what} {text!r} is not a number") from None
+        raise ValueError(f"{what} {text[:40]!r} is not a number") from None
+    if not value.is_finite():
+        raise ValueError(f"{what} {text[:40]!r} is not a finite number")
+    if value < 0 or (value and value.adjusted() >= _MOST_DIGITS):
+        raise ValueError(f"{what} {text[:40]!r} is not a plausible value (0 to 10^{_MOST_DIGITS})")
+    return Fraction(value)
 
 
 def _money(text: str) -> Fraction:
@@ -179,16 +190,47 @@ class RollRead:
     rows_read: int
 
 
-def _rows(path: Path, columns: Mapping[str, str]) -> Iterator[tuple[int, dict[str, str]]]:
-    raw = path.read_bytes()
-    if raw[:4] == b"%PDF" or b"\x00" in raw[:4096]:
-        raise UnreadableInputError(f"{path}: not a CSV assessment roll (binary or PDF content)")
+def _encoding(path: Path, limits: LimitsConfig) -> str:
+    """UTF-8 (with or without a byte-order mark), or Latin-1 when a byte is not UTF-8. The file
+    is read in chunks: its size is checked first and it is never held whole."""
+    size = path.stat().st_size
+    if size > limits.roll_bytes:
+        raise UnreadableInputError(
+            f"{path}: the assessment roll is {size:,} bytes, over the limit of "
+            f"{limits.roll_bytes:,} ([limits] roll_bytes)"
+        )
+    with path.open("rb") as fh:
+        head = fh.read(4096)
+        if head[:4] == b"%PDF" or b"\x00" in head:
+            raise UnreadableInputError(f"{path}: not a CSV assessment roll (binary or PDF content)")
+        fh.seek(0)
+        decoder = codecs.getincrementaldecoder("utf-8")()
+        try:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                decoder.decode(chunk)
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError:
+            return "latin-1"
+    return "utf-8-sig"
+
+
+def _rows(
+    path: Path, columns: Mapping[str, str], limits: LimitsConfig
+) -> Iterator[tuple[int, dict[str, str]]]:
+    fh = path.open(encoding=_encoding(path, limits), newline="")
+    with fh:
+        yield from _dict_rows(path, columns, limited_lines(path, fh, limits.line_chars, "roll"))
+
+
+def _dict_rows(
+    path: Path, columns: Mapping[str, str], lines: Iterable[str]
+) -> Iterator[tuple[int, dict[str, str]]]:
+    reader = csv.DictReader(lines)
     try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = raw.decode("latin-1")
-    reader = csv.DictReader(text.splitlines())
-    header = reader.fieldnames or []
+        header = [h.lstrip("\ufeff").strip() for h in reader.fieldnames or []]
+    except csv.Error as err:
+        raise UnreadableInputError(f"{path}: the roll's header is not CSV: {err}") from None
+    reader.fieldnames = header
     wanted = {name: columns.get(name, name) for name in ROLL_COLUMNS}
     missing = [
         f"{name} (column {col!r})"
@@ -200,13 +242,37 @@ def _rows(path: Path, columns: Mapping[str, str]) -> Iterator[tuple[int, dict[st
             f"{path}: the assessment roll lacks required column(s): {', '.join(missing)}; "
             f"its header is {header}. Map other names with [roll.columns] in the case file."
         )
-    for n, row in enumerate(reader, start=2):
-        yield n, {name: (row.get(col) or "").strip() for name, col in wanted.items()}
+    n = 1
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            return
+        except csv.Error as err:
+            raise UnreadableInputError(
+                f"{path}: the roll is not CSV after row {n}: {err}"
+            ) from None
+        n += 1
+        yield n, {name: _text(row.get(col)) for name, col in wanted.items()}
 
 
-def read_roll(cfg: RollConfig) -> RollRead:
+def _text(value: object) -> str:
+    """A cell's text; a row longer than the header puts its extra cells in a list (DictReader)."""
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def read_roll(cfg: RollConfig, limits: LimitsConfig | None = None) -> RollRead:
     """Read the roll; bad rows are kept with their row number and problem, never dropped."""
     path = Path(cfg.path)
+    limits = limits or LimitsConfig()
     if not path.is_file():
         raise InputMissingError(
             f"{path}: the assessment roll does not exist. Check [roll] path in the case file."
@@ -215,8 +281,9 @@ def read_roll(cfg: RollConfig) -> RollRead:
     owners: dict[str, RegisterEntry] = {}
     bad: list[BadRow] = []
     rows = 0
-    for n, row in _rows(path, cfg.columns):
+    for n, row in _rows(path, cfg.columns, limits):
         rows += 1
+        stop_on_junk(path, rows - len(bad), bad, "assessment roll")
         try:
             missing = [c for c in _REQUIRED if not row[c]]
             if missing:
@@ -291,7 +358,7 @@ def read_roll(cfg: RollConfig) -> RollRead:
     )
     return RollRead(
         path=str(path),
-        sha256=hashlib.sha256(path.read_bytes()).hexdigest(),
+        sha256=_sha256(path),
         holdings=holdings,
         owners=tuple(owners.values()),
         bad_rows=tuple(bad),

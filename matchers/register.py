@@ -25,12 +25,14 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import IO
 
-from pipeline.case import RegisterConfig, RegisterFormat
+from pipeline.case import LimitsConfig, RegisterConfig, RegisterFormat
 from pipeline.errors import CaseFileError, InputMissingError, UnreadableInputError
 from pipeline.records import RegisterEntry
 
 __all__ = [
     "BadRow",
+    "limited_lines",
+    "stop_on_junk",
     "NYSBOE_45_FIELDS",
     "NYSBOE_47_FIELDS",
     "RegisterRead",
@@ -112,6 +114,10 @@ _REQUIRED = ("voter_id", "last_name")  # a row without these is a bad row
 _GENERIC_DATE_FORMATS = ("%Y-%m-%d", "%m/%d/%Y", "%Y%m%d")
 _SNIFF_BYTES = 8192
 _MAX_PROBLEMS_SHOWN = 5
+# A file whose rows are mostly not register rows is not a register: reading stops once this
+# many rows are bad and they are more than this share of the rows read.
+_JUNK_ROWS = 1000
+_JUNK_SHARE = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,8 +149,9 @@ class _BadRowError(Exception):
 # --------------------------------------------------------------------------------------------
 
 
-def _check_file(path: Path) -> str:
-    """The file's sha256; raises if it is missing or is not text."""
+def _check_file(path: Path, limits: LimitsConfig | None = None) -> str:
+    """The file's sha256; raises if it is missing, too large or is not text."""
+    limits = limits or LimitsConfig()
     if not path.exists():
         raise InputMissingError(
             f"{path}: the register file does not exist. Check [register] path in the case file "
@@ -155,6 +162,12 @@ def _check_file(path: Path) -> str:
         raise InputMissingError(
             f"{path}: the register path is not a file. Point [register] path in the case file "
             "at the register export itself."
+        )
+    size = path.stat().st_size
+    if size > limits.register_bytes:
+        raise UnreadableInputError(
+            f"{path}: the register file is {size:,} bytes, over the limit of "
+            f"{limits.register_bytes:,} ([limits] register_bytes)"
         )
     digest = hashlib.sha256()
     try:
@@ -197,11 +210,38 @@ def _with_encoding_fallback(path: Path, read: Callable[[IO[str]], RegisterRead])
         return read(fh)
 
 
-def _records(path: Path, fh: IO[str]) -> Iterator[tuple[int, list[str]]]:
-    """(1-based record number, stripped values) for every CSV record in the file."""
-    reader = csv.reader(fh, strict=False)
+class _Lines:
+    """The file's lines, each at most `limit` characters (a longer one stops the read: no
+    register has it, and a file without line breaks would be held whole), counted."""
+
+    def __init__(self, path: Path, fh: IO[str], limit: int, what: str) -> None:
+        self.path, self.fh, self.limit, self.what = path, fh, limit, what
+        self.count = 0
+
+    def __iter__(self) -> Iterator[str]:
+        while line := self.fh.readline(self.limit + 1):
+            self.count += 1
+            if len(line) > self.limit:
+                raise UnreadableInputError(
+                    f"{self.path}: line {self.count} of the {self.what} is over {self.limit:,} "
+                    "characters: not a CSV export ([limits] line_chars)"
+                )
+            yield line
+
+
+def limited_lines(path: Path, fh: IO[str], limit: int, what: str) -> _Lines:
+    return _Lines(path, fh, limit, what)
+
+
+def _records(path: Path, fh: IO[str], limit: int) -> Iterator[tuple[int, list[str], int]]:
+    """(1-based record number, stripped values, physical lines it took) for every CSV record
+    in the file. A record over several lines is a value with line breaks in it, in a register
+    almost always an unterminated quote that took in the rows after it."""
+    lines = limited_lines(path, fh, limit, "register file")
+    reader = csv.reader(lines, strict=False)
     n = 0
     while True:
+        before = lines.count
         try:
             row = next(reader)
         except StopIteration:
@@ -211,7 +251,27 @@ def _records(path: Path, fh: IO[str]) -> Iterator[tuple[int, list[str]]]:
                 f"{path}: the register file is not readable as CSV at row {n + 1}: {err}"
             ) from None
         n += 1
-        yield n, [v.strip() for v in row]
+        yield n, [v.strip() for v in row], lines.count - before
+
+
+def _swallowed(row: int, values: Sequence[str], taken: int) -> list[BadRow] | None:
+    """The bad rows of a record that took in `taken` lines through an unterminated quote: one
+    for each line, so that every row a voter may be on is counted."""
+    if taken <= 1 or not any("\n" in v for v in values):
+        return None
+    problem = f"an unterminated quote: one value runs over {taken} lines from row {row}"
+    return [BadRow(row, problem)] * taken
+
+
+def stop_on_junk(path: Path, good: int, bad: Sequence[BadRow], what: str = "register") -> None:
+    """Stops reading a file that is mostly not rows of a `what`: memory and time stay bounded
+    whatever the file holds."""
+    if len(bad) >= _JUNK_ROWS and len(bad) > _JUNK_SHARE * (good + len(bad)):
+        raise UnreadableInputError(
+            f"{path}: {len(bad):,} of the first {good + len(bad):,} rows are not {what} "
+            f"rows (row {bad[0].row}: {bad[0].problem}): not a {what} file; reading stopped. "
+            "Check the file and its format in the case file."
+        )
 
 
 # --------------------------------------------------------------------------------------------
@@ -300,12 +360,16 @@ def _is_nysboe_header(values: Sequence[str], names: Sequence[str]) -> bool:
     return [v.upper() for v in values] == [n.upper() for n in names]
 
 
-def _read_nysboe(path: Path, sha256: str, fh: IO[str]) -> RegisterRead:
+def _read_nysboe(path: Path, sha256: str, fh: IO[str], limit: int) -> RegisterRead:
     layout: tuple[str, tuple[str, ...]] | None = None
     detected_at = 0
     entries: list[RegisterEntry] = []
     bad: list[BadRow] = []
-    for row, values in _records(path, fh):
+    for row, values, taken in _records(path, fh, limit):
+        stop_on_junk(path, len(entries), bad)
+        if swallowed := _swallowed(row, values, taken):
+            bad += swallowed
+            continue
         if not any(values):
             bad.append(BadRow(row, "empty row"))
             continue
@@ -384,10 +448,12 @@ def _generic_entry(
     return _make_entry(text, dates, row, columns)
 
 
-def _read_generic(path: Path, sha256: str, columns: Mapping[str, str], fh: IO[str]) -> RegisterRead:
-    records = _records(path, fh)
+def _read_generic(
+    path: Path, sha256: str, columns: Mapping[str, str], fh: IO[str], limit: int
+) -> RegisterRead:
+    records = _records(path, fh, limit)
     header: list[str] | None = None
-    for _row, values in records:
+    for _row, values, _taken in records:
         if any(values):
             header = values
             break
@@ -398,7 +464,11 @@ def _read_generic(path: Path, sha256: str, columns: Mapping[str, str], fh: IO[st
     index = _find_columns(path, header, columns)
     entries: list[RegisterEntry] = []
     bad: list[BadRow] = []
-    for row, values in records:
+    for row, values, taken in records:
+        stop_on_junk(path, len(entries), bad)
+        if swallowed := _swallowed(row, values, taken):
+            bad += swallowed
+            continue
         if not any(values):
             bad.append(BadRow(row, "empty row"))
             continue
@@ -415,7 +485,7 @@ def _read_generic(path: Path, sha256: str, columns: Mapping[str, str], fh: IO[st
 # --------------------------------------------------------------------------------------------
 
 
-def read_register(cfg: RegisterConfig) -> RegisterRead:
+def read_register(cfg: RegisterConfig, limits: LimitsConfig | None = None) -> RegisterRead:
     """Read the register file named by `cfg`.
 
     Raises InputMissingError if the file does not exist; UnreadableInputError if it is not a
@@ -423,10 +493,14 @@ def read_register(cfg: RegisterConfig) -> RegisterRead:
     CaseFileError if [register.columns] names a field RegisterEntry does not have.
     """
     path = Path(cfg.path)
+    limits = limits or LimitsConfig()
     if cfg.format is RegisterFormat.CSV:
         _check_mapping(cfg.columns)
-    sha256 = _check_file(path)
+    sha256 = _check_file(path, limits)
+    limit = limits.line_chars
     if cfg.format is RegisterFormat.CSV:
         columns = dict(cfg.columns)
-        return _with_encoding_fallback(path, lambda fh: _read_generic(path, sha256, columns, fh))
-    return _with_encoding_fallback(path, lambda fh: _read_nysboe(path, sha256, fh))
+        return _with_encoding_fallback(
+            path, lambda fh: _read_generic(path, sha256, columns, fh, limit)
+        )
+    return _with_encoding_fallback(path, lambda fh: _read_nysboe(path, sha256, fh, limit))

@@ -24,6 +24,7 @@ __all__ = [
     "DenominatorConfig",
     "DistrictConfig",
     "IncorporationConfig",
+    "LimitsConfig",
     "RollConfig",
     "StreetRange",
     "MatchingConfig",
@@ -243,6 +244,30 @@ class DistrictConfig(_Strict):
     maximum_amount: float | None = Field(default=None, ge=0)  # to be expended (required then)
 
 
+class LimitsConfig(_Strict):
+    """What one case may hold, checked before the expensive step (README "Limits"). The
+    defaults fit any village's or town's petition; raise one for a case that needs it."""
+
+    pages_per_file: int = Field(default=500, ge=1)
+    pages_per_case: int = Field(default=5000, ge=1)
+    # A page's longest side: Letter is 11 in, Legal 14, a ledger sheet 17.
+    page_inches: float = Field(default=24.0, gt=0)
+    # A scanned page's pixels: Letter at 600 dpi is 5,100 x 6,600 (33.7 million).
+    image_pixels: int = Field(default=100_000_000, ge=1)
+    image_side_pixels: int = Field(default=10_000, ge=1)  # Letter's 11 in at 900 dpi
+    image_min_side_pixels: int = Field(default=64, ge=1)  # a page, not an icon (1 x 1)
+    register_bytes: int = Field(default=8 * 1024**3, ge=1)  # the state's file is ~4 GB
+    roll_bytes: int = Field(default=1024**3, ge=1)
+    line_chars: int = Field(default=65_536, ge=256)  # one line of a register or roll file
+
+
+# Dates a petition's facts can have: anything else is a typo (a year of 2206 or 0206).
+EARLIEST = dt.date(1900, 1, 1)
+LATEST = dt.date(2199, 12, 31)
+# "the previous general village election": villages elect at least every other year.
+PREVIOUS_ELECTION_DAYS = 2 * 366
+
+
 class CaseConfig(_Strict):
     name: str = Field(min_length=1)
     kind: PetitionKind
@@ -257,6 +282,7 @@ class CaseConfig(_Strict):
     nomination: NominationConfig | None = None  # kind = "independent_nomination"
     incorporation: IncorporationConfig | None = None  # kind = "incorporation"
     district: DistrictConfig | None = None  # kind = "improvement_district"
+    limits: LimitsConfig = LimitsConfig()
     case_dir: Path = Path(".")  # set by load_case: the case file's folder
 
     @model_validator(mode="after")
@@ -294,6 +320,49 @@ class CaseConfig(_Strict):
             raise ValueError(
                 f"dates.filed ({self.dates.filed}) is before dates.adopted ({self.dates.adopted})"
             )
+        return self
+
+    @model_validator(mode="after")
+    def _dates_plausible(self) -> CaseConfig:
+        """The case's own dates, checked as facts: a typo in a year must not become a
+        threshold (a register counted in the wrong year) or a crash at the calendar's end."""
+        d, filed = self.dates, self.dates.filed
+        named = {
+            "dates.filed": filed,
+            "dates.adopted": d.adopted,
+            "dates.previous_general_election": d.previous_general_election,
+            "dates.next_general_election": d.next_general_election,
+            "denominator.as_of": self.denominator.as_of,
+            "nomination.election": self.nomination.election if self.nomination else None,
+        }
+        problems = [
+            f"{key} ({day}) is not a plausible date (expected {EARLIEST.year}-{LATEST.year})"
+            for key, day in named.items()
+            if day is not None and not EARLIEST <= day <= LATEST
+        ]
+        previous = d.previous_general_election
+        if previous is not None and not problems:
+            if previous > filed:
+                problems.append(
+                    f"dates.previous_general_election ({previous}) is after dates.filed "
+                    f"({filed}): it is the election before the filing"
+                )
+            elif (filed - previous).days > PREVIOUS_ELECTION_DAYS:
+                problems.append(
+                    f"dates.previous_general_election ({previous}) is more than two years "
+                    f"before dates.filed ({filed}): is the year right?"
+                )
+        if self.nomination is not None and not problems and self.nomination.election < filed:
+            problems.append(
+                f"nomination.election ({self.nomination.election}) is before dates.filed "
+                f"({filed}): a nominating petition is filed before its election"
+            )
+        if self.denominator.as_of is not None and not problems and self.denominator.as_of > filed:
+            problems.append(
+                f"denominator.as_of ({self.denominator.as_of}) is after dates.filed ({filed})"
+            )
+        if problems:
+            raise ValueError("; ".join(problems))
         return self
 
     @property

@@ -9,22 +9,27 @@
 Exit codes (README.md, "Exit codes"): 0 report written; 2 bad case file; 3 an input file is
 missing; 4 an input file cannot be read; 5 report written but some sheet files could not be read;
 6 a dependency is missing; 7 demo disagrees with the ground truth; 64 bad command line;
-70 internal error.
+70 internal error (one line on the terminal, the traceback in a log file); 73 the report folder
+cannot be written; 75 another check is writing the same report folder; 130 interrupted (Ctrl-C).
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
 import json
 import logging
 import os
+import signal
 import sys
+import tempfile
 import time
+import traceback
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from pathlib import Path
 
-from .errors import ExitCode, PetitionError
+from .errors import ExitCode, PetitionError, stage, stage_of
 
 __all__ = ["main"]
 
@@ -77,20 +82,27 @@ def _run(
     """Validate first (fast, clear errors), then run the flow or the plain pipeline."""
     from .case import load_case
     from .decisions import load_decisions
-    from .errors import InputMissingError
+    from .errors import InputMissingError, UnreadableInputError
+    from .ingest import not_a_regular_file
 
-    case = load_case(case_path)
+    with stage("reading the case file"):
+        case = load_case(case_path)
     for config, what, key in (
         (case.register_file, "register file", "[register]"),
         (case.roll, "assessment roll", "the roll's"),
     ):
-        if config is not None and not Path(config.path).is_file():
+        if config is not None and Path(config.path).exists():
+            if problem := not_a_regular_file(Path(config.path)):
+                raise UnreadableInputError(f"the {what}: {problem}")
+        elif config is not None:
             raise InputMissingError(
                 f"{config.path}: the {what} does not exist. Check {key} path in {case_path} "
                 "(relative paths are from the case file's folder)."
             )
-    if decisions is not None and not decisions.is_file():
+    if decisions is not None and not decisions.exists():
         raise InputMissingError(f"{decisions}: the decisions file does not exist")
+    if decisions is not None and (problem := not_a_regular_file(decisions)):
+        raise UnreadableInputError(f"the decisions file: {problem}")
     if _engine(engine, dask) == "prefect":
         from flows.check import check_petition
 
@@ -111,7 +123,8 @@ def _run(
     from .run import check_case, page_cache
     from .scan.context import ReadContext
 
-    logged = load_decisions(decisions) if decisions else []
+    with stage("reading the decisions"):
+        logged = load_decisions(decisions) if decisions else []
     cache = page_cache(case) if use_cache else None
     context = ReadContext(crops_dir=out_dir / "crops")  # scans read with tesseract in-process
     progress = terminal_progress()
@@ -121,13 +134,30 @@ def _run(
             report = run(progress=progress)
         else:  # pages across processes: OCR is CPU-bound (and tesseract runs one thread each)
             os.environ.setdefault("OMP_THREAD_LIMIT", "1")
-            with ProcessPoolExecutor(jobs) as pool:
+            with ProcessPoolExecutor(jobs, initializer=_worker_init) as pool:
                 report = run(mapper=pool.map, progress=progress)
     finally:
         if progress is not None:
             progress.close()
-    write_report(report, out_dir)
+    with stage("writing the report"):
+        write_report(report, out_dir)
     return report
+
+
+PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _worker_init() -> None:
+    """A pool worker dies with its parent (kill -9 of the check leaves no orphan reading
+    pages) and leaves Ctrl-C to the parent: SIGINT ends it without a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    if sys.platform.startswith("linux"):
+        try:
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):
+            log.debug("prctl(PR_SET_PDEATHSIG) is not available")
+    if os.getppid() == 1:  # the parent died before the signal was asked for
+        os._exit(1)
 
 
 def _summary(report, out_dir: Path, seconds: float) -> None:
@@ -139,19 +169,43 @@ def _summary(report, out_dir: Path, seconds: float) -> None:
         f"in review {t.needs_review}, blank {t.blank}; required {t.required}"
     )
     for err in report.file_errors:
-        print(f"  could not read: {err.path}: {err.problem}", file=sys.stderr)
+        problem = err.problem if err.problem.startswith(err.path) else f"{err.path}: {err.problem}"
+        print(f"  could not read: {problem}", file=sys.stderr)
+    for f in report.findings:
+        if f.code in WARN_ON_TERMINAL:
+            print(f"  warning: {f.message} ({f.code})", file=sys.stderr)
     print(f"  report: {out_dir / 'report.html'}  ({seconds:.1f} s)")
 
 
+# Findings about the inputs themselves that the clerk must see without opening the report.
+WARN_ON_TERMINAL = frozenset(
+    {
+        "DECISIONS_UNMATCHED",
+        "DENOMINATOR_IMPLAUSIBLE",
+        "REGISTER_BAD_ROWS",
+        "REGISTER_CONFLICTING_IDS",
+    }
+)
+
+
 def _check(args: argparse.Namespace) -> int:
+    from .report import locked_out_dir
+
     _quiet_offline_prefect(args.verbose)
     if args.dask and args.engine == "local":
         print("petitions: --dask runs the Prefect flow; drop --engine local", file=sys.stderr)
         return ExitCode.USAGE
     started = time.perf_counter()
-    report = _run(
-        args.case, args.out, args.decisions, args.engine, args.jobs, args.dask, not args.no_cache
-    )
+    with locked_out_dir(args.out):
+        report = _run(
+            args.case,
+            args.out,
+            args.decisions,
+            args.engine,
+            args.jobs,
+            args.dask,
+            not args.no_cache,
+        )
     _summary(report, args.out, time.perf_counter() - started)
     return ExitCode.PARTIAL if report.file_errors else ExitCode.OK
 
@@ -260,13 +314,55 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    for stream in (sys.stdout, sys.stderr):  # a file name that is not UTF-8 still prints
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     if args.verbose:
         logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    elif not logging.getLogger().handlers:
+        # Problems reach the terminal once, from the summary; not again from the log.
+        logging.getLogger().addHandler(logging.NullHandler())
     try:
         return int(args.func(args))
     except PetitionError as err:
         print(f"petitions: {err.message}", file=sys.stderr)
         return err.exit_code
+    except KeyboardInterrupt:
+        print("petitions: interrupted", file=sys.stderr)
+        return ExitCode.INTERRUPTED
+    except Exception as err:
+        return _internal_error(args, err)
+
+
+def _internal_error(args: argparse.Namespace, err: Exception) -> int:
+    """A bug: one line naming the case and the stage; the traceback goes to a log file (the
+    report folder, or the temporary folder), never to the terminal."""
+    where = stage_of(err) or f"running `petitions {args.command}`"
+    case = getattr(args, "case", None)
+    about = f" for {case}" if case else ""
+    text = str(err).strip().splitlines()
+    summary = f"{type(err).__name__}: {text[0][:200]}" if text else type(err).__name__
+    logged = _crash_log(getattr(args, "out", None), traceback.format_exc())
+    print(
+        f"petitions: internal error while {where}{about}: {summary}. The traceback is in "
+        f"{logged}; please report it with the case.",
+        file=sys.stderr,
+    )
+    return ExitCode.INTERNAL
+
+
+def _crash_log(out: Path | None, text: str) -> str:
+    name = f"petitions-error-{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}.log"
+    for folder in [out, Path(tempfile.gettempdir())]:
+        if folder is None:
+            continue
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_text(text, encoding="utf-8", errors="backslashreplace")
+            return str(folder / name)
+        except OSError:
+            continue
+    return "(no folder could be written: none)"
 
 
 if __name__ == "__main__":

@@ -525,17 +525,12 @@ _ENTRIES = (
         "REGISTER_BAD_ROWS",
         Category.REGISTER,
         "Rows of the register or the roll could not be read.",
-        _use(ALL_KINDS, NOTE, P, "rows of the register that could not be read", "—"),
-    ),
-    _code(
-        "REGISTER_DUPLICATE_IDS",
-        Category.REGISTER,
-        "Ids appear more than once in the register or the roll; the first row of each is used.",
         _use(
             ALL_KINDS,
             NOTE,
             P,
-            "ids that appear more than once in the register or roll; the first row of each is used",
+            "rows of the register or roll that could not be read; the verdict stays "
+            "`undetermined` where they could change it",
             "—",
         ),
     ),

@@ -47,23 +47,34 @@ def _from_dict(raw: dict, where: str) -> ReviewDecision:
         )
     except KeyError as err:
         raise UnreadableInputError(f"{where}: missing key {err}") from None
-    except ValueError as err:
+    except (ValueError, TypeError) as err:
         raise UnreadableInputError(f"{where}: {err}") from None
 
 
 def load_decisions(path: Path) -> list[ReviewDecision]:
     """Every decision in the log, in file order. A malformed line stops the run (a reviewer's
     decision must never be ignored silently) with the file and line number."""
+    path = Path(path)
+    if not path.is_file():
+        raise UnreadableInputError(f"{path}: the decisions file is not a regular file")
     out = []
-    with Path(path).open(encoding="utf-8") as f:
-        for n, text in enumerate(f, start=1):
-            if not text.strip():
-                continue
+    with path.open("rb") as f:
+        for n, raw_line in enumerate(f, start=1):
             where = f"{path} line {n}"
             try:
+                text = raw_line.decode("utf-8-sig" if n == 1 else "utf-8")
+            except UnicodeDecodeError as err:
+                raise UnreadableInputError(
+                    f"{where}: not UTF-8 text (byte {err.start + 1}); save the decisions file "
+                    "as UTF-8"
+                ) from None
+            if not text.strip():
+                continue
+            try:
                 raw = json.loads(text)
-            except json.JSONDecodeError as err:
-                raise UnreadableInputError(f"{where}: not JSON ({err.msg})") from None
+            except (json.JSONDecodeError, RecursionError) as err:
+                msg = err.msg if isinstance(err, json.JSONDecodeError) else "nested too deeply"
+                raise UnreadableInputError(f"{where}: not JSON ({msg})") from None
             if not isinstance(raw, dict):
                 raise UnreadableInputError(f"{where}: expected a JSON object")
             out.append(_from_dict(raw, where))

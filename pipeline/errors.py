@@ -4,13 +4,20 @@ CLI uses (documented in the README) and a message that says what to do next."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 __all__ = [
     "CaseFileError",
     "DependencyMissingError",
     "ExitCode",
     "InputMissingError",
+    "OutputBusyError",
+    "OutputError",
     "PetitionError",
     "UnreadableInputError",
+    "stage",
+    "stage_of",
 ]
 
 
@@ -23,7 +30,10 @@ class ExitCode:
     DEPENDENCY = 6
     TRUTH_MISMATCH = 7  # `petitions demo`: the report disagrees with the fixture's ground truth
     USAGE = 64  # bad command line (sysexits EX_USAGE)
-    INTERNAL = 70
+    INTERNAL = 70  # a bug (sysexits EX_SOFTWARE): the traceback is in a log file
+    OUTPUT = 73  # the report folder cannot be written (sysexits EX_CANTCREAT)
+    BUSY = 75  # another check is writing the same report folder (sysexits EX_TEMPFAIL)
+    INTERRUPTED = 130  # Ctrl-C (128 + SIGINT)
 
 
 class PetitionError(Exception):
@@ -64,3 +74,40 @@ class UnreadableInputError(PetitionError):
 
 class DependencyMissingError(PetitionError):
     exit_code = ExitCode.DEPENDENCY
+
+
+class OutputError(PetitionError):
+    """The report folder cannot be written: --out is a file, read-only, or the disk is full."""
+
+    exit_code = ExitCode.OUTPUT
+
+
+class OutputBusyError(PetitionError):
+    """Another check holds the lock on the same report folder."""
+
+    exit_code = ExitCode.BUSY
+
+
+_STAGE_NOTE = "petitions stage: "
+
+
+@contextmanager
+def stage(name: str) -> Iterator[None]:
+    """Marks an unexpected exception (a bug, not a PetitionError) with the stage it came from,
+    for the command line's one-line internal-error message."""
+    try:
+        yield
+    except PetitionError:
+        raise
+    except Exception as err:
+        if stage_of(err) is None:
+            err.add_note(_STAGE_NOTE + name)
+        raise
+
+
+def stage_of(err: BaseException) -> str | None:
+    """The stage `stage` marked `err` with, if any."""
+    for note in getattr(err, "__notes__", ()):
+        if note.startswith(_STAGE_NOTE):
+            return note[len(_STAGE_NOTE) :]
+    return None

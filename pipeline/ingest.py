@@ -5,28 +5,40 @@ opens one file and lists its pages, each identified by the hash of its content. 
 one page into a Sheet: a PDF page with a text layer is read from that layer with pdfplumber, no
 OCR. Scanned pages (image files, image-only PDF pages) are read by `pipeline.scan` with OCR.
 
-A file that cannot be read becomes a FileError; the rest of the batch goes on.
+A file that cannot be read becomes a FileError; the rest of the batch goes on. The case's
+`[limits]` are checked before the expensive step: a file's type before it is opened (a FIFO or
+a device is never read), a PDF's page count and page sizes before any page is parsed, an
+image's pixels from its header before it is decoded.
 """
 
 from __future__ import annotations
 
 import hashlib
 import logging
+import stat
 from collections.abc import Sequence
 from pathlib import Path
 
 import pdfplumber
-from pdfminer.pdfparser import PDFSyntaxError
-from pdfplumber.utils.exceptions import PdfminerException
+import pypdfium2 as pdfium
 from PIL import Image, ImageSequence, UnidentifiedImageError
 
-from .errors import UnreadableInputError
+from .case import LimitsConfig
+from .errors import PetitionError, UnreadableInputError
 from .records import FileError, PageKind, PageRef, Sheet
 from .scan.context import ReadContext
 from .scan.reader import read_image_page
 from .textlayer import read_text_page, text_layer_usable
 
-__all__ = ["PDF_SUFFIXES", "IMAGE_SUFFIXES", "discover", "ingest_file", "read_page", "sha256_file"]
+__all__ = [
+    "IMAGE_SUFFIXES",
+    "PDF_SUFFIXES",
+    "discover",
+    "ingest_file",
+    "not_a_regular_file",
+    "read_page",
+    "sha256_file",
+]
 
 log = logging.getLogger(__name__)
 
@@ -50,14 +62,17 @@ def discover(paths: Sequence[Path]) -> tuple[list[Path], list[FileError]]:
     errors: list[FileError] = []
     for p in paths:
         if p.is_dir():
-            children = sorted(c for c in p.iterdir() if c.is_file())
+            children = sorted(c for c in p.iterdir() if not c.is_dir())
         elif p.exists():
             children = [p]
         else:
-            errors.append(FileError(str(p), "does not exist"))
+            errors.append(FileError(str(p), f"{p}: does not exist"))
             continue
         for c in children:
             suffix = c.suffix.lower()
+            if not c.name.startswith(".") and (problem := not_a_regular_file(c)):
+                errors.append(FileError(str(c), problem))
+                continue
             if suffix in PDF_SUFFIXES or suffix in IMAGE_SUFFIXES:
                 files.append(c)
             elif c.name.startswith(".") or c.stem.upper() == "README":
@@ -69,6 +84,65 @@ def discover(paths: Sequence[Path]) -> tuple[list[Path], list[FileError]]:
                     )
                 )
     return files, errors
+
+
+def not_a_regular_file(path: Path) -> str | None:
+    """Why `path` is refused before it is opened (a FIFO or a device would hang the run or
+    never end), or None for a regular file."""
+    try:
+        mode = path.stat().st_mode
+    except OSError as err:
+        return f"{path}: cannot be opened ({err.strerror})"
+    if stat.S_ISREG(mode):
+        return None
+    what = (
+        "a FIFO (named pipe)"
+        if stat.S_ISFIFO(mode)
+        else "a device"
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+        else "a socket"
+        if stat.S_ISSOCK(mode)
+        else "not a regular file"
+    )
+    return f"{path}: {what}, not a regular file: refused without reading it"
+
+
+def _check_pdf(path: Path, limits: LimitsConfig) -> None:
+    """Page count and page sizes from the PDF's page tree (pdfium, fast), before pdfplumber
+    parses any page: a 5,000-page file or a 69-inch page is refused, not read for minutes."""
+    try:
+        doc = pdfium.PdfDocument(str(path))
+    except pdfium.PdfiumError as err:
+        if "password" in str(err).lower():
+            raise UnreadableInputError(
+                f"{path}: the PDF is password-protected; give the sheets without a password"
+            ) from None
+        raise UnreadableInputError(f"{path}: not a readable PDF ({err})") from None
+    try:
+        pages = len(doc)
+        if pages == 0:
+            raise UnreadableInputError(f"{path}: the PDF has no pages")
+        if pages > limits.pages_per_file:
+            raise UnreadableInputError(
+                f"{path}: {pages} pages, over the limit of {limits.pages_per_file} a file "
+                "([limits] pages_per_file)"
+            )
+        most = limits.page_inches * POINTS_PER_INCH
+        for i in range(pages):
+            try:
+                width, height = doc.get_page_size(i)
+            except pdfium.PdfiumError as err:
+                raise UnreadableInputError(
+                    f"{path} page {i + 1}: not a readable PDF page ({err})"
+                ) from None
+            if not (0 < width <= most and 0 < height <= most):
+                raise UnreadableInputError(
+                    f"{path} page {i + 1}: {width / POINTS_PER_INCH:.1f} x "
+                    f"{height / POINTS_PER_INCH:.1f} inches, not a petition sheet (at most "
+                    f"{limits.page_inches:g} in a side: [limits] page_inches)"
+                )
+    finally:
+        doc.close()
 
 
 def _pdf_page_hash(page: pdfplumber.page.Page) -> str:
@@ -105,13 +179,22 @@ def _scan_with_earlier_ocr(page: pdfplumber.page.Page) -> bool:
     return False
 
 
-def _ingest_pdf(path: Path) -> list[PageRef]:
-    refs = []
+def _ingest_pdf(path: Path, limits: LimitsConfig) -> list[PageRef]:
+    _check_pdf(path, limits)
     try:
-        pdf = pdfplumber.open(path)
-    except (PdfminerException, PDFSyntaxError, OSError) as err:
-        raise UnreadableInputError(f"{path}: not a readable PDF ({err})") from None
-    with pdf:
+        return _pdf_pages(path)
+    except PetitionError:
+        raise
+    except Exception as err:  # pdfminer's many errors on a hostile file (cycles, nesting)
+        log.debug("%s: pdfplumber failed", path, exc_info=True)
+        raise UnreadableInputError(
+            f"{path}: not a readable PDF ({type(err).__name__}: {str(err)[:120]})"
+        ) from None
+
+
+def _pdf_pages(path: Path) -> list[PageRef]:
+    refs = []
+    with pdfplumber.open(path) as pdf:
         if not pdf.pages:
             raise UnreadableInputError(f"{path}: the PDF has no pages")
         for i, page in enumerate(pdf.pages):
@@ -132,43 +215,81 @@ def _ingest_pdf(path: Path) -> list[PageRef]:
     return refs
 
 
-def _ingest_image(path: Path) -> list[PageRef]:
-    """An image file's pages from its headers alone: the pixels are decoded once, when the page
-    is read (decoding here too cost a 300-dpi PNG sheet ~30 ms). A page's identity is the
-    file's bytes and the page's place in it: the same file uploaded twice is found; a page
-    re-saved in another format is not (its pixels would have to be decoded to compare)."""
+def _ingest_image(path: Path, limits: LimitsConfig) -> list[PageRef]:
+    """An image file's pages. Each page's size is checked from its header before it is
+    decoded; its identity is the hash of its decoded pixels, so a sheet re-saved with the
+    same pixels (another PNG compression, PNG to TIFF) keeps its line ids and the reviewers'
+    decisions on them."""
     refs = []
     try:
         img = Image.open(path)
-        file_hash = sha256_file(path)
-    except (UnidentifiedImageError, OSError) as err:
+    except Image.DecompressionBombError as err:
+        raise UnreadableInputError(
+            f"{path}: too many pixels for a sheet ({err}); [limits] image_pixels is "
+            f"{limits.image_pixels:,}"
+        ) from None
+    except (UnidentifiedImageError, OSError, ValueError) as err:
         raise UnreadableInputError(f"{path}: not a readable image ({err})") from None
     with img:
-        for i, frame in enumerate(ImageSequence.Iterator(img)):
-            dpi_info = frame.info.get("dpi")
-            dpi = float(dpi_info[0]) if dpi_info and dpi_info[0] else None
-            # Unknown resolution: assume a Letter page's width (8.5 in) was scanned.
-            effective = dpi or frame.width / 8.5
-            refs.append(
-                PageRef(
-                    path=str(path),
-                    page_index=i,
-                    content_hash=hashlib.sha256(f"{file_hash}#{i}".encode()).hexdigest(),
-                    kind=PageKind.IMAGE,
-                    width=frame.width / effective * POINTS_PER_INCH,
-                    height=frame.height / effective * POINTS_PER_INCH,
-                    dpi=dpi,
-                )
-            )
+        try:
+            for i, frame in enumerate(ImageSequence.Iterator(img)):
+                if i >= limits.pages_per_file:
+                    raise UnreadableInputError(
+                        f"{path}: more than {limits.pages_per_file} pages ([limits] pages_per_file)"
+                    )
+                _check_pixels(path, i, frame.width, frame.height, limits)
+                refs.append(_image_page(path, i, frame))
+        except (OSError, ValueError, SyntaxError, Image.DecompressionBombError) as err:
+            raise UnreadableInputError(
+                f"{path}: not a readable image ({type(err).__name__}: {str(err)[:120]})"
+            ) from None
     return refs
 
 
-def ingest_file(path: Path) -> list[PageRef]:
+def _check_pixels(path: Path, i: int, width: int, height: int, limits: LimitsConfig) -> None:
+    where = f"{path} page {i + 1}: {width} x {height} pixels"
+    if width * height > limits.image_pixels or max(width, height) > limits.image_side_pixels:
+        raise UnreadableInputError(
+            f"{where}, over the limit for a sheet ([limits] image_pixels = "
+            f"{limits.image_pixels:,}, image_side_pixels = {limits.image_side_pixels:,})"
+        )
+    if min(width, height) < limits.image_min_side_pixels:
+        raise UnreadableInputError(
+            f"{where}, too small to be a scanned sheet ([limits] image_min_side_pixels = "
+            f"{limits.image_min_side_pixels})"
+        )
+
+
+def _image_page(path: Path, i: int, frame: Image.Image) -> PageRef:
+    dpi_info = frame.info.get("dpi")
+    dpi = float(dpi_info[0]) if dpi_info and dpi_info[0] else None
+    # Unknown resolution: assume a Letter page's width (8.5 in) was scanned.
+    effective = dpi or frame.width / 8.5
+    width, height = frame.size
+    pixels = hashlib.sha256(f"{frame.mode} {width}x{height}\n".encode())
+    # Every pixel, decoded (not a reduced decode: two sheets differing in one mark are two
+    # pages, and a page taken for a copy of another would not be read).
+    pixels.update(frame.tobytes())
+    return PageRef(
+        path=str(path),
+        page_index=i,
+        content_hash=pixels.hexdigest(),
+        kind=PageKind.IMAGE,
+        width=width / effective * POINTS_PER_INCH,
+        height=height / effective * POINTS_PER_INCH,
+        dpi=dpi,
+    )
+
+
+def ingest_file(path: Path, limits: LimitsConfig | None = None) -> list[PageRef]:
     """The pages of one sheet file. Raises UnreadableInputError naming the file and the problem."""
     path = Path(path)
+    limits = limits or LimitsConfig()
+    if problem := not_a_regular_file(path):
+        raise UnreadableInputError(problem)
     if path.suffix.lower() in PDF_SUFFIXES:
-        return _ingest_pdf(path)
-    return _ingest_image(path)
+        return _ingest_pdf(path, limits)
+    return _ingest_image(path, limits)
 
 
 def read_page(ref: PageRef, context: ReadContext | None = None) -> Sheet:
@@ -184,9 +305,13 @@ def read_page(ref: PageRef, context: ReadContext | None = None) -> Sheet:
                     return read_text_page(page, ref)
                 finally:
                     page.close()
-        except (PdfminerException, PDFSyntaxError, OSError) as err:
+        except PetitionError:
+            raise
+        except Exception as err:  # pdfminer's many errors on a hostile file
+            log.debug("%s page %d: pdfplumber failed", ref.path, ref.page_index + 1, exc_info=True)
             raise UnreadableInputError(
-                f"{ref.path} page {ref.page_index + 1}: cannot be read ({err})"
+                f"{ref.path} page {ref.page_index + 1}: cannot be read "
+                f"({type(err).__name__}: {str(err)[:120]})"
             ) from None
     log.debug("page %s of %s is a scan: reading it with OCR", ref.page_index + 1, ref.path)
     return read_image_page(ref, context if context is not None else ReadContext())

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from .case import CaseConfig
 from .codes import Category, codes_in
@@ -29,6 +29,7 @@ from .records import (
     Match,
     MatchDecision,
     PageKind,
+    RegisterDoubt,
     RegisterEntry,
     ReviewAction,
     ReviewDecision,
@@ -41,7 +42,8 @@ from .records import (
     Verdict,
 )
 from .rules import reading
-from .rules.base import LineContext, RuleSet, finding
+from .rules.base import LineContext, RuleSet, Threshold, finding
+from .rules.valuation import most_creditable
 
 __all__ = ["apply_corrections", "judge", "latest_decisions", "order_sheets", "status_of"]
 
@@ -158,10 +160,14 @@ def judge(
     now: dt.datetime | None = None,
     holdings: Sequence[Holding] = (),
     petition_findings: Sequence[Finding] = (),
+    doubt: RegisterDoubt | None = None,
 ) -> SufficiencyReport:
     """Judge every line and the petition. `petition_findings` are found outside the rules
-    (where they need the matcher, as the committee to fill vacancies does)."""
+    (where they need the matcher, as the committee to fill vacancies does, or about the
+    register itself); `doubt` is what the register or roll could not settle: the verdict is
+    decided only if it holds whatever those rows turn out to be."""
     decisions = decisions or {}
+    doubt = doubt or RegisterDoubt()
     sheets = order_sheets(sheets)
 
     petition_findings = [
@@ -230,6 +236,9 @@ def judge(
         raise PetitionError(f"internal error: {lines_read} lines read but {len(judged)} judged")
 
     threshold = rules.threshold(case, electors)
+    after = _unmatched_decisions(decisions, judged) + _no_threshold(rules, threshold)
+    petition_findings += after
+    sheet_level += after
     count = {s: sum(1 for j in judged if j.status is s) for s in LineStatus}
     totals = Totals(
         lines_read=lines_read,
@@ -245,13 +254,33 @@ def judge(
     unread = [f for f in sheet_level if f.code in UNREAD_PAGES]
     valuation = valuation_best = None
     if rules.valuation is None:
-        verdict, reason = _verdict(totals, petition_findings, file_errors, unread)
+        required_at_most = threshold.required
+        if doubt.denominator_rows and electors is not None:
+            required_at_most = rules.threshold(case, electors + doubt.denominator_rows).required
+        verdict, reason = _verdict(
+            totals,
+            petition_findings,
+            file_errors,
+            unread,
+            _CountDoubt(
+                required_at_most,
+                # valid lines whose voter has disagreeing rows (the entry used may be wrong)
+                sum(
+                    1
+                    for j in judged
+                    if j.status is LineStatus.VALID and j.voter_id in doubt.conflicting_ids
+                ),
+                # invalid lines whose signer may be on a row that could not be read
+                min(doubt.unread_rows, totals.invalid),
+                doubt,
+            ),
+        )
     else:
-        valid_ids, possible_ids = _signers(judged)
+        valid_ids, best_ids = _signers(judged, holdings)
         valuation = rules.valuation(holdings, valid_ids)
-        valuation_best = rules.valuation(holdings, possible_ids)
+        valuation_best = rules.valuation(holdings, best_ids)
         verdict, reason = _valuation_verdict(
-            valuation, valuation_best, petition_findings, file_errors, unread
+            valuation, valuation_best, petition_findings, file_errors, unread, doubt
         )
     log.info("judged %d lines: %s", lines_read, verdict)
     return SufficiencyReport(
@@ -271,20 +300,25 @@ def judge(
     )
 
 
-def _signers(judged: Sequence[JudgedLine]) -> tuple[set[str], set[str]]:
-    """The register (roll) ids of the valid lines, and of every line that could still count:
-    the valid ones, the ones in review with a matched id, and each candidate of a line in
-    review whose signer is not yet known (the best the review could give)."""
+def _signers(
+    judged: Sequence[JudgedLine], holdings: Sequence[Holding]
+) -> tuple[set[str], set[str]]:
+    """The roll ids of the valid lines, and the most any resolution of the lines in review
+    could credit. A line in review whose signer is settled (matched, the reading not in doubt)
+    can credit that owner only; any other line in review, one owner more, whoever a reviewer
+    may find it to be (`valuation.most_creditable`), not only the candidates listed."""
     valid = {j.voter_id for j in judged if j.status is LineStatus.VALID and j.voter_id}
-    possible = set(valid)
+    settled: set[str] = set()
+    unsettled = 0
     for j in judged:
         if j.status is not LineStatus.NEEDS_REVIEW:
             continue
-        if j.voter_id:
-            possible.add(j.voter_id)
-        elif j.match is not None:
-            possible.update(c.voter_id for c in j.match.candidates)
-    return valid, possible
+        if j.voter_id and not any(f.code in READING_DOUBTS for f in j.findings):
+            settled.add(j.voter_id)
+        else:
+            unsettled += 1
+    counted = valid | settled
+    return valid, counted | most_creditable(holdings, counted, unsettled)
 
 
 def _valuation_verdict(
@@ -293,6 +327,7 @@ def _valuation_verdict(
     petition_findings: Sequence[Finding],
     file_errors: Sequence[FileError],
     unread: Sequence[Finding],
+    doubt: RegisterDoubt,
 ) -> tuple[Verdict, str]:
     fatal, doubts = _about_the_petition(petition_findings)
     if fatal:
@@ -300,6 +335,13 @@ def _valuation_verdict(
     shares = "; ".join(
         f"{p.label}: {float(p.share):.2%} signed, {p.rule} required" for p in now.parts
     )
+    blocking = _blocking(petition_findings)
+    if blocking or doubt:
+        # A parcel on a row that could not be read has an unknown value and owner: any share
+        # could be wrong either way.
+        return Verdict.UNDETERMINED, (
+            f"{shares}; a person must decide first: " + (blocking or _doubt_text(doubt, "the roll"))
+        )
     if now.met and not doubts:
         return Verdict.SUFFICIENT, f"{now.explanation} ({now.citation}): {shares}"
     if not best.met and not (file_errors or unread):
@@ -358,35 +400,125 @@ def _about_the_petition(findings: Sequence[Finding]) -> tuple[str, str]:
     return text(Severity.FATAL), text(Severity.REVIEW)
 
 
+@dataclass(frozen=True, slots=True)
+class _CountDoubt:
+    required_at_most: int  # the threshold if every unread row of the denominator's register counted
+    valid_in_doubt: int  # valid lines whose voter's rows disagree
+    could_be_found: int  # invalid lines whose signer may be on an unread row
+    register: RegisterDoubt
+
+
+def _doubt_text(doubt: RegisterDoubt, what: str) -> str:
+    parts = []
+    if doubt.unread_rows or doubt.denominator_rows:
+        parts.append(
+            f"{max(doubt.unread_rows, doubt.denominator_rows)} row(s) of {what} could not be read"
+        )
+    if doubt.conflicting_ids:
+        parts.append(f"{len(doubt.conflicting_ids)} id(s) of {what} have rows that disagree")
+    return (
+        " and ".join(parts)
+        + " (REGISTER_BAD_ROWS, REGISTER_CONFLICTING_IDS): the verdict depends on them"
+    )
+
+
+# Petition-level findings that keep any verdict from being decided (not only "sufficient"):
+# what they leave open could move the count either way.
+BLOCKING = frozenset({"DECISIONS_UNMATCHED", "DENOMINATOR_IMPLAUSIBLE"})
+
+
+def _blocking(findings: Sequence[Finding]) -> str:
+    return "; ".join(f.message for f in findings if f.code in BLOCKING)
+
+
+def _unmatched_decisions(
+    decisions: Mapping[str, ReviewDecision], judged: Sequence[JudgedLine]
+) -> list[Finding]:
+    """A reviewer's decision for a line id that is in no sheet of the case was not applied:
+    said, never ignored (a re-scanned sheet, a decision file from another case)."""
+    ids = {j.line.line_id for j in judged}
+    unmatched = sorted(lid for lid in decisions if lid not in ids)
+    if not unmatched:
+        return []
+    return [
+        finding(
+            "DECISIONS_UNMATCHED",
+            Severity.REVIEW,
+            "",
+            f"{len(unmatched)} reviewer decision(s) name a line id that is in no sheet of this "
+            f"case and were NOT applied (first: {unmatched[0]}): check the decisions file "
+            "belongs to this case and its sheets were not re-scanned",
+            count=len(unmatched),
+            line_ids=unmatched[:50],
+        )
+    ]
+
+
+def _no_threshold(rules: RuleSet, threshold: Threshold) -> list[Finding]:
+    """A count of 0 signatures required is no threshold at all: a wrong date or denominator."""
+    if rules.valuation is not None or threshold.required > 0:
+        return []
+    return [
+        finding(
+            "DENOMINATOR_IMPLAUSIBLE",
+            Severity.REVIEW,
+            "",
+            f"the threshold is {threshold.required} signatures (denominator "
+            f"{threshold.denominator}): check the case file's dates and [denominator]",
+            denominator=threshold.denominator,
+        )
+    ]
+
+
 def _verdict(
     totals: Totals,
     petition_findings: Sequence[Finding],
     file_errors: Sequence[FileError],
     unread: Sequence[Finding],
+    doubt: _CountDoubt,
 ) -> tuple[Verdict, str]:
     fatal, doubts = _about_the_petition(petition_findings)
     if fatal:
         return Verdict.INSUFFICIENT, fatal
     valid, review, required = totals.valid, totals.needs_review, totals.required
+    blocking = _blocking(petition_findings)
+    if blocking:
+        return Verdict.UNDETERMINED, (
+            f"{valid} valid signatures, {required} required, but a person must decide first: "
+            f"{blocking}"
+        )
     if doubts and valid + review >= required:
         return Verdict.UNDETERMINED, (
             f"{valid} valid signatures, {required} required, but a person must decide about "
             f"the petition itself: {doubts}"
         )
-    if valid >= required:
+    surely_valid = valid - doubt.valid_in_doubt
+    if surely_valid >= doubt.required_at_most:
         return Verdict.SUFFICIENT, (
             f"{valid} valid signatures, {required} required: {valid - required} above the "
             f"threshold whatever the {review} lines in review turn out to be"
+        )
+    if valid >= required:
+        return Verdict.UNDETERMINED, (
+            f"{valid} valid signatures, {required} required, but "
+            f"{_doubt_text(doubt.register, 'the register')} (at most "
+            f"{doubt.required_at_most} required, {surely_valid} valid whatever they hold)"
         )
     if file_errors or unread:
         return Verdict.UNDETERMINED, (
             f"{valid} valid signatures, {required} required; {len(file_errors)} file(s) and "
             f"{len(unread)} page(s) could not be read and may hold more: check them by hand"
         )
-    if valid + review < required:
+    if valid + review + doubt.could_be_found < required:
         return Verdict.INSUFFICIENT, (
             f"{valid} valid signatures, {required} required: even if all {review} lines in "
             f"review were valid the petition would be {required - valid - review} short"
+        )
+    if valid + review < required:
+        return Verdict.UNDETERMINED, (
+            f"{valid} valid signatures, {required} required, but "
+            f"{_doubt_text(doubt.register, 'the register')}: up to {doubt.could_be_found} "
+            "signers found not registered may be on them"
         )
     return Verdict.UNDETERMINED, (
         f"{valid} valid signatures, {required} required: the {review} lines in review decide "

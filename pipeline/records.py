@@ -44,6 +44,7 @@ __all__ = [
     "MatchDecision",
     "PageKind",
     "PageRef",
+    "RegisterDoubt",
     "RegisterEntry",
     "ReviewAction",
     "ReviewDecision",
@@ -276,6 +277,20 @@ class FileError:
 # --------------------------------------------------------------------------------------------
 # The register and matching
 # --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RegisterDoubt:
+    """What the register (or the roll) could not settle, for the verdict to take into account:
+    rows that could not be read (voters or parcels the count and the matcher may have missed)
+    and ids whose rows disagree (the entry used may be the wrong one)."""
+
+    unread_rows: int = 0  # of the register or roll signers are matched against
+    denominator_rows: int = 0  # unread rows of the register the threshold counts
+    conflicting_ids: frozenset[str] = frozenset()
+
+    def __bool__(self) -> bool:
+        return bool(self.unread_rows or self.denominator_rows or self.conflicting_ids)
 
 
 @dataclass(frozen=True, slots=True)

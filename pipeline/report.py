@@ -19,16 +19,22 @@ import dataclasses
 import datetime as dt
 import decimal
 import enum
+import errno
+import fcntl
 import json
 import logging
 import math
+import os
+import shutil
+import tempfile
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from importlib import metadata, resources
 from pathlib import Path, PurePath
 from typing import Any
 
-from .errors import ExitCode, PetitionError
+from .errors import ExitCode, OutputBusyError, OutputError, PetitionError
 from .records import (
     FIELD_NAMES,
     Box,
@@ -665,7 +671,13 @@ def _write_csv(doc: Mapping[str, Any], path: Path) -> None:
         writer = csv.DictWriter(fh, fieldnames=CSV_COLUMNS)
         writer.writeheader()
         for line in doc["lines"]:
-            writer.writerow(_csv_row(line))
+            writer.writerow({k: _cell(v) for k, v in _csv_row(line).items()})
+
+
+def _cell(value: Any) -> Any:
+    """Every text cell escaped, whatever its source (a voter id from the register, a file
+    name, a finding's message): a spreadsheet must show text, never run it."""
+    return _csv_safe(value) if isinstance(value, str) else value
 
 
 # --------------------------------------------------------------------------------------------
@@ -683,44 +695,118 @@ def _write_objections(doc: Mapping[str, Any], path: Path) -> None:
         writer.writerow(OBJECTION_COLUMNS)
         for o in doc["objections"]:
             for g in o["grounds"]:
-                writer.writerow(
-                    [
-                        "" if o["sheet_number"] is None else o["sheet_number"],
-                        o["line_no"],
-                        o["line_id"],
-                        g["code"],
-                        _csv_safe(g["message"]),
-                        g["citation"],
-                        _csv_safe(o["file"]),
-                    ]
+                row = (
+                    "" if o["sheet_number"] is None else o["sheet_number"],
+                    o["line_no"],
+                    o["line_id"],
+                    g["code"],
+                    g["message"],
+                    g["citation"],
+                    o["file"],
                 )
+                writer.writerow([_cell(v) for v in row])
+
+
+def _printable(value: Any) -> Any:
+    """The report's text as valid UTF-8: a file name that is not (Python keeps its bytes as
+    lone surrogates) is written with the bad bytes replaced, not a crash of the writer."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        return value
+    if isinstance(value, dict):
+        return {_printable(k): _printable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_printable(v) for v in value]
+    return value
+
+
+LOCK_NAME = ".petitions.lock"
+
+
+@contextmanager
+def locked_out_dir(out_dir: Path) -> Iterator[Path]:
+    """The report folder, created if missing and locked for one check at a time: a second
+    check into the same folder is refused with a clear line (OutputBusyError), and a folder
+    that cannot be written is said before any work (OutputError). The lock is an flock on
+    LOCK_NAME, released when the check ends, however it ends (kill -9 included)."""
+    out_dir = Path(out_dir)
+    if out_dir.exists() and not out_dir.is_dir():
+        raise OutputError(f"{out_dir}: --out names a file, not a folder for the report")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(out_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as err:
+        raise OutputError(_cannot_write(out_dir, err)) from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "?"
+            raise OutputBusyError(
+                f"{out_dir}: another `petitions check` (process {holder}) is writing this "
+                "folder; wait for it or give another --out"
+            ) from None
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield out_dir
+    finally:
+        os.close(fd)
+
+
+def _cannot_write(out_dir: Path, err: OSError) -> str:
+    why = {
+        errno.ENOSPC: "the disk is full",
+        errno.EDQUOT: "the disk quota is used up",
+        errno.EROFS: "the file system is read-only",
+        errno.EACCES: "permission denied (a read-only folder?)",
+        errno.EPERM: "permission denied",
+        errno.ENOTDIR: "a part of the path is a file, not a folder",
+    }.get(err.errno or 0, err.strerror or str(err))
+    return f"{out_dir}: the report cannot be written there: {why}"
 
 
 def write_report(report: SufficiencyReport, out_dir: Path) -> dict[str, Path]:
     """Check the report's invariants, then write report.json, lines.csv, report.html and
     objections.csv into `out_dir` (created if missing). Returns their paths keyed "json",
-    "csv", "html", "objections"."""
+    "csv", "html", "objections". The files are written into a temporary folder inside
+    `out_dir` and renamed into place: a crash or a full disk never leaves a half-written
+    report.json beside the previous run's other files."""
     check_report_invariants(report)
-    doc = report_to_dict(report)
+    doc = _printable(report_to_dict(report))
     html = render_html_dict(doc)
 
     out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = {
-        "json": out_dir / "report.json",
-        "csv": out_dir / "lines.csv",
-        "html": out_dir / "report.html",
-        "objections": out_dir / "objections.csv",
+    names = {
+        "json": "report.json",
+        "csv": "lines.csv",
+        "html": "report.html",
+        "objections": "objections.csv",
     }
     text = json.dumps(doc, indent=2, ensure_ascii=False, sort_keys=False, allow_nan=False)
-    paths["json"].write_text(text + "\n", encoding="utf-8")
-    _write_csv(doc, paths["csv"])
-    _write_objections(doc, paths["objections"])
-    paths["html"].write_text(html, encoding="utf-8")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        work = Path(tempfile.mkdtemp(prefix=".report-", dir=out_dir))
+    except OSError as err:
+        raise OutputError(_cannot_write(out_dir, err)) from None
+    try:
+        (work / names["json"]).write_text(text + "\n", encoding="utf-8")
+        _write_csv(doc, work / names["csv"])
+        _write_objections(doc, work / names["objections"])
+        (work / names["html"]).write_text(html, encoding="utf-8")
+        # report.json last: where it is new, so are the others
+        for name in sorted(names.values(), key=lambda n: n == names["json"]):
+            os.replace(work / name, out_dir / name)
+    except OSError as err:
+        raise OutputError(_cannot_write(out_dir, err)) from None
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     log.info(
         "report written to %s: %d lines, verdict %s",
         out_dir,
         report.totals.lines_read,
         report.verdict.value,
     )
-    return paths
+    return {key: out_dir / name for key, name in names.items()}

@@ -10,6 +10,7 @@ only the others are read, each stored as soon as it is read; matching and judgin
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -23,8 +24,8 @@ from matchers.assessment_roll import RollRead, read_roll
 from matchers.store import RegisterStore, open_import, open_store
 
 from .cache import PageCache
-from .case import CaseConfig, PetitionKind, RegisterConfig
-from .errors import CaseFileError, PetitionError
+from .case import CaseConfig, LimitsConfig, PetitionKind, RegisterConfig
+from .errors import CaseFileError, PetitionError, stage
 from .ingest import discover, ingest_file, read_page, sha256_file
 from .judge import apply_corrections, judge, latest_decisions
 from .records import (
@@ -33,6 +34,7 @@ from .records import (
     Holding,
     Match,
     PageRef,
+    RegisterDoubt,
     RegisterEntry,
     ReviewDecision,
     Severity,
@@ -40,7 +42,7 @@ from .records import (
     SufficiencyReport,
 )
 from .rules import town_191, village_2202, village_9902, village_nomination
-from .rules.base import RuleSet
+from .rules.base import RuleSet, finding
 from .rules.electors import count_electors_on
 from .scan.context import ReadContext
 
@@ -86,12 +88,12 @@ def rules_for(case: CaseConfig) -> RuleSet:
     return rule_sets[case.kind]
 
 
-def ingest_one(path: Path) -> list[PageRef] | FileError:
+def ingest_one(path: Path, limits: LimitsConfig | None = None) -> list[PageRef] | FileError:
     """The pages of one file, or the reason it could not be read."""
     try:
-        return ingest_file(path)
+        return ingest_file(path, limits or LimitsConfig())
     except PetitionError as err:
-        log.warning("%s", err.message)
+        log.info("%s", err.message)  # said once, by the summary and the report
         return FileError(str(path), err.message)
 
 
@@ -101,21 +103,33 @@ def read_one(ref: PageRef, context: ReadContext | None = None) -> Sheet | FileEr
     try:
         return read_page(ref, context)
     except PetitionError as err:
-        log.warning("%s", err.message)
+        log.info("%s", err.message)  # said once, by the summary and the report
         return FileError(ref.path, err.message, ref.page_index)
 
 
 def collect_pages(
     results: Iterable[tuple[Path, list[PageRef] | FileError]],
+    limits: LimitsConfig | None = None,
 ) -> tuple[list[PageRef], list[FileError]]:
     """Pages from every file in filing order. The same page content twice (a sheet uploaded
-    twice) is read once and the copy is reported, so no line is counted twice."""
+    twice) is read once and the copy is reported, so no line is counted twice. Files past the
+    case's page limit are not read (each is reported)."""
+    most = (limits or LimitsConfig()).pages_per_case
     pages: list[PageRef] = []
     errors: list[FileError] = []
     seen: dict[str, PageRef] = {}
-    for _, result in results:
+    for path, result in results:
         if isinstance(result, FileError):
             errors.append(result)
+            continue
+        if len(pages) + len(result) > most:
+            errors.append(
+                FileError(
+                    str(path),
+                    f"{path}: not read: its {len(result)} pages would take the case past "
+                    f"{most} pages ([limits] pages_per_case)",
+                )
+            )
             continue
         for ref in result:
             first = seen.get(ref.content_hash)
@@ -242,32 +256,50 @@ class RegisterData:
     findings: tuple[Finding, ...]  # about the register or roll itself (bad rows)
     holdings: tuple[Holding, ...] = ()  # the roll's parcels, for owner-signed kinds
     stored: StoredRegister | None = None
+    doubt: RegisterDoubt = RegisterDoubt()  # unread or disagreeing rows the verdict allows for
 
 
 def _by_id(
     entries: Sequence[RegisterEntry], path: str
-) -> tuple[dict[str, RegisterEntry], list[Finding]]:
+) -> tuple[dict[str, RegisterEntry], list[Finding], frozenset[str]]:
+    """One entry per id. Identical rows (the same export given twice) are one voter, counted
+    once; an id whose rows disagree is a register problem: its first row is used, and a
+    verdict that depends on those voters waits for a person (`RegisterDoubt`)."""
     by_id: dict[str, RegisterEntry] = {}
-    repeated: list[str] = []
+    repeated = 0
+    conflicting: set[str] = set()
     for e in entries:
-        if e.voter_id in by_id:
-            repeated.append(e.voter_id)
-        by_id.setdefault(e.voter_id, e)
+        first = by_id.setdefault(e.voter_id, e)
+        if first is e:
+            continue
+        if replace(first, source_row=0) == replace(e, source_row=0):
+            repeated += 1
+        else:
+            conflicting.add(e.voter_id)
+    name = Path(path).name
     findings = []
     if repeated:
         findings.append(
-            Finding(
-                code="REGISTER_DUPLICATE_IDS",
-                severity=Severity.NOTE,
-                citation="",
-                message=(
-                    f"{len(repeated)} ids appear more than once in {Path(path).name}; the first "
-                    "row of each is used"
-                ),
-                evidence={"ids": sorted(set(repeated))[:20]},
+            finding(
+                "REGISTER_DUPLICATE_ROWS",
+                Severity.NOTE,
+                "",
+                f"{repeated} rows of {name} repeat another row exactly; each voter is counted once",
+                rows=repeated,
             )
         )
-    return by_id, findings
+    if conflicting:
+        findings.append(
+            finding(
+                "REGISTER_CONFLICTING_IDS",
+                Severity.NOTE,
+                "",
+                f"{len(conflicting)} ids of {name} have rows that disagree; the first row of each "
+                "is used, and a verdict that depends on them waits for a person",
+                ids=sorted(conflicting)[:20],
+            )
+        )
+    return by_id, findings, frozenset(conflicting)
 
 
 def _bad_rows(read: RegisterRead | RollRead) -> list[Finding]:
@@ -285,15 +317,16 @@ def _bad_rows(read: RegisterRead | RollRead) -> list[Finding]:
 
 
 def _bad_rows_finding(path: str, bad: int, rows: int, first: str, examples: list[int]) -> Finding:
-    return Finding(
-        code="REGISTER_BAD_ROWS",
-        severity=Severity.NOTE,
-        citation="",
-        message=(
-            f"{bad} of {rows} rows of {Path(path).name} could not be read; a signer on one of "
-            "them would not be found"
-        ),
-        evidence={"rows": examples, "first": first},
+    return finding(
+        "REGISTER_BAD_ROWS",
+        Severity.NOTE,
+        "",
+        f"{bad} of {rows} rows of {Path(path).name} could not be read ({first}); a signer or "
+        "elector on one of them is not counted, and a verdict they could change waits for a "
+        "person",
+        rows=examples,
+        first=first,
+        count=bad,
     )
 
 
@@ -307,25 +340,26 @@ def _in_duckdb(case: CaseConfig, cfg: RegisterConfig) -> bool:
         return False  # reading it reports the missing file
 
 
-def _electors_in_store(store: RegisterStore, case: CaseConfig) -> int:
-    """The village's electors on the day the threshold counts: only the town's entries leave
-    the database, then the same rules as in memory (`rules.electors`) place and date them."""
-    day = case.denominator_as_of
-    return count_electors_on(store.entries_in_town(case.municipality.town), case.municipality, day)
+def _electors_in_store(store: RegisterStore, case: CaseConfig, day: dt.date) -> int:
+    """The village's electors on `day`: only the town's entries leave the database, then the
+    same rules as in memory (`rules.electors`) place and date them, each id once."""
+    entries, _, _ = _by_id(store.entries_in_town(case.municipality.town), store.info.path)
+    return count_electors_on(tuple(entries.values()), case.municipality, day)
 
 
 def load_register(case: CaseConfig) -> RegisterData:
     """Whom to match signers against, and the count of electors the threshold is a share of
     (for the kinds that count signatures)."""
     if case.roll is not None:
-        roll = read_roll(case.roll)
-        entries, dup = _by_id(roll.owners, roll.path)
+        roll = read_roll(case.roll, case.limits)
+        entries, dup, conflicting = _by_id(roll.owners, roll.path)
         return RegisterData(
             entries,
             None,
             "the assessment roll",
             tuple(_bad_rows(roll) + dup),
             roll.holdings,
+            doubt=RegisterDoubt(unread_rows=len(roll.bad_rows), conflicting_ids=conflicting),
         )
     cfg = case.register_file
     if cfg is None:  # the case file's validation prevents this
@@ -334,41 +368,122 @@ def load_register(case: CaseConfig) -> RegisterData:
         # A large register: imported on first use (later runs reuse the import).
         store = StoredRegister(cfg, case.matching.cache).open()
         try:
-            electors, source, more = _electors(case, (), store)
-            findings = _store_findings(store) + more
+            count = _electors(case, (), store)
+            findings = _store_findings(store) + count.findings
             stored = StoredRegister(cfg, case.matching.cache, store.info.sha256)
+            unread = store.info.bad_rows
         finally:
             store.close()
-        return RegisterData({}, electors, source, tuple(findings), stored=stored)
-    read = read_register(cfg)
-    entries, dup = _by_id(read.entries, read.path)
-    electors, source, more = _electors(case, read.entries, None)
-    return RegisterData(entries, electors, source, tuple(_bad_rows(read) + dup + more))
+        return RegisterData(
+            {},
+            count.electors,
+            count.source,
+            tuple(findings),
+            stored=stored,
+            doubt=RegisterDoubt(unread_rows=unread, denominator_rows=count.unread_rows),
+        )
+    read = read_register(cfg, case.limits)
+    entries, dup, conflicting = _by_id(read.entries, read.path)
+    count = _electors(case, tuple(entries.values()), None, len(read.bad_rows))
+    doubt = RegisterDoubt(len(read.bad_rows), count.unread_rows, conflicting)
+    return RegisterData(
+        entries,
+        count.electors,
+        count.source,
+        tuple(_bad_rows(read) + dup + count.findings),
+        doubt=doubt,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Electors:
+    electors: int | None
+    source: str
+    findings: list[Finding]
+    unread_rows: int = 0  # rows of the counted register that could not be read
+
+
+# A count of electors on the threshold's day this far below the register's count on the
+# filing day (or a given count this far from the register's) is a mistake until a person says
+# otherwise: a wrong year, a register of another village.
+IMPLAUSIBLE_RATIO = 2
 
 
 def _electors(
-    case: CaseConfig, held: Sequence[RegisterEntry], store: RegisterStore | None
-) -> tuple[int | None, str, list[Finding]]:
-    """The threshold's count of electors, where it comes from, and findings about a separate
-    denominator register. `held` / `store` is the matching register, already read."""
-    if case.denominator.electors is not None:
-        return case.denominator.electors, "given in the case file (denominator.electors)", []
+    case: CaseConfig,
+    held: Sequence[RegisterEntry],
+    store: RegisterStore | None,
+    held_unread: int = 0,
+) -> _Electors:
+    """The threshold's count of electors, where it comes from, and findings about it. `held` /
+    `store` is the matching register, already read (`held_unread` of its rows could not be)."""
     assert case.register_file is not None
     cfg = case.denominator_register or case.register_file
     day = case.denominator_as_of
     source = f"counted from {Path(cfg.path).name} as it stood on {day.isoformat()}"
-    if cfg.path == case.register_file.path:
-        if store is not None:
-            return _electors_in_store(store, case), source, []
-        return count_electors_on(held, case.municipality, day), source, []
-    if _in_duckdb(case, cfg):
-        other_store = StoredRegister(cfg, case.matching.cache).open()
-        try:
-            return _electors_in_store(other_store, case), source, _store_findings(other_store)
-        finally:
-            other_store.close()
-    other = read_register(cfg)
-    return count_electors_on(other.entries, case.municipality, day), source, _bad_rows(other)
+    if store is not None:
+        counted = _electors_in_store(store, case, day)
+        today = _electors_in_store(store, case, case.dates.filed)
+        unread = store.info.bad_rows
+    else:
+        counted = count_electors_on(held, case.municipality, day)
+        today = count_electors_on(held, case.municipality, case.dates.filed)
+        unread = held_unread
+    findings: list[Finding] = []
+    if cfg.path != case.register_file.path:
+        if _in_duckdb(case, cfg):
+            other_store = StoredRegister(cfg, case.matching.cache).open()
+            try:
+                counted = _electors_in_store(other_store, case, day)
+                findings = _store_findings(other_store)
+                unread = other_store.info.bad_rows
+            finally:
+                other_store.close()
+        else:
+            other = read_register(cfg, case.limits)
+            other_entries, dup, _ = _by_id(other.entries, other.path)
+            counted = count_electors_on(tuple(other_entries.values()), case.municipality, day)
+            findings = _bad_rows(other) + dup
+            unread = len(other.bad_rows)
+    given = case.denominator.electors
+    if given is not None:
+        return _Electors(
+            given,
+            "given in the case file (denominator.electors)",
+            findings + _implausible(given, counted, f"the register counts {counted} on {day}"),
+        )
+    if counted == 0:
+        raise CaseFileError(
+            f"the case file in {case.case_dir}",
+            [
+                f"the register counts 0 electors of the village on {day.isoformat()} (the "
+                "threshold's day: dates.previous_general_election or denominator.as_of); "
+                f"{today} on the filing day. Is the year right? Are [municipality]'s town and "
+                "districts the register's?"
+            ],
+        )
+    return _Electors(
+        counted,
+        source,
+        findings + _implausible(counted, today, f"{today} on the filing day"),
+        unread,
+    )
+
+
+def _implausible(electors: int, register: int, what: str) -> list[Finding]:
+    if register <= 0 or (register / IMPLAUSIBLE_RATIO <= electors <= register * IMPLAUSIBLE_RATIO):
+        return []
+    return [
+        finding(
+            "DENOMINATOR_IMPLAUSIBLE",
+            Severity.REVIEW,
+            "",
+            f"the threshold's denominator is {electors} electors, but {what}: check the case "
+            "file's dates and [denominator] before any verdict",
+            electors=electors,
+            register=register,
+        )
+    ]
 
 
 def _store_findings(store: RegisterStore) -> list[Finding]:
@@ -489,13 +604,15 @@ def finish(
             file_errors=errors,
             inputs=inputs,
             holdings=register.holdings,
-            petition_findings=people_named_in_the_petition(case, matcher, entries),
+            petition_findings=[
+                *register.findings,
+                *people_named_in_the_petition(case, matcher, entries),
+            ],
+            doubt=register.doubt,
         )
     finally:
         if store is not None:
             store.close()
-    if register.findings:
-        report = replace(report, findings=register.findings + report.findings)
     return report
 
 
@@ -511,17 +628,25 @@ def check_case(
     `map`, or a process pool's); scans are read with the context's engine, their lines' crops
     written to its `crops_dir`; pages already read are taken from `cache` (`page_cache(case)`;
     None: every page is read)."""
-    files, errors = discover(case.sheets)
-    register = load_register(case)  # before reading: a missing register stops the run early
-    pages, page_errors = collect_pages(zip(files, mapper(ingest_one, files), strict=True))
+    with stage("finding the sheet files"):
+        files, errors = discover(case.sheets)
+    with stage("reading the register"):
+        register = load_register(case)  # before reading: a missing register stops the run early
+    with stage("opening the sheet files"):
+        ingest = partial(ingest_one, limits=case.limits)
+        pages, page_errors = collect_pages(
+            zip(files, mapper(ingest, files), strict=True), case.limits
+        )
     errors += page_errors
-    read = read_sheets(pages, mapper, context, cache, progress)
-    return finish(
-        case,
-        read.sheets,
-        errors + read.errors,
-        register,
-        decisions,
-        input_hashes(case, files),
-        progress,
-    )
+    with stage("reading the pages"):
+        read = read_sheets(pages, mapper, context, cache, progress)
+    with stage("matching and judging"):
+        return finish(
+            case,
+            read.sheets,
+            errors + read.errors,
+            register,
+            decisions,
+            input_hashes(case, files),
+            progress,
+        )

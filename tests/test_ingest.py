@@ -45,7 +45,7 @@ def test_images_and_multipage_tiff(tmp_path):
 
 
 def test_same_page_twice_is_read_once_and_reported(tmp_path):
-    img = Image.fromarray(np.full((50, 40), 200, dtype=np.uint8))
+    img = Image.fromarray(np.full((110, 85), 200, dtype=np.uint8))
     img.save(tmp_path / "a.png")
     img.save(tmp_path / "b.png")
     files = [tmp_path / "a.png", tmp_path / "b.png"]
@@ -54,17 +54,26 @@ def test_same_page_twice_is_read_once_and_reported(tmp_path):
     assert "identical to page 1 of" in errors[0].problem
 
 
-def test_a_truncated_image_is_reported_when_read(tmp_path):
-    """Ingest reads an image's headers only; a file cut short fails when its page is read,
-    with an error naming the file, and the rest of the batch goes on."""
-    from pipeline.run import read_one
+def test_a_page_re_saved_with_the_same_pixels_keeps_its_identity(tmp_path):
+    """Line ids (and reviewers' decisions) follow the pixels, not the file's bytes."""
+    rng = np.random.default_rng(7)
+    img = Image.fromarray(rng.integers(0, 255, (120, 90), dtype=np.uint8))
+    img.save(tmp_path / "a.png", compress_level=1)
+    img.save(tmp_path / "b.png", compress_level=9, dpi=(300, 300))
+    img.save(tmp_path / "c.tif")
+    assert (tmp_path / "a.png").read_bytes() != (tmp_path / "b.png").read_bytes()
+    hashes = {ingest_one(tmp_path / n)[0].content_hash for n in ("a.png", "b.png", "c.tif")}
+    assert len(hashes) == 1
 
+
+def test_a_truncated_image_is_reported(tmp_path):
+    """Ingest decodes an image's pixels (its identity); a file cut short fails there, with an
+    error naming the file, and the rest of the batch goes on."""
     img = Image.fromarray(np.random.default_rng(1).integers(0, 255, (300, 200), dtype=np.uint8))
     img.save(tmp_path / "whole.png")
     data = (tmp_path / "whole.png").read_bytes()
     (tmp_path / "cut.png").write_bytes(data[: len(data) // 2])
-    (ref,) = ingest_file(tmp_path / "cut.png")
-    error = read_one(ref)
+    error = ingest_one(tmp_path / "cut.png")
     assert isinstance(error, FileError) and "cut.png" in error.path
     assert "not a readable image" in error.problem
     assert read_page(ingest_file(tmp_path / "whole.png")[0]).lines == ()

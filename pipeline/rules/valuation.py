@@ -12,6 +12,7 @@ produce the holdings and which owners signed.
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Collection, Mapping, Sequence
 from fractions import Fraction
 
@@ -22,6 +23,7 @@ __all__ = [
     "PartResult",
     "ValuationResult",
     "credited_value",
+    "most_creditable",
     "district_owners_191",
     "incorporation_owners_2202",
 ]
@@ -37,6 +39,33 @@ def credited_value(holding: Holding, owner: str) -> Fraction:
     if owner not in holding.owners:
         return Fraction(0)
     return holding.value_inside / len(holding.owners)
+
+
+def most_creditable(holdings: Sequence[Holding], counted: Collection[str], lines: int) -> set[str]:
+    """The owners that `lines` more signers could add at most to any part of a valuation:
+    for each way a part is counted (each town's property, the taxable property, the taxable
+    property of resident owners), the `lines` owners not in `counted` credited most in it.
+    Each line in review resolves to one owner at most, and every part's signed value only grows
+    with its signers, so `counted` with these owners is an upper bound for every part at once,
+    whichever owners a reviewer chooses (not only the candidates the matcher listed)."""
+    if lines <= 0:
+        return set()
+    ways: dict[tuple[str, str], dict[str, Fraction]] = {}
+    for h in holdings:
+        for owner in set(h.owners) - set(counted):
+            credit = credited_value(h, owner)
+            keys = [("town", h.town)]
+            if h.taxable:
+                keys.append(("taxable", ""))
+                if owner in h.resident_owners:
+                    keys.append(("resident", ""))
+            for key in keys:
+                way = ways.setdefault(key, {})
+                way[owner] = way.get(owner, Fraction(0)) + credit
+    best: set[str] = set()
+    for way in ways.values():
+        best.update(heapq.nlargest(lines, way, key=way.__getitem__))
+    return best
 
 
 def _sum_credited(holdings: Sequence[Holding], signers: Collection[str]) -> Fraction:
