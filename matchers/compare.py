@@ -15,9 +15,12 @@ rules gives:
                "MARGARET"); or the middle initial agrees with a middle name; or a street equal
                but for its street type ("S WABASH" / "S WABASH AVE"; real address lists mix
                types up often enough that capping them lost recall on
-               ../shared/reference/address-matching/ for no precision)
+               ../shared/reference/address-matching/ for no precision), or whose name starts
+               the other written without spaces ("BROOKER ST" / "BROOKE RSTREET")
     LOOSE      similarity >= `loose`; or a given name is the initial of the other; or a house
-               number one edit off ("12" / "13": a slip, or the house next door)
+               number one edit off ("12" / "13": a slip, or the house next door); two of its
+               digits swapped ("57" / "75") is CLOSE, a level of its own apart from the house
+               next door
     DIFFERENT  anything else
 
 Why the slip is its own level: a typed or read name differs from the register's by one slip far
@@ -110,6 +113,7 @@ class Comparison:
     edit_level: ComparisonLevel | None = None  # one edit apart (OSA: a swap is one edit) ...
     edit_min_length: int = 1  # ... when both values are at least this long
     street_core: bool = False  # equal once a trailing street type is dropped: CLOSE
+    transposed_level: ComparisonLevel | None = None  # two neighbouring digits swapped ("57"/"75")
     ocr_fold: bool = False  # also compare the OCR-folded forms' similarity: the better counts
 
 
@@ -147,6 +151,9 @@ COMPARISONS: tuple[Comparison, ...] = (
         fold_level=ComparisonLevel.CLOSE,  # a misread digit ("l47")
         fold=Fold.DIGITS,
         edit_level=ComparisonLevel.LOOSE,  # a slip, or the house next door
+        # two digits swapped ("57" / "75"): a writer's slip, not the house next door (whose
+        # number differs in its last digit by one, LOOSE)
+        transposed_level=ComparisonLevel.CLOSE,
     ),
     Comparison(
         "street",
@@ -246,6 +253,30 @@ def street_core(street: str) -> str:
     return " ".join(words)
 
 
+def _transposed(a: str, b: str) -> bool:
+    """Two neighbouring digits swapped: "57" / "75", "1243" / "1423"."""
+    if len(a) != len(b) or a == b or not a.isdigit() or not b.isdigit():
+        return False
+    diff = [i for i in range(len(a)) if a[i] != b[i]]
+    return (
+        len(diff) == 2
+        and diff[1] == diff[0] + 1
+        and a[diff[0]] == b[diff[1]]
+        and (a[diff[1]] == b[diff[0]])
+    )
+
+
+STREET_CORE_MIN = 4  # letters of a street's name for `_run_together`
+
+
+def _run_together(core: str, squashed: str) -> bool:
+    """A street's name (its type dropped) that starts the other street written with its spaces
+    dropped: "BROOKER" / "BROOKE RSTREET", "CLAMP" / "CLAMPP LACE", "DIXON" / "DIXONDDRIVE" (a
+    typed or read street whose words ran together or apart, its type misspelt)."""
+    plain = core.replace(" ", "")
+    return len(plain) >= STREET_CORE_MIN and squashed != plain and squashed.startswith(plain)
+
+
 def _lift(codes: np.ndarray, where: np.ndarray, target: int) -> None:
     """codes[where] = the better of itself and `target`."""
     np.minimum(codes, np.where(where, target, DIFFERENT).astype(np.int8), out=codes)
@@ -294,10 +325,23 @@ def compare_arrays(
                 codes[i] = CLOSE
     if cmp.street_core and (codes > CLOSE).any():
         cores = {v: street_core(v) for v in {*a, *b}}
+        squashed = {v: v.replace(" ", "") for v in {*a, *b}}
         for i in np.flatnonzero(codes > CLOSE).tolist():
-            x = cores[aa[i]]
-            if x and x == cores[bb[i]]:
+            if squashed[aa[i]][:1] != squashed[bb[i]][:1]:
+                continue  # neither rule below can hold: both need the two to start alike
+            x, y = cores[aa[i]], cores[bb[i]]
+            if (
+                x
+                and x == y
+                or _run_together(x, squashed[bb[i]])
+                or _run_together(y, squashed[aa[i]])
+            ):
                 codes[i] = CLOSE
+    if cmp.transposed_level is not None and (codes > LEVEL_CODES[cmp.transposed_level]).any():
+        target = LEVEL_CODES[cmp.transposed_level]
+        for i in np.flatnonzero(codes > target).tolist():
+            if _transposed(aa[i], bb[i]):
+                codes[i] = target
     if cmp.initial_level is not None:
         target = LEVEL_CODES[cmp.initial_level]
         la = np.fromiter(map(len, a), dtype=np.int64, count=n)

@@ -4,11 +4,15 @@ Same interface as `BaselineMatcher`: `FSMatcher(entries or a RegisterStore, cfg)
 `.match_all(lines)`. Per batch of lines:
 
 1. Prepare: the signer's name (the printed name, else the signature's text) split into given,
-   middle, surname and suffix; the residence into house number, street, unit and ZIP (a trailing
-   place name the register knows is dropped). Normalized in SQL exactly as the register was
+   middle, surname and suffix, every way `normalize.name_readings` reads it (as written; two
+   words the other way round; one word as a given name too; three words with two run apart,
+   joined), each reading a row of `q` costing READING_PENALTY bits but the first; the
+   residence into house number, street, unit and postcode (4 or 5 digits; a trailing place name
+   the register knows is dropped). Normalized in SQL exactly as the register was
    (`matchers.store._NORMALIZED`), with the same blocking keys.
 2. Block: the union of every pass in `store.BLOCKING_KEYS` (address; surname+given phonetic;
-   surname+house; ZIP+initials; given+house; a surname q-gram). A line's block in one pass larger
+   surname+house; ZIP+initials; given+house; a surname q-gram; surname+street), for every
+   reading. A reading's block in one pass larger
    than `max_block` entries is skipped for that pass (the other passes still run), so one common
    name does not flood the scorer. Each pass is one join on the key's hash, the block sizes
    counted once at import (`store.HASH_COLUMNS`, the `blocks` table). `candidate_pairs`
@@ -16,17 +20,27 @@ Same interface as `BaselineMatcher`: `FSMatcher(entries or a RegisterStore, cfg)
    recall).
 3. Score: every comparison of `matchers.compare.COMPARISONS` (vectorized), summed into a match
    weight with the Fellegi-Sunter weights of `matchers.weights` (default: the stored
-   `matchers/weights/default.json`). Each distinct pair of values is compared once per batch,
-   and only the pairs that can be among a line's `candidates + 1` best voters reach step 4
-   (`matchers.sql_pairs`: the decisions are exactly those of scoring every pair).
-4. Decide, per line, on the best voter (one row per voter id) and the next:
-   - MATCH: weight >= max(thresholds.match, log2(register size)) (the prior odds that a line
-     is one given entry are 1 in the register's size: the evidence must overcome them), lead
-     over the next voter >= thresholds.margin, the surname at least CLOSE (equal, or one slip:
-     a typo or an OCR confusion) and the given name CLOSE. A given name only LOOSE (an initial,
-     or a mere likeness), or a slip that spells a given name some voter on the register has
-     ("MARK" for "MARY": maybe an unregistered housemate), counts only when house number and
-     street agree too (at least CLOSE) and it is an initial or the middle name agrees. A name
+   `matchers/weights/default.json`, u re-estimated on this register by `for_register`). Each
+   distinct pair of values is compared once per batch, and only the pairs that can be among a
+   reading's `candidates + 1` best voters by those weights are kept (`matchers.sql_pairs`; the
+   fit and the decision see exactly those rows whether or not the others were pruned). Then,
+   from the lines at hand (`weights.fit_to_lines`, EM with the stored m as priors): m, and
+   the share of lines whose signer is registered, so that the prior odds that a line is one
+   given entry are registered / ((1 - registered) * register size). Agreements that are not
+   independent are corrected (`_joint_bits`): house number, street and ZIP agree together at
+   one address, and a household's members share a surname there too.
+4. Decide, per line, on the best voter (one row per voter id, its best reading) and the next:
+   - MATCH: the posterior probability that the line is that voter (`_posterior`: the best
+     voter's odds against the others' and against the signer not being on the register) at
+     least thresholds.match_probability (the same on a register of 500 and of 13 million), the
+     fields' own weight at least thresholds.match, a lead over the next voter of at least
+     thresholds.margin, and the names agreeing: the surname at least CLOSE (equal, or one slip:
+     a typo or an OCR confusion) and the given name CLOSE; or a given name only LOOSE (an
+     initial, or a mere likeness), or a slip that spells a given name some voter on the
+     register has ("MARK" for "MARY": maybe an unregistered housemate), when house number and
+     street agree too and it is an initial or the middle name agrees; or one name agreeing and
+     the other not written or changed altogether (a married surname), at an address that agrees
+     (then the fitted weights and the household correction decide whether it is enough). A name
      must agree: an address alone never matches;
    - NO_MATCH: only when sure, all three: the best weight is below thresholds.no_match (the
      evidence is against every candidate), no candidate shares the surname (even loosely:
@@ -35,7 +49,8 @@ Same interface as `BaselineMatcher`: `FSMatcher(entries or a RegisterStore, cfg)
      resembles the signer's (Jaro-Winkler >= 0.88 among the surnames sharing its first two
      letters, its last three, or its first and last two: blocking can miss a voter, this check
      does not rely on it). A line with an address and a surname for which no pass proposed
-     anyone is NO_MATCH on the surname check alone, at the looser 0.80;
+     anyone is NO_MATCH on the surname check alone, at the looser 0.80; a name of one word
+     (which may be a given name) is never NO_MATCH;
      NO_MATCH also needs a printed name read with confidence >= 0.9: a name that is only a
      signature's text, or read unsurely, never rules a voter out (the line is matched by its
      address and whatever the name gives, and goes to review);
@@ -44,7 +59,9 @@ Same interface as `BaselineMatcher`: `FSMatcher(entries or a RegisterStore, cfg)
      from a text layer (confidence >= 0.99): a reader easily takes "Jr" for "Sr".
 
 Candidates carry per-field `FieldEvidence`; `Candidate.score` is the posterior probability
-(0..100) given the weights' prior, and the reason names the weight in bits.
+(0..100) that the line is that voter, `Match.probability` the best candidate's (0..1), and the
+reason names the probability and the weight in bits. A single line matched alone is decided on
+the stored weights (its priors dominate the fit); a petition's lines are matched together.
 """
 
 from __future__ import annotations
@@ -68,12 +85,12 @@ from pipeline.records import (
     Source,
 )
 
-from .compare import CLOSE, COMPARISONS, DIFFERENT, FIELD_COLUMNS, LEVELS, LOOSE, MISSING
+from .compare import CLOSE, COMPARISONS, DIFFERENT, EXACT, FIELD_COLUMNS, LEVELS, LOOSE, MISSING
 from .nicknames import same_given_name
-from .normalize import name_suffix, split_person_name, split_street_address
-from .sql_pairs import best_pairs
+from .normalize import name_readings, name_suffix, split_person_name, split_street_address
+from .sql_pairs import EPSILON, best_pairs
 from .store import _NORMALIZED, BLOCKING_KEYS, HASH_COLUMNS, RegisterStore
-from .weights import Weights, load_weights
+from .weights import Weights, fit_to_lines, for_register, load_weights
 
 __all__ = ["METHOD", "FSMatcher", "line_frame"]
 
@@ -88,6 +105,7 @@ NAME_TRUST_SUFFIX = 0.99  # ... and tell a Jr from a Sr by the suffix alone (a t
 SURNAME_LIKE_AT_ALL = 0.80  # ... and, when no candidate was found at all, this close
 SURNAME_LIKE = 80.0  # a candidate's surname this like (Jaro-Winkler 0..100) keeps NO_MATCH off
 PREFILTER = 0.75  # Jaro-Winkler of a surname below which a pair is not scored (see _prefilter)
+READING_PENALTY = 2.0  # bits: a name read another way than usual (normalize.name_readings)
 
 _FIELD_INDEX = {c.field: i for i, c in enumerate(COMPARISONS)}
 _COLUMNS = tuple(dict.fromkeys(FIELD_COLUMNS.values()))
@@ -131,37 +149,49 @@ def _strip_place(street: str, places: frozenset[str], longest: int) -> str:
 
 
 def line_frame(
-    store: RegisterStore, lines: Sequence[tuple[str, str]], places: Sequence[str]
+    store: RegisterStore,
+    lines: Sequence[tuple[str, str]],
+    places: Sequence[str],
+    *,
+    readings: bool = False,
 ) -> pd.DataFrame:
     """(name, residence) texts -> the temp table `q` of the store's connection (normalized fields
-    and blocking keys, `qid` = position), returned as a frame in qid order."""
+    and blocking keys, `qid` = row, `line` = the text's position, `penalty` = bits the reading
+    costs), returned as a frame in qid order. With `readings`, each name read every way
+    `name_readings` gives (consecutive rows of one line; the usual reading first, penalty 0,
+    the others READING_PENALTY); else one row a line (qid = line)."""
     place_set = frozenset(p for p in places if p)
     longest = max((len(p.split()) for p in place_set), default=0)
-    rows = []
-    for qid, (name, residence) in enumerate(lines):
-        person = split_person_name(name)
+    rows: list[tuple[object, ...]] = []
+    for n, (name, residence) in enumerate(lines):
+        people = name_readings(name) if readings else (split_person_name(name),)
         address = split_street_address(residence)
         street = _strip_place(address.street, place_set, longest) if place_set else address.street
-        rows.append(
-            (
-                qid,
-                person.first,
-                person.middle,
-                person.last,
-                person.suffix,
-                address.house_number,
-                "",
-                address.unit,
-                "",
-                street,
-                "",
-                address.zip5,
+        for k, person in enumerate(people):
+            rows.append(
+                (
+                    len(rows),
+                    n,
+                    READING_PENALTY if k else 0.0,
+                    person.first,
+                    person.middle,
+                    person.last,
+                    person.suffix,
+                    address.house_number,
+                    "",
+                    address.unit,
+                    "",
+                    street,
+                    "",
+                    address.zip5,
+                )
             )
-        )
     frame = pd.DataFrame(
         rows,
         columns=[
             "qid",
+            "line",
+            "penalty",
             "first_name",
             "middle_name",
             "last_name",
@@ -175,6 +205,7 @@ def line_frame(
             "zip5",
         ],
     ).astype({c: "object" for c in ("first_name", "last_name", "street_name")})
+    frame = frame.astype({"qid": "int64", "line": "int64", "penalty": "float64"})
     con = store.con
     con.register("q_df", frame)
     try:
@@ -188,7 +219,8 @@ def line_frame(
 
 @dataclass(frozen=True, slots=True)
 class _LineInfo:
-    qid: int
+    line: int  # position in the batch
+    qid: int  # the reading the decision is about (that of the best candidate)
     n_first: str
     n_last: str
     n_house: str
@@ -201,10 +233,12 @@ class _LineInfo:
 class _Scored:
     """Every candidate pair of a batch, sorted by line then weight (best first)."""
 
-    qid: np.ndarray
+    line: np.ndarray  # the line's position in the batch
+    qid: np.ndarray  # the reading of the line's name (a row of `q`)
     rid: np.ndarray
     voter: np.ndarray  # one number per voter id (`vno`: a repeated id's rows share it)
-    weight: np.ndarray
+    weight: np.ndarray  # bits, less the reading's penalty, with `_joint_bits`
+    joint: np.ndarray  # the `_joint_bits` in the weight
     codes: np.ndarray  # (pairs, fields) level codes
     sims: np.ndarray  # (pairs, fields) similarity 0..100
     line_values: dict[str, np.ndarray]
@@ -215,16 +249,31 @@ class _Scored:
 class _NameChecks:
     """`FSMatcher._surname_check`'s findings for a batch, for `_decide`."""
 
-    surnames: dict[int, tuple[str, float]]  # qid -> closest register surname, similarity
+    surnames: dict[int, tuple[str, float]]  # line -> closest register surname, similarity
+    other_readings: dict[int, float]  # line -> the same for its other readings' surnames
     given_known: frozenset[str]  # line given names that are given names on the register
+
+
+@dataclass(frozen=True, slots=True)
+class _Batch:
+    """What one `match_all` learned from its lines: the weights fitted to them (EM), and the
+    log2 prior odds that a line is one given entry (`registered` share over register size)."""
+
+    weights: Weights
+    table: np.ndarray
+    log2_prior: float
+    registered: float
 
 
 class FSMatcher:
     """Blocked Fellegi-Sunter matching against a register store. Build once per register.
 
     `register`: the entries (an in-memory store is built from them) or a `RegisterStore`
-    (`matchers.store.open_store`). `weights`: default the stored `matchers/weights/default.json`.
-    The results do not depend on how lines are batched.
+    (`matchers.store.open_store`). `weights`: default the stored `matchers/weights/default.json`,
+    with u re-estimated on this register (`weights.for_register`). Each `match_all` fits m and
+    the share of lines that are registered to its lines (`weights.fit_to_lines`, the weights as
+    priors), so its results do not depend on how its lines are batched, but do depend on which
+    lines are matched together (a petition's lines are matched at once).
     """
 
     method = METHOD
@@ -244,16 +293,14 @@ class FSMatcher:
             else RegisterStore.from_entries(register)
         )
         self._cfg = cfg
-        self._weights = weights or load_weights()
+        self._size = len(self._store)
+        self._weights = for_register(weights or load_weights(), self._store)
         if self._weights.fields != tuple(c.field for c in COMPARISONS):
             raise ValueError("the weights do not have one row per comparison")
         self._table = self._weights.table
+        self._shares = _shares(self._store)
         self._max_block = max_block
         self._batch = batch
-        self._size = len(self._store)
-        # The prior odds that a line is one given entry are about 1 in the register's size:
-        # a match needs at least that much evidence (2^weight >= size), and thresholds.match.
-        self._match_at = max(self._weights.thresholds.match, math.log2(max(2, self._size)))
         self._places = tuple(
             str(p)
             for (p,) in self._store.con.execute(
@@ -268,6 +315,11 @@ class FSMatcher:
     @property
     def store(self) -> RegisterStore:
         return self._store
+
+    @property
+    def weights(self) -> Weights:
+        """The weights before fitting to a batch (u of this register)."""
+        return self._weights
 
     # ----------------------------------------------------------------------------------------
 
@@ -299,33 +351,72 @@ class FSMatcher:
         # One blocking join for every line (each pass scans the register once), then scoring
         # and deciding in chunks of `batch` lines, which bounds the memory.
         texts = [(ln.signer_name, ln.text("residence")) for ln in lines]
-        q = line_frame(self._store, texts, self._places)
+        q = line_frame(self._store, texts, self._places, readings=True)
         self._block()
         con = self._store.con
         con.execute(f"CREATE OR REPLACE TEMP TABLE cand AS {self._prefilter()}")
         con.execute("DROP TABLE pairs")
         # Each distinct pair of values compared once for the whole batch; only the pairs that
-        # may be among a line's best `candidates + 1` voters kept (sql_pairs).
+        # may be among a reading's best `candidates + 1` voters kept (sql_pairs).
         best_pairs(con, COMPARISONS, FIELD_COLUMNS, self._table, self._cfg.candidates + 1)
         con.execute("DROP TABLE cand")
+        q_line = q.line.to_numpy(dtype=np.int64)
+        q_penalty = q.penalty.to_numpy(dtype=np.float64)
+        batch = self._fit(q_line, q_penalty, _initials(q), len(lines))
+        firsts = np.searchsorted(q_line, np.arange(len(lines) + 1), side="left")
         out: list[Match] = []
         for start in range(0, len(lines), self._batch):
             stop = min(len(lines), start + self._batch)
-            out.extend(self._match_chunk(lines[start:stop], q.iloc[start:stop], start))
-        log.debug("matched %d lines", len(out))
+            out.extend(
+                self._match_chunk(
+                    lines[start:stop], q, start, (int(firsts[start]), int(firsts[stop])), batch
+                )
+            )
+        log.debug("matched %d lines; registered share estimated %.3f", len(out), batch.registered)
         return tuple(out)
 
     def candidate_pairs(self, texts: Sequence[tuple[str, str]]) -> pd.DataFrame:
         """(qid, rid, voter_id, passes) for (name, residence) texts: which entries each
-        blocking pass proposes (bit i of `passes`: BLOCKING_KEYS[i])."""
-        line_frame(self._store, texts, self._places)
+        blocking pass proposes (bit i of `passes`: BLOCKING_KEYS[i]) for any reading of the
+        name; qid is the text's position."""
+        line_frame(self._store, texts, self._places, readings=True)
         self._block()
         return self._store.con.execute(
-            "SELECT p.qid, p.rid, e.voter_id, p.passes FROM pairs p JOIN entries e USING (rid) "
+            "SELECT q.line AS qid, p.rid, e.voter_id, bit_or(p.passes) AS passes FROM pairs p "
+            "JOIN entries e USING (rid) JOIN q USING (qid) GROUP BY q.line, p.rid, e.voter_id "
             "ORDER BY qid, rid"
         ).df()
 
     # ----------------------------------------------------------------------------------------
+
+    def _fit(
+        self, q_line: np.ndarray, q_penalty: np.ndarray, q_initial: np.ndarray, n_lines: int
+    ) -> _Batch:
+        """m and the registered share fitted to this batch's scored pairs (each line's best
+        pair per voter), the stored weights as priors (`weights.fit_to_lines`)."""
+        cols = ", ".join(f"c_{i}" for i in range(len(COMPARISONS)))
+        data = self._store.con.execute(f"SELECT qid, voter, {cols} FROM scored").fetchnumpy()
+        qid = np.asarray(data["qid"], dtype=np.int64)
+        codes = np.stack(
+            [np.asarray(data[f"c_{i}"], dtype=np.int8) for i in range(len(COMPARISONS))], axis=1
+        ).reshape(len(qid), len(COMPARISONS))
+        voter = np.asarray(data["voter"], dtype=np.int64)
+        prior = self._table[np.arange(len(COMPARISONS))[None, :], codes].sum(axis=1)
+        kept = _kept_by_prior(qid, voter, prior, self._cfg.candidates + 1)
+        qid, voter, prior, codes = qid[kept], voter[kept], prior[kept], codes[kept]
+        line = q_line[qid]
+        offset = -q_penalty[qid] + _joint_bits(codes, q_initial[qid], self._weights.u, self._shares)
+        weight = prior + offset
+        order = np.lexsort((-weight, voter, line))
+        voter = voter[order]
+        line = line[order]
+        first = np.ones(len(order), dtype=bool)
+        first[1:] = (line[1:] != line[:-1]) | (voter[1:] != voter[:-1])
+        keep = order[first]
+        fit = fit_to_lines(
+            self._weights, codes[keep], line[first], offset[keep], n_lines, self._size
+        )
+        return _Batch(fit.weights, fit.weights.table, fit.log2_prior, fit.registered)
 
     def _block(self) -> None:
         # Per pass: the lines whose key's register block is small enough (its size stored at
@@ -363,8 +454,16 @@ class FSMatcher:
             "AND q.n_house = e.n_house)"
         )
 
-    def _score(self, lo: int, hi: int) -> _Scored:
-        """The scored pairs (table `scored`, see `sql_pairs.best_pairs`) of the lines with
+    def _score(
+        self,
+        lo: int,
+        hi: int,
+        q_line: np.ndarray,
+        q_penalty: np.ndarray,
+        q_initial: np.ndarray,
+        table: np.ndarray,
+    ) -> _Scored:
+        """The scored pairs (table `scored`, see `sql_pairs.best_pairs`) of the readings with
         lo <= qid < hi, sorted by line, then weight (best first), then row."""
         data = self._store.con.execute(
             "SELECT * FROM scored WHERE qid >= ? AND qid < ?", [lo, hi]
@@ -375,10 +474,22 @@ class FSMatcher:
         for i in range(len(COMPARISONS)):
             codes[:, i] = data[f"c_{i}"]
             sims[:, i] = data[f"s_{i}"]
-        weight = self._table[np.arange(len(COMPARISONS))[None, :], codes].sum(axis=1)
         qid = np.asarray(data["qid"], dtype=np.int64)
+        kept = _kept_by_prior(
+            qid,
+            np.asarray(data["voter"], dtype=np.int64),
+            self._table[np.arange(len(COMPARISONS))[None, :], codes].sum(axis=1),
+            self._cfg.candidates + 1,
+        )
+        data = {k: np.asarray(v)[kept] for k, v in data.items()}
+        codes, sims, qid = codes[kept], sims[kept], qid[kept]
+        joint = _joint_bits(codes, q_initial[qid], self._weights.u, self._shares)
+        weight = (
+            table[np.arange(len(COMPARISONS))[None, :], codes].sum(axis=1) - q_penalty[qid] + joint
+        )
+        line = q_line[qid]
         rid = np.asarray(data["rid"], dtype=np.int64)
-        order = np.lexsort((rid, -weight, qid))
+        order = np.lexsort((qid, rid, -weight, line))
         values = {
             side: {
                 cmp.field: np.asarray(data[f"{side}_{FIELD_COLUMNS[cmp.field]}"], dtype=object)[
@@ -389,22 +500,33 @@ class FSMatcher:
             for side in ("l", "r")
         }
         return _Scored(
+            line[order],
             qid[order],
             rid[order],
             np.asarray(data["voter"], dtype=np.int64)[order],
             weight[order],
+            joint[order],
             codes[order],
             sims[order],
             values["l"],
             values["r"],
         )
 
-    def _match_chunk(self, lines: Sequence[SignatureLine], q: pd.DataFrame, lo: int) -> list[Match]:
-        """Decide lines lo .. lo + len(lines) (their pairs are in `cand`, their fields in q)."""
-        scored = self._score(lo, lo + len(lines))
-        qids = np.arange(lo, lo + len(lines))
-        starts = np.searchsorted(scored.qid, qids, side="left")
-        ends = np.searchsorted(scored.qid, qids, side="right")
+    def _match_chunk(
+        self,
+        lines: Sequence[SignatureLine],
+        q: pd.DataFrame,
+        lo: int,
+        readings: tuple[int, int],
+        batch: _Batch,
+    ) -> list[Match]:
+        """Decide lines lo .. lo + len(lines) (their readings are rows `readings` of q)."""
+        q_line = q.line.to_numpy(dtype=np.int64)
+        q_penalty = q.penalty.to_numpy(dtype=np.float64)
+        scored = self._score(readings[0], readings[1], q_line, q_penalty, _initials(q), batch.table)
+        idx = np.arange(lo, lo + len(lines))
+        starts = np.searchsorted(scored.line, idx, side="left")
+        ends = np.searchsorted(scored.line, idx, side="right")
         k = self._cfg.candidates
         picks: list[list[int]] = []
         for i in range(len(lines)):
@@ -418,17 +540,29 @@ class FSMatcher:
                     if len(chosen) > k:
                         break
             picks.append(chosen)
-        unsure = self._surname_check(q, scored, picks, lo)
+        post = [_posterior(scored.weight[js], batch.log2_prior) for js in picks]
+        first_reading = np.searchsorted(q_line, idx, side="left")
+        reading = [
+            int(scored.qid[js[0]]) if js else int(first_reading[i]) for i, js in enumerate(picks)
+        ]
+        unsure = self._surname_check(q, scored, picks, post, lo, readings)
+        cols = {c: q[c].to_numpy() for c in ("n_first", "n_last", "n_house", "n_street")}
         infos = [
             _LineInfo(
-                int(a), str(b), str(c), str(d), str(e), _name_trust(line), _name_confidence(line)
+                lo + i,
+                r,
+                str(cols["n_first"][r]),
+                str(cols["n_last"][r]),
+                str(cols["n_house"][r]),
+                str(cols["n_street"][r]),
+                _name_trust(line),
+                _name_confidence(line),
             )
-            for a, b, c, d, e, line in zip(
-                q.qid, q.n_first, q.n_last, q.n_house, q.n_street, lines, strict=True
-            )
+            for i, (r, line) in enumerate(zip(reading, lines, strict=True))
         ]
         decided = [
-            self._decide(line, infos[i], scored, picks[i], unsure) for i, line in enumerate(lines)
+            self._decide(line, infos[i], scored, picks[i], post[i], unsure, batch)
+            for i, line in enumerate(lines)
         ]
         # Candidates kept: the top `cfg.candidates` for review and no match; for a match, the
         # voter and the runner-up (what the margin was measured against).
@@ -441,33 +575,47 @@ class FSMatcher:
             rid: (e, e.display) for rid, e in zip(shown, self._store.by_rid(shown), strict=True)
         }
         out = []
-        for line, (decision, why), js in zip(lines, decided, kept, strict=True):
-            candidates = tuple(self._candidate(scored, j, entries[int(scored.rid[j])]) for j in js)
+        for line, (decision, why), js, p in zip(lines, decided, kept, post, strict=True):
+            candidates = tuple(
+                self._candidate(scored, j, entries[int(scored.rid[j])], float(p[n]))
+                for n, j in enumerate(js)
+            )
             voter = candidates[0].voter_id if decision is MatchDecision.MATCH else None
-            out.append(Match(line.line_id, decision, voter, candidates, METHOD, why))
+            probability = round(float(p[0]), 6) if len(p) else None
+            out.append(Match(line.line_id, decision, voter, candidates, METHOD, why, probability))
         return out
 
     def _surname_check(
-        self, q: pd.DataFrame, scored: _Scored, picks: list[list[int]], lo: int
+        self,
+        q: pd.DataFrame,
+        scored: _Scored,
+        picks: list[list[int]],
+        post: list[np.ndarray],
+        lo: int,
+        readings: tuple[int, int],
     ) -> _NameChecks:
-        """What the decision needs beyond the scores: for lines whose best is below the match
-        threshold, the closest register surname (among those sharing the first two or the last
-        three letters, or the first and last two) and its similarity; and which of the lines'
-        given names are given names on the register (`_given_known`)."""
-        surnames = q.n_last.tolist()
+        """What the decision needs beyond the scores: for lines without a sure match, the
+        closest register surname to any reading's (among those sharing the first two or the
+        last three letters, or the first and last two) and its similarity; and which of the
+        lines' given names are given names on the register (`_given_known`)."""
+        unsure = {
+            lo + i for i, p in enumerate(post) if not len(p) or p[0] < self._match_probability
+        }
+        sub = q.iloc[readings[0] : readings[1]]
         qids = [
-            lo + i
-            for i, ch in enumerate(picks)
-            if (not ch or scored.weight[ch[0]] < self._match_at) and len(str(surnames[i])) >= 2
+            int(r)
+            for r, ln, last in zip(sub.qid, sub.line, sub.n_last, strict=True)
+            if int(ln) in unsure and len(str(last)) >= 2
         ]
         given = self._given_known(q, scored, picks)
         if not qids:
-            return _NameChecks({}, given)
+            return _NameChecks({}, {}, given)
         con = self._store.con
         con.register("nm_df", pd.DataFrame({"qid": qids}))
         try:
             got = con.execute(
-                "WITH nm AS (SELECT q.qid, q.n_last FROM q JOIN nm_df USING (qid)), "
+                "WITH nm AS (SELECT q.qid, q.line, q.penalty > 0 AS alt, q.n_last FROM q "
+                "JOIN nm_df USING (qid)), "
                 "s AS (SELECT n_last FROM surnames), "
                 "c AS (SELECT nm.qid, s.n_last AS other FROM nm JOIN s "
                 "ON left(s.n_last, 2) = left(nm.n_last, 2) UNION "
@@ -475,15 +623,23 @@ class FSMatcher:
                 "ON right(s.n_last, 3) = right(nm.n_last, 3) UNION "
                 "SELECT nm.qid, s.n_last FROM nm JOIN s ON left(s.n_last, 1) = left(nm.n_last, 1) "
                 "AND right(s.n_last, 2) = right(nm.n_last, 2)"
-                ") SELECT c.qid, "  # the closest surname; among equally close, the first
+                ") SELECT nm.line, nm.alt, "  # the closest surname; among equally close, the first
                 "first(c.other ORDER BY jaro_winkler_similarity(nm.n_last, c.other) DESC, "
                 "c.other), "
                 "max(jaro_winkler_similarity(nm.n_last, c.other)) FROM c JOIN nm USING (qid) "
-                "GROUP BY c.qid"
+                "GROUP BY nm.line, nm.alt"
             ).fetchall()
         finally:
             con.unregister("nm_df")
-        return _NameChecks({int(a): (str(b), float(c)) for a, b, c in got}, given)
+        return _NameChecks(
+            {int(a): (str(b), float(c)) for a, alt, b, c in got if not alt},
+            {int(a): float(c) for a, alt, _, c in got if alt},
+            given,
+        )
+
+    @property
+    def _match_probability(self) -> float:
+        return self._weights.thresholds.match_probability
 
     def _given_known(
         self, q: pd.DataFrame, scored: _Scored, picks: list[list[int]]
@@ -493,11 +649,14 @@ class FSMatcher:
         another person's name ("MARY" / "MARK"). The register's given names are gathered once
         per connection (a temp table)."""
         asked = {
-            str(name)
-            for name, ch in zip(q.n_first.tolist(), picks, strict=True)
+            str(scored.line_values["first_name"][ch[0]])
+            for ch in picks
             if ch
             and scored.codes[ch[0], _FIRST] == CLOSE
-            and not same_given_name(str(name), str(scored.reg_values["first_name"][ch[0]]))
+            and not same_given_name(
+                str(scored.line_values["first_name"][ch[0]]),
+                str(scored.reg_values["first_name"][ch[0]]),
+            )
         }
         if not asked:
             return frozenset()
@@ -511,7 +670,9 @@ class FSMatcher:
         ).fetchall()
         return frozenset(str(a) for (a,) in got)
 
-    def _candidate(self, s: _Scored, j: int, entry: tuple[RegisterEntry, str]) -> Candidate:
+    def _candidate(
+        self, s: _Scored, j: int, entry: tuple[RegisterEntry, str], probability: float
+    ) -> Candidate:
         codes = s.codes[j].tolist()
         sims = s.sims[j].tolist()
         evidence = []
@@ -529,7 +690,6 @@ class FSMatcher:
                     s.reg_values[cmp.field][j],
                 )
             )
-        probability = self._weights.probability(float(s.weight[j]))
         return Candidate(
             entry[0].voter_id, round(100.0 * probability, 1), tuple(evidence), entry[1]
         )
@@ -540,10 +700,12 @@ class FSMatcher:
         qrow: _LineInfo,
         s: _Scored,
         chosen: list[int],
+        post: np.ndarray,
         checks: _NameChecks,
+        batch: _Batch,
     ) -> tuple[MatchDecision, str]:
         """The decision and its one-line reason (see the module docstring)."""
-        t = self._weights.thresholds
+        t = batch.weights.thresholds
         has_name = bool(qrow.n_last) or bool(qrow.n_first)
         has_address = bool(qrow.n_house) or bool(qrow.n_street)
         if not has_name:
@@ -554,15 +716,21 @@ class FSMatcher:
                 "no name to match; candidates ranked by address only, "
                 f"best weight {s.weight[chosen[0]]:.1f}",
             )
-        near = checks.surnames.get(qrow.qid)
+        near = checks.surnames.get(qrow.line)
+        # the name read another way (surname first, words joined) rules nobody out only if no
+        # register surname resembles that reading's either (at the stricter likeness: a given
+        # name read as a surname is short, and short names resemble many)
+        other_unlike = checks.other_readings.get(qrow.line, 0.0) < SURNAME_RESEMBLES
         if not chosen:
             # No pass proposed anyone: blocking may have missed the voter, so the surname check
             # is stricter here (a looser likeness is enough to send the line to review).
             if (
                 has_address
                 and qrow.n_last
+                and qrow.n_first  # one word may be a given name: it rules nobody out
                 and qrow.trust >= NAME_TRUST_NO_MATCH
                 and (near is None or near[1] < SURNAME_LIKE_AT_ALL)
+                and other_unlike
             ):
                 return (
                     MatchDecision.NO_MATCH,
@@ -573,6 +741,7 @@ class FSMatcher:
         best = float(s.weight[chosen[0]])
         second = float(s.weight[chosen[1]]) if len(chosen) > 1 else None
         lead = best - second if second is not None else float("inf")
+        probability = float(post[0])
         bc = s.codes[chosen[0]].tolist()
         levels = ", ".join(
             f"{cmp.field} {LEVELS[bc[f]].value}"
@@ -580,12 +749,19 @@ class FSMatcher:
             if not (bc[f] == MISSING and cmp.field in _OPTIONAL)
         )
         nxt = f"{second:.1f}" if second is not None else "none"
-        summary = f"weight {best:.1f} ({levels}), next {nxt}"
-        # A name must agree: the surname at least CLOSE (one slip), and the given name CLOSE; a
-        # given name only LOOSE (an initial, or a likeness), or a slip that spells another
-        # given name on the register ("MARY" / "MARK": maybe another person), when the house
-        # number and street agree too and it is an initial or the middle name agrees. A loose
-        # likeness of given names alone ("LARNAR" / "ALNA" at one address) never matches.
+        summary = f"probability {probability:.4f}, weight {best:.1f} ({levels}), next {nxt}"
+        # A name must agree, and what a line's name may lack or change is weighed, not assumed:
+        # - the surname at least CLOSE (one slip) and the given name CLOSE; or
+        # - a given name only LOOSE (an initial, or a likeness), or a slip that spells another
+        #   given name on the register ("MARY" / "MARK": maybe another person), when the house
+        #   number and street agree and it is an initial or the middle name agrees; or
+        # - one name agreeing (CLOSE or better; LOOSE when it is the only name written) and
+        #   the other not written, or changed (a married surname, another given name), the
+        #   address agreeing (or, without a house number, the street and ZIP): the weights
+        #   fitted to the lines say how often signers do that, `_joint_bits` how often a
+        #   household's other member shares surname and address, and such a line reaches the
+        #   probability only where the lines show it is common.
+        # A loose likeness of given names alone ("LARNAR" / "ALNA" at one address) never matches.
         at_address = bc[_HOUSE] <= CLOSE and bc[_STREET] <= CLOSE
         initial = len(qrow.n_first) == 1
         middle_agrees = bc[_MIDDLE] <= CLOSE
@@ -594,17 +770,36 @@ class FSMatcher:
             reg_first = str(s.reg_values["first_name"][chosen[0]])
             if not same_given_name(qrow.n_first, reg_first):
                 given = LOOSE  # another real given name, not a slip
-        names_agree = bc[_LAST] <= CLOSE and (
-            given <= CLOSE or (given == LOOSE and at_address and (initial or middle_agrees))
+        last = bc[_LAST]
+        another_name = given != bc[_FIRST]
+        # the address agrees: house number and street, or (no house number written) the
+        # street and the ZIP
+        address_agrees = at_address or (
+            bc[_STREET] <= CLOSE and bc[_HOUSE] == MISSING and bc[_ZIP] == EXACT
         )
-        match_at = self._match_at
+        # one name agrees and the other is not written or is another name altogether (not a
+        # mere likeness: a given name only LOOSE is the rule above); or the surname is a
+        # likeness and the given name agrees
+        one_name = (
+            (min(last, given) <= CLOSE and max(last, given) >= DIFFERENT)
+            or (MISSING in (last, given) and min(last, given) <= LOOSE)
+            or (given <= CLOSE and last == LOOSE)
+        )
+        names_agree = (
+            (last <= CLOSE and given <= CLOSE)
+            or (last <= CLOSE and given == LOOSE and at_address and (initial or middle_agrees))
+            or (address_agrees and not another_name and one_name)
+        )
         suffix_only = False
         if len(chosen) > 1 and bc[_SUFFIX] != s.codes[chosen[1], _SUFFIX]:
             # a Jr/Sr pair: is the lead the suffix's alone?
-            w = self._table[_SUFFIX]
+            w = batch.table[_SUFFIX]
             gap = w[bc[_SUFFIX]] - w[s.codes[chosen[1], _SUFFIX]]
             suffix_only = lead - gap < t.margin
-        if best >= match_at and lead >= t.margin and names_agree:
+        # the evidence floor is on the fields' own weights, before `_joint_bits`
+        evidence = best - float(s.joint[chosen[0]])
+        sure = probability >= t.match_probability and evidence >= t.match
+        if sure and lead >= t.margin and names_agree:
             if suffix_only and qrow.confidence < NAME_TRUST_SUFFIX:
                 return (
                     MatchDecision.REVIEW,
@@ -620,9 +815,9 @@ class FSMatcher:
             and (s.codes[j, _FIRST] <= LOOSE or s.codes[j, _HOUSE] <= CLOSE)
             for j in chosen
         )
-        unlike = near is None or near[1] < SURNAME_RESEMBLES
+        unlike = (near is None or near[1] < SURNAME_RESEMBLES) and other_unlike
         trusted = qrow.trust >= NAME_TRUST_NO_MATCH
-        if best < t.no_match and not strong and qrow.n_last and unlike and trusted:
+        if best < t.no_match and not strong and qrow.n_last and qrow.n_first and unlike and trusted:
             closest = f"{near[0]} {100 * near[1]:.0f}" if near else "none"
             return (
                 MatchDecision.NO_MATCH,
@@ -630,14 +825,19 @@ class FSMatcher:
                 f"or house number, no surname on the register like {qrow.n_last} "
                 f"(closest {closest})",
             )
-        if best >= match_at and lead < t.margin:
+        if evidence >= t.match and lead < t.margin:
             why = f"lead {lead:.1f} below margin {t.margin:.1f}"
-        elif best >= match_at and given != bc[_FIRST]:
+        elif sure and another_name:
             why = f"the given name {qrow.n_first} is another voter's given name, not only a slip"
-        elif best >= match_at:
+        elif sure:
             why = "the names do not agree well enough to match on the address"
         else:
-            why = f"below match {match_at:.1f}"
+            why = (
+                f"below probability {t.match_probability:g} (prior odds 2^{batch.log2_prior:.1f}"
+                f" a voter, {100 * batch.registered:.0f}% of lines registered)"
+                if evidence >= t.match
+                else f"below weight {t.match:.1f}"
+            )
         if name_suffix(line.signer_name) == "" and bc[_SUFFIX] == DIFFERENT:
             why += "; suffix differs"
         if not trusted:
@@ -647,3 +847,122 @@ class FSMatcher:
                 else f"; the name was read with confidence {qrow.trust:.2f}"
             )
         return MatchDecision.REVIEW, f"{summary}; {why}"
+
+
+_ADDRESS = (_HOUSE, _STREET)
+_ZIP = _FIELD_INDEX["zip5"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Shares:
+    """The shares of pairs of register entries that agree on several fields at once (exactly):
+    far more than the fields' chance agreements multiplied, which is what the weights (one
+    field at a time) assume. 0.0 when no two entries do."""
+
+    address: float  # house number and street
+    address_zip: float  # house number, street and ZIP
+    household: float  # surname, house number and street
+
+
+def _shares(store: RegisterStore) -> _Shares:
+    size = len(store)
+    total = size * (size - 1) / 2
+
+    def share(columns: str) -> float:
+        present = " AND ".join(f"{c} <> ''" for c in columns.split(", "))
+        got = store.con.execute(
+            f"WITH g AS (SELECT count(*) AS n FROM entries WHERE {present} GROUP BY {columns} "
+            "HAVING count(*) > 1) SELECT coalesce(sum(n * (n - 1) / 2), 0) FROM g"
+        ).fetchall()
+        return float(got[0][0]) / total if got and total else 0.0
+
+    return _Shares(
+        share("n_house, n_street"),
+        share("n_house, n_street, n_zip"),
+        share("n_last, n_house, n_street"),
+    )
+
+
+def _joint_bits(
+    codes: np.ndarray, initial: np.ndarray, u: Sequence[Sequence[float]], shares: _Shares
+) -> np.ndarray:
+    """Per pair, the bits to add where fields that agree (CLOSE or better) are not independent
+    chances: the weights count house number, street and ZIP as three (the product of their
+    u), but two entries at one address agree on all three at once, and two people of one
+    household on the surname too. The product of the agreeing fields' u is replaced by the
+    register's share of such pairs (`_shares`) where the share is the larger (bits are never
+    added). Without it, an address agreeing in a county of 200,000 counted some 27 bits where
+    the register's addresses give 17, enough for a given name and an address to outweigh a
+    surname that differs. The household's share counts only where the given names do not agree
+    (DIFFERENT, one not written, or only a likeness that is not an initial: `initial` marks the
+    pairs whose line gives an initial): a given name that agrees, even as an initial, is what tells
+    a household's members apart (two who both agree are told apart by the margin); this is what
+    keeps a housemate who is not registered (another given name, the same surname and address)
+    from being matched to the voter, however the fitted weights make a given name that
+    differs."""
+    out = np.zeros(len(codes))
+    if not len(codes):
+        return out
+    at = np.all(codes[:, list(_ADDRESS)] <= CLOSE, axis=1)
+    if not at.any():
+        return out
+    log_u = np.log2(np.asarray(u, dtype=np.float64))
+
+    def chance(fields: Sequence[int]) -> np.ndarray:
+        total = np.zeros(len(codes))
+        for f in fields:
+            c = codes[:, f].astype(np.int64)
+            total += np.where(c <= CLOSE, log_u[f][np.minimum(c, CLOSE)], 0.0)
+        return total
+
+    zip_agrees = codes[:, _ZIP] <= CLOSE
+    address = chance((*_ADDRESS, _ZIP))
+    for where, share in ((at & ~zip_agrees, shares.address), (at & zip_agrees, shares.address_zip)):
+        if share > 0.0:
+            out[where] = np.minimum(0.0, address[where] - math.log2(share))
+    if shares.household > 0.0:
+        first = codes[:, _FIRST]
+        unlike = (first >= DIFFERENT) | ((first == LOOSE) & ~initial)
+        house = at & (codes[:, _LAST] <= CLOSE) & unlike
+        both = chance((_LAST, *_ADDRESS, _ZIP))[house] - math.log2(shares.household)
+        out[house] = np.minimum(out[house], np.minimum(0.0, both))
+    return out
+
+
+def _kept_by_prior(qid: np.ndarray, voter: np.ndarray, weight: np.ndarray, keep: int) -> np.ndarray:
+    """Which rows `sql_pairs.best_pairs` keeps with every pair scored: per reading, the rows
+    whose prior weight reaches its `keep`-th best voter's (less EPSILON). Restricting both the
+    fit and the decision to these rows makes them the same whether or not the pairs were
+    pruned first."""
+    if not len(qid):
+        return np.zeros(0, dtype=bool)
+    order = np.lexsort((-weight, voter, qid))
+    q, v, w = qid[order], voter[order], weight[order]
+    first = np.ones(len(order), dtype=bool)
+    first[1:] = (q[1:] != q[:-1]) | (v[1:] != v[:-1])
+    fq, fw = q[first], w[first]  # each voter's best, per reading
+    by = np.lexsort((-fw, fq))
+    fq, fw = fq[by], fw[by]
+    start = np.searchsorted(fq, fq, side="left")
+    rank = np.arange(len(fq)) - start  # 0-based rank of the voter within its reading
+    at = rank == keep - 1
+    threshold = dict(zip(fq[at].tolist(), fw[at].tolist(), strict=True))
+    t = np.array([threshold.get(x, -np.inf) for x in qid.tolist()])
+    return weight >= t - EPSILON
+
+
+def _initials(q: pd.DataFrame) -> np.ndarray:
+    """Per reading (row of q): whether its given name is an initial."""
+    return (q.n_first.astype(str).str.len() == 1).to_numpy()
+
+
+def _posterior(weights: np.ndarray, log2_prior: float) -> np.ndarray:
+    """P(the line is voter j) for a line's candidate voters of these weights (bits), given the
+    log2 prior odds that it is one given entry: 2^(w_j + prior) / (1 + sum_k 2^(w_k + prior));
+    the 1 is the line's signer not being on the register (or not among the candidates)."""
+    if not len(weights):
+        return np.zeros(0)
+    s = np.asarray(weights, dtype=np.float64) + log2_prior
+    top = max(0.0, float(s.max()))
+    e = np.exp2(s - top)
+    return e / (np.exp2(-top) + e.sum())

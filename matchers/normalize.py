@@ -21,6 +21,7 @@ __all__ = [
     "NAME_DROP_WORDS",
     "PersonName",
     "StreetAddress",
+    "name_readings",
     "name_suffix",
     "normalize_address",
     "normalize_name",
@@ -311,6 +312,33 @@ def split_person_name(s: str | None) -> PersonName:
     return PersonName(words[0], " ".join(words[1:k]), "".join(words[k:]), suffix)
 
 
+def name_readings(s: str | None) -> tuple[PersonName, ...]:
+    """The ways a name written without a comma may be read, the usual one first
+    (`split_person_name`), then: two words the other way round ("Paterson Madeleine": surname
+    first); one word as a given name too ("Robert"); three words with two of them run apart
+    ("Francesco Finl Ay", "Jord An Blake", "William Rei D"), each join (not a middle initial),
+    and the first two joined as a surname written first ("Van Groesen Chelsea").
+    A name with a comma, or of more words, has one reading. The matcher scores every reading
+    and keeps a voter's best."""
+    first = split_person_name(s)
+    if not s or "," in str(s):
+        return (first,)
+    words = normalize_name(re.sub(r"(?<=\w)\s*-\s*(?=\w)", "", str(s))).split()
+    if len(words) == 1:
+        return (first, PersonName(words[0], "", "", first.suffix))
+    if len(words) == 2 and first.middle == "" and first.first == words[0]:
+        return (first, PersonName(words[1], "", words[0], first.suffix))
+    if len(words) == 3 and first.middle == words[1] and (len(words[1]) > 1 or len(words[2]) == 1):
+        return (
+            first,
+            PersonName(words[0], "", words[1] + words[2], first.suffix),
+            PersonName(words[0] + words[1], "", words[2], first.suffix),
+            # a surname of two words written first ("Van Groesen Chelsea", "Nguy En Eliza")
+            PersonName(words[2], "", words[0] + words[1], first.suffix),
+        )
+    return (first,)
+
+
 @dataclass(frozen=True, slots=True)
 class StreetAddress:
     """A residence in parts, normalized: '12 1/2 N MAIN ST APT 3, Town NY 12345' ->
@@ -332,6 +360,19 @@ class StreetAddress:
 _STATE_WORDS = frozenset({"NY", "NEW YORK"})
 _UNIT_STARTS = ("#", "AP", "UN", "SU", "ST")
 _ZIP = re.compile(r"(?<![0-9/-])([0-9]{5})(?:-?[0-9]{4})?[^0-9A-Za-z]*$")
+# After a comma, a trailing number of 4 or 5 digits is a postcode too (4 digits in much of the
+# world, a ZIP whose leading zero a spreadsheet dropped): "..., Bray Park 2621".
+_POSTCODE = re.compile(r"(?<![0-9/-])([0-9]{4,5})(?:-?[0-9]{4})?[^0-9A-Za-z]*$")
+# A street type run into the street's name ("HARTLEYSTREET"), split off: full words only.
+_GLUED_TYPES = ("STREET", "AVENUE", "ROAD", "DRIVE", "PLACE", "CRESCENT", "CIRCUIT", "COURT")
+
+
+def _unglue(token: str) -> str:
+    """'HARTLEYSTREET' -> 'HARTLEY ST' (a street type run into the name), else the token."""
+    for word in _GLUED_TYPES:
+        if len(token) >= len(word) + 3 and token.endswith(word) and token.isalpha():
+            return f"{token[: -len(word)]} {ADDRESS_WORDS.get(word, word)}"
+    return token
 
 
 def split_street_address(s: str | None) -> StreetAddress:
@@ -351,8 +392,11 @@ def split_street_address(s: str | None) -> StreetAddress:
         ):
             first = f"{first} {part}"
     found = _ZIP.search(raw)
+    if found is None and len(parts) > 1 and not parts[-1].strip().upper().startswith(_UNIT_STARTS):
+        found = _POSTCODE.search(parts[-1])
     zip5 = found.group(1) if found else ""
-    tokens = normalize_address(first).split()
+    tokens = [_unglue(t) for t in normalize_address(first).split()]
+    tokens = " ".join(tokens).split()
     street_tokens = tokens
     while street_tokens and (
         street_tokens[-1] in _STATE_WORDS

@@ -110,7 +110,10 @@ NYSBOE_DATE_FIELDS: Mapping[str, str] = {
 
 _DATE_FIELDS = frozenset({"registration_date", "inactive_date", "purge_date"})
 _ENTRY_FIELDS = tuple(f.name for f in fields(RegisterEntry) if f.name != "source_row")
-_REQUIRED = ("voter_id", "last_name")  # a row without these is a bad row
+_REQUIRED = ("voter_id",)  # a row without these is a bad row ...
+# ... and one with neither name. A row lacking one name (a voter registered under one name, a
+# surname lost in an export) is kept: the voter can still be matched on the rest.
+_NAMES = ("last_name", "first_name")
 _GENERIC_DATE_FORMATS = ("%Y-%m-%d", "%m/%d/%Y", "%Y%m%d")
 _SNIFF_BYTES = 8192
 _MAX_PROBLEMS_SHOWN = 5
@@ -138,6 +141,9 @@ class RegisterRead:
     entries: tuple[RegisterEntry, ...]
     bad_rows: tuple[BadRow, ...]
     rows_read: int  # data rows (a header row is not one): len(entries) + len(bad_rows)
+    # entries kept though they lack a surname or a given name (matched on the rest): for a
+    # finding, so that a person knows why such a voter's lines score lower
+    incomplete: tuple[BadRow, ...] = ()
 
 
 class _BadRowError(Exception):
@@ -306,6 +312,8 @@ def _make_entry(
     columns: Mapping[str, str],
 ) -> RegisterEntry:
     missing = [columns[k] for k in _REQUIRED if not values.get(k)]
+    if not any(values.get(k) for k in _NAMES):
+        missing.append(" and no ".join(columns.get(k, k) for k in _NAMES))
     if missing:
         raise _BadRowError("no " + " and no ".join(missing))
     # The keys are RegisterEntry fields (checked against its dataclass fields).
@@ -337,6 +345,11 @@ def _finish(
         entries=tuple(entries),
         bad_rows=tuple(bad),
         rows_read=len(entries) + len(bad),
+        incomplete=tuple(
+            BadRow(e.source_row, "no " + ("last" if not e.last_name else "first") + " name; kept")
+            for e in entries
+            if not e.last_name or not e.first_name
+        ),
     )
 
 

@@ -68,7 +68,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 7
 
 _TEXT_FIELDS = tuple(
     f.name
@@ -89,10 +89,13 @@ BLOCKING_KEYS: tuple[str, ...] = (
     "k_qgram",  # surname's last 3 letters + given name's first 2 (an OCR slip at the start)
     "k_address_initial",  # house number + street's first 3 letters + surname initial
     "k_name_street",  # soundex(surname) + given initial + street's first 3 letters
+    "k_surname_street",  # soundex(surname) + street's first 3 letters (no given name, no house)
+    "k_prefix",  # surname's first 3 letters + given name's first 3 (a slip late in both)
 )
-# The last two are the first two made narrower: in a state-sized register a house number and a
-# street (or a common surname and an initial) are shared by thousands, and a block larger than
-# the matcher's max_block is skipped; the narrower key keeps such a voter findable.
+# k_address_initial and k_name_street are the first two made narrower: in a state-sized
+# register a house number and a street (or a common surname and an initial) are shared by
+# thousands, and a block larger than the matcher's max_block is skipped; the narrower key keeps
+# such a voter findable.
 
 # Each key's 64-bit hash, a column of `entries` beside the key (`k_name` -> `h_name`): a blocking
 # pass is then one join on integers, and the table `blocks` (pass, h, n) holds each key value's
@@ -194,7 +197,10 @@ SELECT c.*,
     k2(CASE WHEN length(n_last) >= 4 THEN right(n_last, 3) ELSE '' END, left(n_first_canon, 2))
         AS k_qgram,
     k3(n_house, street3(n_street), left(n_last, 1)) AS k_address_initial,
-    k3(sdx(n_last), left(n_first_canon, 1), street3(n_street)) AS k_name_street
+    k3(sdx(n_last), left(n_first_canon, 1), street3(n_street)) AS k_name_street,
+    k2(sdx(n_last), street3(n_street)) AS k_surname_street,
+    k2(CASE WHEN length(n_last) >= 3 THEN left(n_last, 3) ELSE '' END,
+        CASE WHEN length(n_first_canon) >= 3 THEN left(n_first_canon, 3) ELSE '' END) AS k_prefix
 FROM c
 """
 
@@ -557,7 +563,8 @@ def _import(
         + ", ".join(
             [
                 "CASE WHEN voter_id = '' THEN 'no voter id' END",
-                "CASE WHEN last_name = '' THEN 'no last name' END",
+                "CASE WHEN last_name = '' AND first_name = '' THEN 'no last name and no "
+                "first name' END",
                 *(
                     f"CASE WHEN {f}_raw IS NOT NULL AND {f} IS NULL "
                     f"THEN '{f} ' || {f}_raw || ' is not a date' END"

@@ -47,6 +47,8 @@ __all__ = [
     "estimate_m",
     "estimate_u",
     "estimate_u_sampled",
+    "Fit",
+    "fit_to_lines",
     "for_register",
     "load_weights",
     "noisy_signer",
@@ -57,13 +59,20 @@ log = logging.getLogger(__name__)
 DEFAULT_WEIGHTS = Path(__file__).parent / "weights" / "default.json"
 
 
+MATCH_PROBABILITY = 0.95  # the default posterior a MATCH needs (Thresholds.match_probability)
+
+
 @dataclass(frozen=True, slots=True)
 class Thresholds:
     """Decision thresholds on the match weight (bits)."""
 
-    match: float  # best weight at or above this, and ...
-    margin: float  # ... this far above the next voter: MATCH
-    no_match: float  # best weight below this (and no surname like it nearby): NO_MATCH
+    match: float  # best weight at or above this (evidence, whatever the prior), and ...
+    margin: float  # ... this far above the next voter, and ...
+    no_match: float  # (best weight below this, and no surname like it nearby: NO_MATCH)
+    # ... the posterior probability that the line is the voter at least this: MATCH. A
+    # probability means the same on a register of 500 and of 13 million (the prior odds, the
+    # registered share over the register's size, are in it; `fit_to_lines`).
+    match_probability: float = MATCH_PROBABILITY
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +118,7 @@ class Weights:
                 "match": self.thresholds.match,
                 "margin": self.thresholds.margin,
                 "no_match": self.thresholds.no_match,
+                "match_probability": self.thresholds.match_probability,
             },
             "fields": {
                 f: {
@@ -146,7 +156,12 @@ def weights_from_json(data: Mapping[str, Any]) -> Weights:
         fields,
         m,
         u,
-        Thresholds(float(t["match"]), float(t["margin"]), float(t["no_match"])),
+        Thresholds(
+            float(t["match"]),
+            float(t["margin"]),
+            float(t["no_match"]),
+            float(t.get("match_probability", MATCH_PROBABILITY)),
+        ),
         float(data["prior"]),
         str(data["made"]),
     )
@@ -208,7 +223,7 @@ def _u_of_random_pairs(frame: Any, pairs: int, seed: int) -> list[list[float]]:
     return _frequencies(left, right)
 
 
-MIN_ENTRIES_OWN_U = 1_000  # a register this large gives its own u; a smaller, the stored u
+MIN_ENTRIES_OWN_U = 300  # a register this large gives its own u; a smaller, the stored u
 
 
 def for_register(
@@ -221,7 +236,7 @@ def for_register(
     MIN_ENTRIES_OWN_U entries. m (how signers write) stays as stored."""
     if len(store) < MIN_ENTRIES_OWN_U:
         return weights
-    u = estimate_u_sampled(store, pairs, seed)
+    u = estimate_u_sampled(store, min(pairs, len(store) * (len(store) - 1) // 4), seed)
     made = (
         f"{weights.made} u re-estimated on the register matched ({len(store)} entries, "
         f"{pairs} random pairs)."
@@ -234,6 +249,101 @@ def for_register(
         weights.prior,
         made,
     )
+
+
+# The priors' strength in `fit_to_lines`: the stored m counts as this many matched lines, the
+# prior registered share as this many lines. A village petition of 50 lines mostly keeps the
+# stored m; a petition of thousands of lines mostly speaks for itself.
+PRIOR_LINES_M = 200.0
+PRIOR_LINES_REGISTERED = 20.0
+REGISTERED_PRIOR = 0.85  # the share of signers who are registered, before the lines speak
+REGISTERED_RANGE = (0.02, 0.99)  # never sure that all (or none) are
+EM_ITERATIONS = 30
+
+
+@dataclass(frozen=True, slots=True)
+class Fit:
+    """What `fit_to_lines` learned from a batch of lines."""
+
+    weights: Weights  # m fitted (u as given)
+    registered: float  # the share of the lines whose signer is on the register
+    log2_prior: float  # log2 prior odds that a line is one given entry
+    iterations: int
+
+
+def _log2_prior(registered: float, size: int) -> float:
+    return math.log2(registered / ((1.0 - registered) * max(1, size)))
+
+
+def fit_to_lines(
+    weights: Weights,
+    codes: np.ndarray,
+    line: np.ndarray,
+    offset: np.ndarray,
+    n_lines: int,
+    size: int,
+    *,
+    iterations: int = EM_ITERATIONS,
+) -> Fit:
+    """m and the registered share estimated by EM on the lines being matched.
+
+    `codes` (pairs, fields): the level codes of each line's candidate voters (one row per line
+    and voter, `line` its line 0..n_lines-1), `offset` bits added to each pair's weight (a name
+    read another way costs some), `size` the register's. The model: a line is a registered
+    signer with probability lambda, then one of the `size` entries, equally likely a priori;
+    P(line is voter j) = 2^(w_j + p) / (1 + sum_k 2^(w_k + p)), p = log2(lambda / ((1 - lambda)
+    * size)), w the weights (bits) of m over u (u as given: random pairs of the register). The
+    M step counts each field's levels over the pairs, each weighted by that probability, with
+    the given m as a Dirichlet prior worth PRIOR_LINES_M lines (MISSING stays out: no
+    evidence), and lambda as the mean probability that a line is someone, with its prior worth
+    PRIOR_LINES_REGISTERED lines. u is not refitted (random pairs estimate it better)."""
+    m = np.array(weights.m, dtype=np.float64)
+    u = np.array(weights.u, dtype=np.float64)
+    n_fields = len(weights.fields)
+    registered = REGISTERED_PRIOR
+    used = 0
+    if n_lines == 0 or not len(codes):
+        return Fit(weights, registered, _log2_prior(registered, size), 0)
+    fields = np.arange(n_fields)[None, :]
+    onehot = [codes[:, f][:, None] == np.arange(len(LEVELS))[None, :] for f in range(n_fields)]
+    for used in range(1, iterations + 1):  # noqa: B007 - reported
+        table = Weights(weights.fields, _rows(m), _rows(u), weights.thresholds, weights.prior, "")
+        w = table.table[fields, codes].sum(axis=1) + offset
+        s = w + _log2_prior(registered, size)
+        top = np.zeros(n_lines)
+        np.maximum.at(top, line, s)
+        e = np.exp2(s - top[line])
+        denominator = np.exp2(-top) + np.bincount(line, weights=e, minlength=n_lines)
+        r = e / denominator[line]
+        new_m = m.copy()
+        for f in range(n_fields):
+            counts = (onehot[f] * r[:, None]).sum(axis=0)
+            counts[MISSING] = 0.0
+            prior = np.array(weights.m[f], dtype=np.float64)
+            prior[MISSING] = 0.0
+            prior = prior / prior.sum()
+            row = counts + PRIOR_LINES_M * prior
+            row = row / row.sum()
+            row[MISSING] = 1.0
+            new_m[f] = row
+        new_registered = (r.sum() + PRIOR_LINES_REGISTERED * REGISTERED_PRIOR) / (
+            n_lines + PRIOR_LINES_REGISTERED
+        )
+        new_registered = min(max(new_registered, REGISTERED_RANGE[0]), REGISTERED_RANGE[1])
+        done = np.abs(new_m - m).max() < 1e-5 and abs(new_registered - registered) < 1e-5
+        m, registered = new_m, new_registered
+        if done:
+            break
+    made = (
+        f"{weights.made} m fitted by EM to the {n_lines} lines matched ({used} iterations, "
+        f"registered share {registered:.3f})."
+    )
+    fitted = Weights(weights.fields, _rows(m), weights.u, weights.thresholds, weights.prior, made)
+    return Fit(fitted, registered, _log2_prior(registered, size), used)
+
+
+def _rows(a: np.ndarray) -> tuple[tuple[float, ...], ...]:
+    return tuple(tuple(float(x) for x in row) for row in a)
 
 
 def estimate_m(
@@ -557,14 +667,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{args.match:g}, margin {args.margin:g}, no_match {args.no_match:g}) chosen on the "
         "safe side of sweeps on bench/match_speed.py (200,000-row register; 20,000 lines: no "
         "confident wrong match for match 6..16 and margin 2..8; 50,000 lines, seed 11, these "
-        "levels: none for margin 2..6, recall flat from 4 up); the matcher also asks for a "
-        "weight of at least log2(register size)."
+        "levels: none for margin 2..6, recall flat from 4 up); at match time u is re-estimated "
+        "on the register matched (for_register), m and the share of lines that are registered "
+        "are fitted by EM to the lines matched with these m as priors (fit_to_lines), and a "
+        "MATCH needs the posterior probability thresholds.match_probability."
     )
     w = Weights(
         tuple(c.field for c in COMPARISONS),
         tuple(tuple(r) for r in m),
         tuple(tuple(r) for r in u),
-        Thresholds(args.match, args.margin, args.no_match),
+        Thresholds(args.match, args.margin, args.no_match, MATCH_PROBABILITY),
         1.0 / 10_000,
         made,
     )

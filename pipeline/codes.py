@@ -535,6 +535,19 @@ _ENTRIES = (
         ),
     ),
     _code(
+        "REGISTER_INCOMPLETE_ROWS",
+        Category.REGISTER,
+        "Rows of the register lack a surname or a given name; they are kept and matched on the "
+        "rest.",
+        _use(
+            ALL_KINDS,
+            NOTE,
+            P,
+            "rows lacking a surname or a given name: kept, matched on the rest",
+            "—",
+        ),
+    ),
+    _code(
         "REGISTER_DUPLICATE_ROWS",
         Category.REGISTER,
         "Rows of the register or the roll repeat another row exactly: one voter, counted once.",

@@ -385,6 +385,9 @@ class Match:
     candidates: tuple[Candidate, ...]  # best first; kept for review whatever the decision
     method: str  # which matcher and version decided, e.g. "rapidfuzz-baseline/1"
     reason: str = ""  # one line a reviewer can read
+    # P(the signer is the best candidate), 0..1, from a probabilistic matcher ("fs"); None
+    # when there is no candidate or the matcher gives none (the baseline)
+    probability: float | None = None
 
     @property
     def best(self) -> Candidate | None:

@@ -310,6 +310,7 @@ def _match(m: Match | None) -> dict[str, Any] | None:
         "voter_id": m.voter_id,
         "method": m.method,
         "reason": m.reason,
+        "probability": m.probability,
         "candidates": [
             {
                 "voter_id": c.voter_id,

@@ -303,8 +303,9 @@ def _by_id(
 
 
 def _bad_rows(read: RegisterRead | RollRead) -> list[Finding]:
+    found = _incomplete_rows(read)
     if not read.bad_rows:
-        return []
+        return found
     return [
         _bad_rows_finding(
             read.path,
@@ -312,6 +313,26 @@ def _bad_rows(read: RegisterRead | RollRead) -> list[Finding]:
             read.rows_read,
             read.bad_rows[0].problem,
             [b.row for b in read.bad_rows[:20]],
+        ),
+        *found,
+    ]
+
+
+def _incomplete_rows(read: RegisterRead | RollRead) -> list[Finding]:
+    """Rows kept though they lack a surname or a given name (matchers.register)."""
+    rows = getattr(read, "incomplete", ())
+    if not rows:
+        return []
+    return [
+        Finding(
+            code="REGISTER_INCOMPLETE_ROWS",
+            severity=Severity.NOTE,
+            citation="",
+            message=(
+                f"{len(rows)} of {read.rows_read} rows of {Path(read.path).name} lack a surname "
+                "or a given name; they are kept and matched on the rest"
+            ),
+            evidence={"rows": [b.row for b in rows[:20]], "first": rows[0].problem},
         )
     ]
 

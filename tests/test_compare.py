@@ -72,6 +72,19 @@ def reference(cmp: Comparison, a: str, b: str) -> L:
         got.append(cmp.initial_level)
     if cmp.street_core and street_core(a) and street_core(a) == street_core(b):
         got.append(L.CLOSE)
+    if cmp.street_core:
+        for x, y in ((a, b), (b, a)):
+            core, whole = street_core(x).replace(" ", ""), y.replace(" ", "")
+            if len(core) >= 4 and whole != core and whole.startswith(core):
+                got.append(L.CLOSE)  # words run together or apart ("BROOKE RSTREET")
+    if (
+        cmp.transposed_level is not None
+        and a.isdigit()
+        and b.isdigit()
+        and len(a) == len(b)
+        and any(a == b[:i] + b[i + 1] + b[i] + b[i + 2 :] for i in range(len(b) - 1))
+    ):
+        got.append(cmp.transposed_level)
     order = [L.EXACT, L.CLOSE, L.LOOSE, L.DIFFERENT]
     return min(got, key=order.index)
 
@@ -96,7 +109,10 @@ CASES = [
     ("first_name", "DAIIA", "DALIA", L.CLOSE),  # "I" read for "L"
     ("first_name", "AL", "AN", L.DIFFERENT),  # too short for a slip to mean anything
     ("house_number", "12", "13", L.LOOSE),  # a slip, or the house next door
-    ("house_number", "340", "304", L.LOOSE),  # two digits swapped
+    ("house_number", "340", "304", L.CLOSE),  # two digits swapped: a level of its own
+    ("house_number", "340", "341", L.LOOSE),  # the house next door, or a slip
+    ("street", "BROOKER ST", "BROOKE RSTREET", L.CLOSE),  # words run apart
+    ("street", "DIXON DR", "DIXONDDRIVE", L.CLOSE),
     ("house_number", "L47", "147", L.CLOSE),  # "l" read for "1"
     ("house_number", "7O", "70", L.CLOSE),
     ("house_number", "3L6", "376", L.LOOSE),  # "l" is a "1", not a "7": look-alikes do not chain
@@ -210,3 +226,32 @@ def test_u_is_estimated_on_the_register_matched_when_it_is_large_enough():
     assert own.m == stored.m and own.thresholds == stored.thresholds
     assert own.weight("street", L.EXACT) < 0.5 < stored.weight("street", L.EXACT)
     assert "re-estimated on the register" in own.made
+
+
+def test_fit_to_lines_learns_m_and_the_registered_share_from_the_lines():
+    import numpy as np
+
+    from matchers.compare import CLOSE, DIFFERENT, EXACT, MISSING
+    from matchers.weights import PRIOR_LINES_M, fit_to_lines
+
+    stored = load_weights()
+    fields = stored.fields
+    n = 2_000
+    # Every line a registered signer with an exact candidate, a tenth of them with another
+    # given name (FEBRL-like): m(given name DIFFERENT) rises from the stored ~0 to ~0.1.
+    row = [MISSING] * len(fields)
+    for f in ("first_name", "last_name", "house_number", "street"):
+        row[fields.index(f)] = EXACT
+    codes = np.array([row] * n, dtype=np.int8)
+    codes[::10, fields.index("first_name")] = DIFFERENT
+    line = np.arange(n)
+    fit = fit_to_lines(stored, codes, line, np.zeros(n), n, 5_000)
+    m_diff = fit.weights.m[fields.index("first_name")][DIFFERENT]
+    assert 0.05 < m_diff < 0.11 and stored.m[fields.index("first_name")][DIFFERENT] < 0.001
+    assert fit.registered > 0.95
+    # A handful of lines barely move the stored m (a village petition keeps its priors).
+    few = fit_to_lines(stored, codes[:5], line[:5], np.zeros(5), 5, 5_000)
+    assert few.weights.m[fields.index("first_name")][DIFFERENT] < 1.0 / PRIOR_LINES_M
+    assert few.weights.m[fields.index("last_name")][CLOSE] == pytest.approx(
+        stored.m[fields.index("last_name")][CLOSE], rel=0.1
+    )

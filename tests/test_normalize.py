@@ -146,3 +146,30 @@ def test_name_without_drop_words_is_unchanged(drops, name):
 def test_multi_word_surnames_keep_their_particles(text, first, middle, last):
     p = split_person_name(text)
     assert (p.first, p.middle, p.last) == (first, middle, last)
+
+
+def test_name_readings_swapped_one_word_and_words_run_apart():
+    from matchers.normalize import PersonName, name_readings
+
+    assert name_readings("Paterson Madeleine")[1] == PersonName("MADELEINE", "", "PATERSON", "")
+    assert name_readings("Robert")[1] == PersonName("ROBERT", "", "", "")
+    joins = name_readings("Francesco Finl Ay")[1:]
+    assert PersonName("FRANCESCO", "", "FINLAY", "") in joins
+    assert name_readings("John A Smith") == (split_person_name("John A Smith"),)
+    assert name_readings("Smith, John") == (split_person_name("Smith, John"),)
+
+
+@pytest.mark.parametrize(
+    ("text", "zip5", "street"),
+    [
+        ("16 Dumas Street, Latchford Barracks, Mount Ommaney 2281", "2281", "DUMAS ST"),
+        ("12 Main St, Town NY 12345-1234", "12345", "MAIN ST"),
+        ("12 Main St, Apt 305", "", "MAIN ST"),
+        ("15 Cockcroftavenue, Pakenham 2114", "2114", "COCKCROFT AVE"),
+    ],
+)
+def test_postcodes_of_any_length_and_street_types_run_in(text, zip5, street):
+    from matchers.normalize import split_street_address
+
+    got = split_street_address(text)
+    assert (got.zip5, got.street) == (zip5, street)

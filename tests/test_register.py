@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from matchers.register import NYSBOE_45_FIELDS, NYSBOE_47_FIELDS, read_register
+from matchers.register import NYSBOE_45_FIELDS, NYSBOE_47_FIELDS, BadRow, read_register
 from pipeline.case import RegisterConfig, RegisterFormat
 from pipeline.errors import CaseFileError, InputMissingError, UnreadableInputError
 
@@ -259,15 +259,22 @@ def test_bad_date_makes_a_bad_row(tmp_path, bad_date):
     assert "INACT_DATE" in r.bad_rows[0].problem and bad_date in r.bad_rows[0].problem
 
 
-def test_rows_without_id_or_last_name_are_bad_rows(tmp_path):
+def test_rows_without_id_or_any_name_are_bad_rows_and_one_without_a_surname_is_kept(tmp_path):
     rows = [
         nys_row(NYSBOE_45_FIELDS, **PERSON),
         nys_row(NYSBOE_45_FIELDS, **dict(PERSON, SBOEID="")),
-        nys_row(NYSBOE_45_FIELDS, **dict(PERSON, LASTNAME=" ")),
+        nys_row(NYSBOE_45_FIELDS, **dict(PERSON, SBOEID="NY2", LASTNAME=" ")),
+        nys_row(NYSBOE_45_FIELDS, **dict(PERSON, SBOEID="NY3", LASTNAME="", FIRSTNAME="")),
     ]
     r = read_register(nys(write_csv(tmp_path / "r.csv", rows)))
-    assert [(b.row, b.problem) for b in r.bad_rows] == [(2, "no SBOEID"), (3, "no LASTNAME")]
-    assert r.rows_read == len(r.entries) + len(r.bad_rows) == 3
+    assert [(b.row, b.problem) for b in r.bad_rows] == [
+        (2, "no SBOEID"),
+        (4, "no LASTNAME and no FIRSTNAME"),
+    ]
+    kept = [e for e in r.entries if e.voter_id == "NY2"]
+    assert kept and kept[0].last_name == "" and kept[0].first_name == PERSON["FIRSTNAME"]
+    assert r.incomplete == (BadRow(3, "no last name; kept"),)
+    assert r.rows_read == len(r.entries) + len(r.bad_rows) == 4
 
 
 def test_latin1_file_reads(tmp_path):
@@ -316,9 +323,10 @@ def test_generic_csv_with_mapping():
     r = read_register(RegisterConfig(path=path, format=RegisterFormat.CSV, columns=GENERIC_COLUMNS))
     assert r.layout == "csv"
     assert r.rows_read == 7
-    assert [e.voter_id for e in r.entries] == ["V0001", "V0002", "V0003", "V0007"]
-    assert [e.source_row for e in r.entries] == [2, 3, 4, 8]
-    a, b, c, _ = r.entries
+    # V0006 has no last name: kept (matched on the rest), not a bad row
+    assert [e.voter_id for e in r.entries] == ["V0001", "V0002", "V0003", "V0006", "V0007"]
+    assert [e.source_row for e in r.entries] == [2, 3, 4, 7, 8]
+    a, b, c, _, _ = r.entries
     assert (a.last_name, a.first_name, a.middle_name, a.suffix) == (
         "Quillfeather",
         "Ansel",
@@ -338,10 +346,9 @@ def test_generic_csv_with_mapping():
     assert c.inactive_date == dt.date(2020, 1, 5)
     assert a.inactive_date is None and a.purge_date is None
     problems = {b.row: b.problem for b in r.bad_rows}
-    assert set(problems) == {5, 6, 7}
+    assert set(problems) == {5, 6}
     assert "Voter ID" in problems[5]
     assert "Registered" in problems[6] and "2005-13-01" in problems[6]
-    assert "Last Name" in problems[7]
 
 
 def test_generic_csv_missing_mapped_column(tmp_path):
@@ -451,3 +458,15 @@ def test_generic_seven_digit_date_is_a_bad_row(tmp_path):
     r = read_register(cfg)
     assert [e.voter_id for e in r.entries] == ["V2"]
     assert r.bad_rows[0].row == 2 and "2019111" in r.bad_rows[0].problem
+
+
+def test_rows_kept_without_a_surname_are_a_note_in_the_report(tmp_path):
+    from pipeline.run import _bad_rows
+
+    rows = [
+        nys_row(NYSBOE_45_FIELDS, **PERSON),
+        nys_row(NYSBOE_45_FIELDS, **dict(PERSON, SBOEID="NY2", LASTNAME="")),
+    ]
+    findings = _bad_rows(read_register(nys(write_csv(tmp_path / "r.csv", rows))))
+    assert [f.code for f in findings] == ["REGISTER_INCOMPLETE_ROWS"]
+    assert findings[0].evidence["rows"] == [2]
