@@ -537,25 +537,20 @@ def make_matcher(
     return FSMatcher(entries, case.matching)
 
 
-MATCH_CHUNK = 250  # lines matched at a time when progress is shown
-
-
 def match_lines(
     sheets: Sequence[Sheet],
     matcher: BaselineMatcher | FSMatcher,
     progress: Progress | None = None,
 ) -> dict[str, Match]:
-    """Every signed line matched, in one batch (or, to show progress, in chunks: each line is
-    matched on its own, so the matches are the same)."""
+    """Every signed line matched, in one batch: the matcher fits its weights to the lines at
+    hand, so the batch is never split (`progress` is told when it starts and when it is done,
+    not between)."""
     lines = [line for sheet in sheets for line in sheet.lines if not line.blank]
-    if progress is None:
-        return {m.line_id: m for m in matcher.match_all(lines)}
-    progress.start("lines matched", len(lines))
-    matches: dict[str, Match] = {}
-    for start in range(0, len(lines), MATCH_CHUNK):
-        chunk = lines[start : start + MATCH_CHUNK]
-        matches.update((m.line_id, m) for m in matcher.match_all(chunk))
-        progress.advance(chunk[-1].line_id, len(chunk))
+    if progress is not None:
+        progress.start("lines matched", len(lines))
+    matches = {m.line_id: m for m in matcher.match_all(lines)}
+    if progress is not None:
+        progress.advance(f"{len(lines)} lines", len(lines))
     return matches
 
 
