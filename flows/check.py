@@ -26,6 +26,7 @@ from prefect.task_runners import ThreadPoolTaskRunner
 from prefect.utilities.annotations import quote
 
 from pipeline import run
+from pipeline.cache import PageCache
 from pipeline.case import CaseConfig, LimitsConfig, load_case
 from pipeline.decisions import load_decisions
 from pipeline.errors import PetitionError
@@ -75,11 +76,11 @@ _io_task = task(
 
 @_io_task
 def ingest(
-    files: list[Path], limits: LimitsConfig | None = None
+    files: list[Path], limits: LimitsConfig | None = None, cache: PageCache | None = None
 ) -> tuple[list[PageRef], list[FileError]]:
-    """Every file's pages, under the case's limits (opening a file to hash its pages is quick:
-    one task for all)."""
-    pages = (run.ingest_one(path, limits) for path in files)
+    """Every file's pages, under the case's limits (files ingested before come from the
+    cache: one task for all)."""
+    pages = (run.ingest_one(path, limits, cache) for path in files)
     return run.collect_pages(zip(files, pages, strict=True), limits)
 
 
@@ -182,8 +183,8 @@ def check_petition(
     decisions = load_decisions(Path(decisions_path)) if decisions_path else []
     files, errors = discover(case.sheets)
     register = load_register.submit(case)
-    pages, page_errors = ingest(files, case.limits)
     cache = run.page_cache(case) if use_cache else None
+    pages, page_errors = ingest(files, case.limits, cache)
     context = ReadContext(crops_dir=Path(out_dir) / "crops")  # each thread its own tesseract
     read = run.read_sheets(pages, _map_pages, context, cache)
     # Records are passed quoted: Prefect does not walk them looking for futures (walking every

@@ -12,6 +12,10 @@ case's cache folder (`[matching] cache`, `.petitions-cache/` by default) under a
   `repr`, e.g. `TesserocrFactory(lang='eng', lstm_only=True)`; a factory whose repr is not
   stable, such as a lambda, never finds an entry).
 
+A file's pages (`PageRef`s, whose identity may take decoding every pixel of an image) are
+remembered too, keyed by the file's bytes (sha256), the reader's version and the case's limits,
+so a re-check does not decode an unchanged file again.
+
 Each page is stored as soon as it is read, by writing a temporary file and renaming it over the
 entry (atomic on one file system), so a run killed half-way leaves only whole entries: the next
 run reads only the pages that had not finished. Matching and judging are never cached: the
@@ -155,20 +159,46 @@ class PageCache:
             crops = {p.name: p.read_bytes() for p in named} if named else None
         except OSError:  # a crop went missing: keep the reading; a run wanting crops re-reads
             crops = None
-        path = self._path(sheet.page, context)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pickle")
+        _atomic_pickle(self._path(sheet.page, context), _Entry(sheet, crops))
+
+    def _files_path(self, file_sha256: str, limits: object) -> Path:
+        key = hashlib.sha256(f"{file_sha256}|{limits!r}".encode()).hexdigest()
+        return self.root / "files" / key[:2] / f"{key}.pickle"  # apart from the pages' entries
+
+    def get_pages(self, path: Path, file_sha256: str, limits: object) -> list[PageRef] | None:
+        """The pages of the file with these bytes as ingest found them under these limits, now
+        at `path`; None when this file was never ingested."""
         try:
-            with os.fdopen(fd, "wb") as f:
-                pickle.dump(_Entry(sheet, crops), f, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+            with self._files_path(file_sha256, limits).open("rb") as f:
+                refs = pickle.load(f)
+        except FileNotFoundError:
+            return None
+        except Exception as err:  # a damaged entry: ingest the file again
+            log.warning("page cache: a file's entry could not be loaded (%s)", err)
+            return None
+        if not isinstance(refs, list) or not all(isinstance(r, PageRef) for r in refs):
+            return None
+        return [replace(r, path=str(path)) for r in refs]
+
+    def put_pages(self, file_sha256: str, limits: object, refs: list[PageRef]) -> None:
+        _atomic_pickle(self._files_path(file_sha256, limits), refs)
 
     def count(self) -> int:
         """How many readings this reader version has stored."""
         return sum(1 for _ in self.root.glob("*/*.pickle")) if self.root.is_dir() else 0
+
+
+def _atomic_pickle(path: Path, value: object) -> None:
+    """Write `value` to `path` through a temporary file renamed over it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pickle")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def _is_scan(sheet: Sheet) -> bool:

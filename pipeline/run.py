@@ -88,13 +88,30 @@ def rules_for(case: CaseConfig) -> RuleSet:
     return rule_sets[case.kind]
 
 
-def ingest_one(path: Path, limits: LimitsConfig | None = None) -> list[PageRef] | FileError:
-    """The pages of one file, or the reason it could not be read."""
+def ingest_one(
+    path: Path, limits: LimitsConfig | None = None, cache: PageCache | None = None
+) -> list[PageRef] | FileError:
+    """The pages of one file, or the reason it could not be read. With a `cache`, a file whose
+    bytes were ingested before is not opened again (an image's identity decodes its pixels)."""
+    limits = limits or LimitsConfig()
     try:
-        return ingest_file(path, limits or LimitsConfig())
+        # only a regular file is hashed (a pipe would never end); ingest says what the rest is
+        digest = sha256_file(path) if cache is not None and path.is_file() else None
+        known = cache.get_pages(path, digest, limits) if cache and digest else None
+        if known is not None:
+            return known
+        refs = ingest_file(path, limits)
     except PetitionError as err:
         log.info("%s", err.message)  # said once, by the summary and the report
         return FileError(str(path), err.message)
+    except OSError:  # the file cannot be read to hash it: ingest says why
+        return ingest_one(path, limits)
+    if digest is not None and cache is not None:
+        try:
+            cache.put_pages(digest, limits, refs)
+        except OSError as err:
+            log.warning("%s: pages not cached (%s)", path, err)
+    return refs
 
 
 def read_one(ref: PageRef, context: ReadContext | None = None) -> Sheet | FileError:
@@ -649,7 +666,7 @@ def check_case(
     with stage("reading the register"):
         register = load_register(case)  # before reading: a missing register stops the run early
     with stage("opening the sheet files"):
-        ingest = partial(ingest_one, limits=case.limits)
+        ingest = partial(ingest_one, limits=case.limits, cache=cache)
         pages, page_errors = collect_pages(
             zip(files, mapper(ingest, files), strict=True), case.limits
         )

@@ -175,3 +175,27 @@ def test_progress_bar_estimates_the_time_left():
     assert "2/4" in out.getvalue() and "left" in out.getvalue()
     bar.advance("b.pdf p1", 2)
     assert out.getvalue().endswith("\n")
+
+
+def test_a_file_ingested_before_is_not_opened_again(demo_case, monkeypatch):
+    """A file's pages are remembered by its bytes (an image's identity decodes its pixels);
+    a file that changed is ingested again."""
+    from pipeline import run
+
+    cache = _cache(demo_case)
+    sheet = demo_case.parent / "sheets" / "sheet-01.pdf"
+    first = run.ingest_one(sheet, cache=cache)
+    moved = sheet.with_name("sheet-01-moved.pdf")
+    sheet.rename(moved)
+
+    def no_opening(path, limits=None):
+        raise AssertionError(f"{path} opened again")
+
+    monkeypatch.setattr(run, "ingest_file", no_opening)
+    again = run.ingest_one(moved, cache=cache)
+    assert [r.content_hash for r in again] == [r.content_hash for r in first]
+    assert all(r.path == str(moved) for r in again)
+    with moved.open("ab") as f:
+        f.write(b"\n% changed\n")
+    with pytest.raises(AssertionError, match="opened again"):
+        run.ingest_one(moved, cache=cache)
