@@ -23,7 +23,7 @@ test-all: $(STAMP)
 	$(BIN)/pytest -q -m ''
 
 lint: $(STAMP)
-	$(BIN)/ruff check pipeline matchers flows tests bench
+	$(BIN)/ruff check pipeline matchers flows dashboard tests bench
 	$(BIN)/mypy
 
 bench: $(STAMP)

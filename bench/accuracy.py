@@ -11,6 +11,14 @@ judge.
     .venv/bin/python bench/accuracy.py --corpus DIR        # a corpus already generated
     .venv/bin/python bench/accuracy.py --csv /tmp/d.csv      # default bench/out/disagreements.csv
     .venv/bin/python bench/accuracy.py --hand-kinds all    # every other-kind variant by hand
+    .venv/bin/python bench/accuracy.py --split heldout     # only the held-out layout families
+
+The 9-902 cases are set in the layout families of pipeline/synth/layouts.py: `--split both`
+(the default) alternates development and held-out cases, `dev` or `heldout` takes one side,
+`classic` today's form only. The other kinds' signature tables are set as the same split's
+families set them (`layouts.kind_style`; with `both` their variants alternate). Every group is
+printed whole and then per split, and a last table puts the development and held-out figures
+side by side (layouts and fonts: tune on the first, report the second).
 
 The other three petition kinds (pipeline/synth/kinds.py) come typed, every variant in every
 style, and filled in by hand (handwriting fonts; the statements' blanks too): one variant a kind
@@ -30,6 +38,10 @@ The figures:
 - wrong: rows decided (valid or invalid) whose truth status differs, without review. Must be 0.
 - |dvalid|: mean absolute error of the valid count per case; verdict: share of cases whose
   verdict equals truth's.
+- per sheet (side-by-side table): the sheet number read right, or wrong without a flag (no
+  SHEET_NUMBER_MISSING / _DUPLICATE / SHEET_FIELD_LOW_CONFIDENCE); the columns placed right
+  (the fields they give), or wrong without a flag (LAYOUT_DOUBT, SHEET_NOT_READ); blank rows
+  read as signed.
 
 Synthetic data only (pipeline.synth); no real person's data.
 """
@@ -57,11 +69,13 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
 from pipeline.case import load_case  # noqa: E402
+from pipeline.columns import role_field  # noqa: E402
 from pipeline.records import FIELD_NAMES, MatchDecision, SufficiencyReport  # noqa: E402
 from pipeline.run import check_case  # noqa: E402
 from pipeline.synth.corpus import STYLES, generate_corpus  # noqa: E402
 from pipeline.synth.kinds import VARIANTS as KIND_VARIANTS  # noqa: E402
 from pipeline.synth.kinds import generate_kind  # noqa: E402
+from pipeline.synth.layouts import SPLITS  # noqa: E402
 from pipeline.synth.scan import scan_case  # noqa: E402
 from pipeline.synth.varied import Variation  # noqa: E402
 
@@ -121,6 +135,29 @@ class RowResult:
 
 
 @dataclass(frozen=True, slots=True)
+class SheetResult:
+    """One sheet: its number and its table's columns, as truth has them and as read, and
+    whether the reader sent them to a person."""
+
+    file: str
+    page: int
+    truth_number: int | None
+    got_number: int | None  # None: not read (or the sheet not read at all)
+    number_flagged: bool  # the number went to a person (missing, unsure, duplicate)
+    truth_columns: tuple[str, ...]  # the fields its columns give, sorted
+    got_columns: tuple[str, ...]
+    layout_flagged: bool  # LAYOUT_DOUBT or SHEET_NOT_READ
+
+    @property
+    def number_right(self) -> bool:
+        return self.got_number == self.truth_number
+
+    @property
+    def columns_right(self) -> bool:
+        return self.got_columns == self.truth_columns
+
+
+@dataclass(frozen=True, slots=True)
 class CaseResult:
     case: str
     style: str
@@ -133,6 +170,9 @@ class CaseResult:
     seconds: float
     errors: tuple[str, ...] = field(default=())
     fill: str = ""  # the other kinds: "typed" or "hand"; "" for the 9-902 corpus
+    sheets: tuple[SheetResult, ...] = ()
+    family: str = "classic"  # the layout family (pipeline/synth/layouts.py)
+    split: str = "dev"  # its split: "dev" or "heldout"
 
 
 def compare(case: str, style: str, truth: dict[str, Any], report: SufficiencyReport) -> CaseResult:
@@ -187,6 +227,7 @@ def compare(case: str, style: str, truth: dict[str, Any], report: SufficiencyRep
                 )
             )
     return CaseResult(
+        sheets=_sheet_results(truth, report),
         case=case,
         style=style,
         kind=truth.get("kind", "permissive_referendum"),
@@ -200,6 +241,47 @@ def compare(case: str, style: str, truth: dict[str, Any], report: SufficiencyRep
     )
 
 
+_NUMBER_FLAGS = frozenset(
+    {"SHEET_NUMBER_MISSING", "SHEET_NUMBER_DUPLICATE", "SHEET_FIELD_LOW_CONFIDENCE"}
+)
+_LAYOUT_FLAGS = frozenset({"LAYOUT_DOUBT", "SHEET_NOT_READ"})
+
+
+def _fields_of(roles: Iterable[str]) -> tuple[str, ...]:
+    out = {role_field(r) for r in roles}
+    if "signature_residence" in roles:
+        out.add("residence")
+    return tuple(sorted(f for f in out if f))
+
+
+def _sheet_results(truth: dict[str, Any], report: SufficiencyReport) -> tuple[SheetResult, ...]:
+    """Per truth sheet: the number and the columns read, and the sheet-level flags raised."""
+    by_place = {(Path(s.page.path).name, s.page.page_index): s for s in report.sheets}
+    codes: dict[str, set[str]] = {}
+    for f in report.findings:
+        if f.page_id is not None and f.line_no is None:
+            codes.setdefault(f.page_id, set()).add(f.code)
+    out = []
+    for t in truth["sheets"]:
+        key = (Path(t["file"]).name, t["page_index"])
+        got = by_place.get(key)
+        flags = codes.get(got.page.page_id, set()) if got is not None else set(_LAYOUT_FLAGS)
+        roles = t.get("columns") or [f for f in FIELD_NAMES if f in t["lines"][0]["fields"]]
+        out.append(
+            SheetResult(
+                file=key[0],
+                page=key[1],
+                truth_number=t["sheet_number"],
+                got_number=None if got is None else got.sheet_number_value,
+                number_flagged=bool(flags & _NUMBER_FLAGS) or got is None,
+                truth_columns=_fields_of(roles),
+                got_columns=() if got is None else tuple(sorted(set(got.columns))),
+                layout_flagged=bool(flags & _LAYOUT_FLAGS),
+            )
+        )
+    return tuple(out)
+
+
 def run_entry(root: str, entry: dict[str, Any]) -> CaseResult:
     """Check one corpus folder with the real pipeline and compare it with its truth."""
     folder = Path(root) / entry["path"]
@@ -207,7 +289,13 @@ def run_entry(root: str, entry: dict[str, Any]) -> CaseResult:
     start = time.perf_counter()
     report = check_case(load_case(folder / "case.toml"))
     result = compare(entry["case"], entry["style"], truth, report)
-    return replace(result, seconds=time.perf_counter() - start, fill=entry.get("fill", ""))
+    return replace(
+        result,
+        seconds=time.perf_counter() - start,
+        fill=entry.get("fill", ""),
+        family=entry.get("family") or "classic",
+        split=entry.get("split") or "dev",
+    )
 
 
 # -- figures ------------------------------------------------------------------------------------
@@ -225,6 +313,8 @@ def figures(results: Sequence[CaseResult]) -> dict[str, Any]:
     signed = [r for r in true_rows if r.signed]
     signed_found = [r for r in signed if r.got_status not in (None, "blank")]
     invented = [r for r in rows if r.truth_status is None]
+    blank_signed = [r for r in found if r.truth_status == "blank" and r.got_status != "blank"]
+    sheets = [sh for c in results for sh in c.sheets]
     cer: dict[str, float | None] = {}
     for name in FIELD_NAMES:
         dist = chars = 0
@@ -251,6 +341,16 @@ def figures(results: Sequence[CaseResult]) -> dict[str, Any]:
         "signed_true": len(signed),
         "signed_recall": _ratio(len(signed_found), len(signed)),
         "invented": len(invented),
+        "blank_signed": len(blank_signed),
+        "sheets": len(sheets),
+        "numbers_right": _ratio(sum(sh.number_right for sh in sheets), len(sheets)),
+        "numbers_silently_wrong": sum(
+            not sh.number_right and not sh.number_flagged for sh in sheets
+        ),
+        "columns_right": _ratio(sum(sh.columns_right for sh in sheets), len(sheets)),
+        "columns_silently_wrong": sum(
+            not sh.columns_right and not sh.layout_flagged for sh in sheets
+        ),
         "cer": cer,
         "match_precision": precision,
         "match_recall": recall,
@@ -279,21 +379,57 @@ def _num(x: float | None, digits: int = 2) -> str:
 
 
 def groups(results: Sequence[CaseResult]) -> list[tuple[str, list[CaseResult]]]:
-    out: list[tuple[str, list[CaseResult]]] = [("overall", list(results))]
+    """The groups the tables print; each group with cases of both splits is followed by its
+    development and held-out parts, side by side."""
+    base: list[tuple[str, list[CaseResult]]] = [("overall", list(results))]
     for style in STYLES:
-        picked = [c for c in results if c.style == style]
-        if picked:
-            out.append((f"style {style}", picked))
+        base.append((f"style {style}", [c for c in results if c.style == style]))
     for kind in KINDS:
-        picked = [c for c in results if c.kind == kind]
-        if picked:
-            out.append((f"kind {kind}", picked))
+        base.append((f"kind {kind}", [c for c in results if c.kind == kind]))
     for fill, label in (("typed", "kinds typed"), ("hand", "kinds by hand")):
         for style in STYLES:
             picked = [c for c in results if c.fill == fill and c.style == style]
-            if picked:
-                out.append((f"{label}, {style}", picked))
+            base.append((f"{label}, {style}", picked))
+    families = sorted({c.family for c in results})
+    for fam in families:
+        base.append((f"family {fam}", [c for c in results if c.family == fam]))
+    out: list[tuple[str, list[CaseResult]]] = []
+    for name, picked in base:
+        if not picked:
+            continue
+        out.append((name, picked))
+        splits = [(sp, [c for c in picked if c.split == sp]) for sp in SPLITS]
+        if sum(bool(p) for _, p in splits) > 1:
+            out += [(f"  {name} [{sp}]", p) for sp, p in splits if p]
     return out
+
+
+def split_table(results: Sequence[CaseResult]) -> str:
+    """The issue's figures, development and held-out side by side (layouts and fonts)."""
+    cols = [(sp, figures([c for c in results if c.split == sp])) for sp in SPLITS]
+    cols = [(sp, f) for sp, f in cols if f["cases"]]
+    rows: list[tuple[str, Any]] = [
+        ("case folders", lambda f: str(f["cases"])),
+        ("rows found", lambda f: f"{f['rows_found']}/{f['rows_true']} {_pct(f['rows_recall'])}"),
+        ("signed rows found", lambda f: _pct(f["signed_recall"])),
+        ("rows invented", lambda f: str(f["invented"])),
+        ("blank rows read as signed", lambda f: str(f["blank_signed"])),
+        ("sheet numbers right", lambda f: f"{_pct(f['numbers_right'])} of {f['sheets']}"),
+        ("  wrong and not flagged", lambda f: str(f["numbers_silently_wrong"])),
+        ("columns placed right", lambda f: _pct(f["columns_right"])),
+        ("  wrong and not flagged", lambda f: str(f["columns_silently_wrong"])),
+        *[(f"CER {n}", lambda f, n=n: _pct(f["cer"][n])) for n in FIELD_NAMES],
+        ("match F1", lambda f: _pct(f["match_f1"])),
+        (
+            "sent to review (truth)",
+            lambda f: f"{_pct(f['review_share'])} ({_pct(f['truth_review_share'])})",
+        ),
+        ("decided wrongly, no review", lambda f: str(f["silent_wrong"])),
+        ("verdicts right", lambda f: _pct(f["verdict_accuracy"])),
+    ]
+    head = f"{'figure':<30}" + "".join(f"{sp:>22}" for sp, _ in cols)
+    body = [f"{label:<30}" + "".join(f"{get(f):>22}" for _, f in cols) for label, get in rows]
+    return "\n".join(["Development and held-out layouts and fonts, side by side", head, *body])
 
 
 def format_tables(results: Sequence[CaseResult]) -> str:
@@ -426,22 +562,29 @@ HAND_SAMPLE = (
 
 
 def generate_other_kinds(
-    root: Path, seed: int, styles: Sequence[str], hand: str = "sample"
+    root: Path, seed: int, styles: Sequence[str], hand: str = "sample", split: str = "classic"
 ) -> list[dict[str, Any]]:
     """Every variant of the three other petition kinds (pipeline/synth/kinds.py) typed, and
     filled in by hand `hand` = "all" variants, the "sample" (HAND_SAMPLE: one a kind, to keep
     the CI run short) or "none"; each in `styles` (born-digital, scanned clean and degraded).
-    Corpus entries under root/kinds/."""
+    Corpus entries under root/kinds/. `split`: the layout families their signature tables are
+    set in ("dev", "heldout", "both": variants alternate; "classic": the kinds' own form)."""
     scans = {"clean-scan": "clean-300", "degraded-scan": "degraded"}
     entries = []
+    n = 0
     for kind, variants in KIND_VARIANTS.items():
         for variant in variants:
             fills = [("typed", f"{kind}-{variant}", False)]
             if hand == "all" or (hand == "sample" and (kind, variant) in HAND_SAMPLE):
                 fills.append(("hand", f"{kind}-{variant}-hand", True))
             for fill, case, by_hand in fills:
+                layouts = {"classic": None, "both": SPLITS[n % 2]}.get(split, split)
+                n += 1
                 born = Path("kinds") / case / "born-digital"
-                generate_kind(root / born, kind, variant, seed, handwriting=by_hand)
+                truth = generate_kind(
+                    root / born, kind, variant, seed, handwriting=by_hand, layouts=layouts
+                )
+                where = truth.get("layout", {"family": "classic", "split": "dev"})
                 for style in styles:
                     path = born
                     if style in scans:
@@ -449,7 +592,7 @@ def generate_other_kinds(
                         scan_case(root / born, root / path, scans[style], seed)
                     entries.append(
                         {"case": case, "style": style, "path": str(path), "kind": kind}
-                        | {"fill": fill}
+                        | {"fill": fill, "family": where["family"], "split": where["split"]}
                     )
     return entries
 
@@ -502,6 +645,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="9-902 corpus: the witness statement's blanks written by hand too (default typed, "
         "as the committed sample)",
     )
+    parser.add_argument(
+        "--split",
+        choices=("dev", "heldout", "both", "classic"),
+        default="both",
+        help="9-902 corpus: the layout families and fonts its sheets are set in "
+        "(pipeline/synth/layouts.py): development, held out, both (cases alternate; "
+        "default), or the classic form only",
+    )
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.ERROR)
 
@@ -516,17 +667,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         extra: list[dict[str, Any]] = []
         if corpus is None:
             corpus = args.keep or Path(tmp)
-            variation = Variation(written_statement=args.written_statement)
+            variation = Variation(
+                written_statement=args.written_statement,
+                layouts=None if args.split == "classic" else args.split,
+            )
             generate_corpus(
                 corpus, args.seed, args.cases, args.styles, variation=variation, mapper=mapper
             )
             if not args.no_kinds:
-                extra = generate_other_kinds(corpus, args.seed, args.styles, args.hand_kinds)
+                extra = generate_other_kinds(
+                    corpus, args.seed, args.styles, args.hand_kinds, args.split
+                )
             gen_seconds = time.perf_counter() - start
         results = run(corpus, mapper, args.styles, extra)
     total = time.perf_counter() - start
 
     print(format_tables(results))
+    print()
+    print(split_table(results))
     print()
     print(confusion(results))
     rows = disagreements(results)
@@ -539,7 +697,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         + (f"; {unread} file errors" if unread else "")
     )
     if args.json:
-        doc = {name: figures(group) for name, group in groups(results)}
+        doc = {name.strip(): figures(group) for name, group in groups(results)}
         args.json.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     return 0
 

@@ -113,8 +113,9 @@ def match_and_judge(
     register: run.RegisterData,
     decisions: list[ReviewDecision],
     inputs: dict[str, str],
+    keep_in: Path | None = None,
 ) -> SufficiencyReport:
-    return run.finish(case, sheets, errors, register, decisions, inputs)
+    return run.finish(case, sheets, errors, register, decisions, inputs, keep_in)
 
 
 @_io_task
@@ -196,6 +197,7 @@ def check_petition(
         quote(register.result()),
         quote(decisions),
         run.input_hashes(case, files),
+        Path(out_dir),
     )
     paths = write(quote(report), Path(out_dir))  # type: ignore[call-overload]
     _publish(case_path, report, paths)

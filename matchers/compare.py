@@ -35,11 +35,12 @@ matcher uses; the Fellegi-Sunter weights (matchers/weights.py) are per (field, l
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 import numpy as np
+import pandas as pd
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import OSA, JaroWinkler, Levenshtein
 
@@ -282,6 +283,20 @@ def _lift(codes: np.ndarray, where: np.ndarray, target: int) -> None:
     np.minimum(codes, np.where(where, target, DIFFERENT).astype(np.int8), out=codes)
 
 
+def _keys(
+    key: Callable[[str], str], a: Sequence[str], b: Sequence[str]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Integer codes (ka, kb) with ka[i] == kb[i] exactly when key(a[i]) == key(b[i]); `key` is
+    applied once per distinct value."""
+    ids, uniques = pd.factorize(
+        np.concatenate([np.asarray(a, dtype=object), np.asarray(b, dtype=object)]),
+        use_na_sentinel=False,
+    )
+    keyed, _ = pd.factorize(np.asarray([key(v) for v in uniques], dtype=object))
+    both = keyed[ids]
+    return both[: len(a)], both[len(a) :]
+
+
 def compare_arrays(
     cmp: Comparison, a: Sequence[str], b: Sequence[str]
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -306,11 +321,8 @@ def compare_arrays(
         codes[sim >= cmp.close] = CLOSE
     if cmp.fold_level is not None:
         folder = digit_fold if cmp.fold is Fold.DIGITS else ocr_fold
-        folds = {v: folder(v) for v in {*a, *b}}
-        same = np.fromiter(
-            (folds[x] == folds[y] for x, y in zip(a, b, strict=True)), dtype=bool, count=n
-        )
-        _lift(codes, same, LEVEL_CODES[cmp.fold_level])
+        ka, kb = _keys(folder, a, b)
+        _lift(codes, ka == kb, LEVEL_CODES[cmp.fold_level])
     if cmp.edit_level is not None:
         edits = process.cpdist(a, b, scorer=OSA.distance, dtype=np.int32, workers=1)
         la = np.fromiter(map(len, a), dtype=np.int64, count=n)
@@ -326,9 +338,9 @@ def compare_arrays(
     if cmp.street_core and (codes > CLOSE).any():
         cores = {v: street_core(v) for v in {*a, *b}}
         squashed = {v: v.replace(" ", "") for v in {*a, *b}}
-        for i in np.flatnonzero(codes > CLOSE).tolist():
-            if squashed[aa[i]][:1] != squashed[bb[i]][:1]:
-                continue  # neither rule below can hold: both need the two to start alike
+        ka, kb = _keys(lambda v: v.replace(" ", "")[:1], a, b)
+        # neither rule below can hold unless the two start alike
+        for i in np.flatnonzero((codes > CLOSE) & (ka == kb)).tolist():
             x, y = cores[aa[i]], cores[bb[i]]
             if (
                 x
@@ -339,7 +351,9 @@ def compare_arrays(
                 codes[i] = CLOSE
     if cmp.transposed_level is not None and (codes > LEVEL_CODES[cmp.transposed_level]).any():
         target = LEVEL_CODES[cmp.transposed_level]
-        for i in np.flatnonzero(codes > target).tolist():
+        ka, kb = _keys(lambda v: "".join(sorted(v)), a, b)
+        # two digits swapped leave the same digits: only such pairs are tried
+        for i in np.flatnonzero((codes > target) & (ka == kb)).tolist():
             if _transposed(aa[i], bb[i]):
                 codes[i] = target
     if cmp.initial_level is not None:

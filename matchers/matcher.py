@@ -946,9 +946,9 @@ def _kept_by_prior(qid: np.ndarray, voter: np.ndarray, weight: np.ndarray, keep:
     start = np.searchsorted(fq, fq, side="left")
     rank = np.arange(len(fq)) - start  # 0-based rank of the voter within its reading
     at = rank == keep - 1
-    threshold = dict(zip(fq[at].tolist(), fw[at].tolist(), strict=True))
-    t = np.array([threshold.get(x, -np.inf) for x in qid.tolist()])
-    return weight >= t - EPSILON
+    threshold = np.full(int(qid.max()) + 1, -np.inf)
+    threshold[fq[at]] = fw[at]
+    return weight >= threshold[qid] - EPSILON
 
 
 def _initials(q: pd.DataFrame) -> np.ndarray:

@@ -10,10 +10,12 @@ so comparing each distinct pair once and spreading the result gives exactly the 
 fraction of the work: on 50,000 lines against a 200,000-row register, 2.5 million pairs hold about
 0.3 million distinct pairs a column.
 
-The levels go back to DuckDB, which sums each pair's weight and keeps, per line, the pairs whose
-weight reaches the `keep`-th best voter's (each voter at its best pair), less `EPSILON` for the
-two sums' rounding. The matcher's decision looks at a line's `candidates + 1` best voters only,
-so it sees exactly what it would have seen with every pair (`tests/test_match_scale.py`).
+The levels go back to DuckDB (each distinct pair keyed by one 64-bit hash of its two values
+when no two of a batch's pairs share it, which is checked; else by the two values), which sums
+each pair's weight and keeps, per line, the pairs whose weight reaches the `keep`-th best
+voter's (each voter at its best pair), less `EPSILON` for the two sums' rounding. The matcher's
+decision looks at a line's `candidates + 1` best voters only, so it sees exactly what it would
+have seen with every pair (`tests/test_match_scale.py`).
 """
 
 from __future__ import annotations
@@ -44,9 +46,10 @@ def best_pairs(
     similarity of comparison i, l_<col>, r_<col>) of the pairs that may be among their line's
     `keep` best voters, ordered by qid. `table[i, code]` is comparison i's weight."""
     columns = tuple(dict.fromkeys(field_columns[c.field] for c in comparisons))
-    for col in columns:
-        _compare_distinct(con, comparisons, field_columns, col, table)
-    joins = " ".join(_join_levels(col) for col in columns)
+    hashed = {
+        col: _compare_distinct(con, comparisons, field_columns, col, table) for col in columns
+    }
+    joins = " ".join(_join_levels(col, hashed[col]) for col in columns)
     # Every pair's weight (each column's part looked up by its pair of values); the levels and
     # values are fetched for the pairs kept only, a few percent of them.
     con.execute(
@@ -78,7 +81,9 @@ ORDER BY c.qid
         con.execute(f"DROP TABLE lv_{col}")
 
 
-def _join_levels(col: str) -> str:
+def _join_levels(col: str, hashed: bool) -> str:
+    if hashed:  # one 64-bit key, not two strings, for each of the many pairs
+        return f"JOIN lv_{col} ON lv_{col}.h = hash(c.l_{col}, c.r_{col})"
     return f"JOIN lv_{col} ON lv_{col}.a = c.l_{col} AND lv_{col}.b = c.r_{col}"
 
 
@@ -88,10 +93,12 @@ def _compare_distinct(
     field_columns: Mapping[str, str],
     col: str,
     table: np.ndarray,
-) -> None:
-    """The table `lv_<col>` (a, b, c_<i>, s_<i>, w): every distinct (l_<col>, r_<col>) pair of
-    `cand`, with the level code and similarity of each comparison i on that column, and the sum
-    w of their weights."""
+) -> bool:
+    """The table `lv_<col>` (a, b, c_<i>, s_<i>, w, h): every distinct (l_<col>, r_<col>) pair
+    of `cand`, with the level code and similarity of each comparison i on that column, the sum
+    w of their weights, and h = hash(a, b). True when no two of its pairs share h (then a pair
+    of `cand` is looked up by its hash alone: it is one of these pairs, so it finds only its
+    own row), False otherwise (looked up by its two values)."""
     got = con.execute(f"SELECT DISTINCT l_{col} AS a, r_{col} AS b FROM cand").fetchnumpy()
     a = np.asarray(got["a"], dtype=object)
     b = np.asarray(got["b"], dtype=object)
@@ -105,6 +112,10 @@ def _compare_distinct(
     frame["w"] = weight
     con.register("lv_df", pd.DataFrame(frame))
     try:
-        con.execute(f"CREATE OR REPLACE TEMP TABLE lv_{col} AS SELECT * FROM lv_df")
+        con.execute(
+            f"CREATE OR REPLACE TEMP TABLE lv_{col} AS SELECT *, hash(a, b) AS h FROM lv_df"
+        )
     finally:
         con.unregister("lv_df")
+    unique = con.execute(f"SELECT count(*) = count(DISTINCT h) FROM lv_{col}").fetchall()
+    return bool(unique[0][0])

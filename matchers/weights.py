@@ -31,10 +31,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import pandas as pd
 
 from pipeline.records import ComparisonLevel, RegisterEntry
 
-from .compare import COMPARISONS, FIELD_COLUMNS, LEVELS, MISSING, compare_arrays
+from .compare import COMPARISONS, FIELD_COLUMNS, LEVELS, MISSING, Comparison, compare_arrays
 from .nicknames import _FORMAL
 
 if TYPE_CHECKING:
@@ -176,6 +177,16 @@ def load_weights(path: str | Path = DEFAULT_WEIGHTS) -> Weights:
 # --------------------------------------------------------------------------------------------
 
 
+def _compare_distinct_pairs(cmp: Comparison, a: Sequence[str], b: Sequence[str]) -> np.ndarray:
+    """`compare_arrays`' level codes, each distinct pair compared once (random pairs of a
+    register repeat the same ZIPs, suffixes, units and common names many times over)."""
+    ia, ua = pd.factorize(np.asarray(a, dtype=object), use_na_sentinel=False)
+    ib, ub = pd.factorize(np.asarray(b, dtype=object), use_na_sentinel=False)
+    pairs, keys = pd.factorize(ia.astype(np.int64) * len(ub) + ib, use_na_sentinel=False)
+    codes, _ = compare_arrays(cmp, ua[keys // len(ub)].tolist(), ub[keys % len(ub)].tolist())
+    return codes[pairs]
+
+
 def _frequencies(
     left: Mapping[str, Sequence[str]], right: Mapping[str, Sequence[str]]
 ) -> list[list[float]]:
@@ -183,7 +194,7 @@ def _frequencies(
     out: list[list[float]] = []
     for cmp in COMPARISONS:
         col = FIELD_COLUMNS[cmp.field]
-        codes, _ = compare_arrays(cmp, list(left[col]), list(right[col]))
+        codes = _compare_distinct_pairs(cmp, left[col], right[col])
         counts = np.bincount(codes, minlength=len(LEVELS)).astype(float)[: len(LEVELS)]
         counts[MISSING] = 0.0
         present = counts.sum()

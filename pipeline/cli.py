@@ -5,6 +5,8 @@
     petitions demo [--out DIR]
     petitions serve CASE.toml --out DIR [--every MINUTES] [--inbox DIR]
     petitions generate --out DIR [--seed N]
+    petitions dashboard CASE_OR_OUT_DIR [--host H --port P --users FILE]
+    petitions users add NAME --role reviewer|supervisor [--users FILE]  (password: prompt/stdin)
 
 Exit codes (README.md, "Exit codes"): 0 report written; 2 bad case file; 3 an input file is
 missing; 4 an input file cannot be read; 5 report written but some sheet files could not be read;
@@ -128,7 +130,7 @@ def _run(
     cache = page_cache(case) if use_cache else None
     context = ReadContext(crops_dir=out_dir / "crops")  # scans read with tesseract in-process
     progress = terminal_progress()
-    run = partial(check_case, case, logged, context=context, cache=cache)
+    run = partial(check_case, case, logged, context=context, keep_in=out_dir, cache=cache)
     try:
         if jobs <= 1:
             report = run(progress=progress)
@@ -241,6 +243,50 @@ def _serve(args: argparse.Namespace) -> int:
     return serve_case(args.case, args.out, args.every, inbox=args.inbox, port=args.port)
 
 
+USERS_FILE = "petitions-users.sqlite"  # in the folder the command runs in, unless --users
+
+
+def _dashboard(args: argparse.Namespace) -> int:
+    """Serve the review dashboard until stopped."""
+    import uvicorn
+
+    from dashboard.accounts import Accounts
+    from dashboard.app import create_app, session_secret
+
+    from .errors import InputMissingError
+
+    if not args.root.is_dir():
+        raise InputMissingError(f"{args.root}: no such folder")
+    accounts = Accounts(args.users)
+    if not accounts.names():
+        print(
+            f"no accounts in {args.users}: add one with `petitions users add NAME --role "
+            "supervisor`",
+            file=sys.stderr,
+        )
+    app = create_app(args.root, accounts, secret=session_secret(args.users))
+    print(f"review dashboard on http://{args.host}:{args.port}/ (Ctrl-C to stop)")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return ExitCode.OK
+
+
+def _users_add(args: argparse.Namespace) -> int:
+    """The password from a prompt, or the first line of stdin when it is not a terminal."""
+    import getpass
+
+    from dashboard.accounts import AccountError, Accounts, Role
+
+    if sys.stdin.isatty():
+        password = getpass.getpass(f"password for {args.name}: ")
+        if getpass.getpass("again: ") != password:
+            raise AccountError("the passwords differ")
+    else:
+        password = sys.stdin.readline().rstrip("\n")
+    account = Accounts(args.users).add(args.name, Role(args.role), password)
+    print(f"{account.name}: {account.role} in {args.users}")
+    return ExitCode.OK
+
+
 def _generate(args: argparse.Namespace) -> int:
     from .synth import generate_case
 
@@ -304,6 +350,23 @@ def build_parser() -> argparse.ArgumentParser:
         "--port", type=int, help="port of the Prefect server started when none is configured"
     )
     srv.set_defaults(func=_serve)
+
+    dash = sub.add_parser(
+        "dashboard", help="serve the review dashboard for a checked case or a folder of cases"
+    )
+    dash.add_argument("root", type=Path, help="a report folder, a case folder or a folder of cases")
+    dash.add_argument("--host", default="127.0.0.1")
+    dash.add_argument("--port", type=int, default=8000)
+    dash.add_argument("--users", type=Path, default=Path(USERS_FILE), help="the accounts file")
+    dash.set_defaults(func=_dashboard)
+
+    users = sub.add_parser("users", help="dashboard accounts")
+    users_sub = users.add_subparsers(dest="users_command", required=True, parser_class=_Parser)
+    add = users_sub.add_parser("add", help="add an account (or set its role and password)")
+    add.add_argument("name")
+    add.add_argument("--role", choices=("reviewer", "supervisor"), required=True)
+    add.add_argument("--users", type=Path, default=Path(USERS_FILE), help="the accounts file")
+    add.set_defaults(func=_users_add)
 
     gen = sub.add_parser("generate", help="write a synthetic petition case (fixtures)")
     gen.add_argument("--out", type=Path, required=True)

@@ -1,43 +1,150 @@
-"""Map a printed column title of the signature table to a canonical field name.
+"""The columns of a signature table: what a printed column title stands for, and what a column's
+content looks like. Shared by the text-layer reader (pipeline/textlayer.py) and the scan reader
+(pipeline/scan/), so this module knows nothing of PDFs or images.
 
 Village Law § 9-902(8) requires "the correct date of signing, the full name of the signer, his
 present residence, the ward if any and the village election district if any"; its statutory
 form prints the columns Date | Signature-Residence | Ward if any | Village Election District if
-any. Sheets in the wild print them in many spellings, so the mapping is a table of patterns,
-tried in order, first match wins. Used by the text-layer reader and by the OCR reader, so this
-module knows nothing of PDFs.
+any. Print shops set the same form in many ways, so a column is placed by its title through one
+vocabulary (`COLUMN_TITLES`), exactly (`HEADER_PATTERNS`) or, for a title set or read a little
+differently, by fuzzy matching (RapidFuzz), and where the title says nothing, by its content
+(`role_by_content`).
+
+A column has a *role*: one of the line's fields (`records.FIELD_NAMES`), or a part of one:
+
+- `street` and `town`: the residence split over two columns ("Street and Number" | "Town" or
+  "City/Village"); `join_parts` joins them into the line's `residence` for matching;
+- `signature_residence`: the statute's combined column, the signature above and the residence
+  below in one cell; read, it gives the line's `signature` and `residence`;
+- `line_number`: the printed "No." column, which checks the rows and is no field of the line.
+
+API: `place_title(text) -> TitleMatch | None`; `map_header(text) -> field | None` (the field a
+title's role fills); `role_field(role)`; `join_parts({role: text}) -> {field: text}`;
+`role_by_content(texts) -> role | None`; `NEEDED_FIELDS`: the fields without which a line
+cannot be judged, so a table whose columns do not give them is not placed.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+from rapidfuzz import process as rf_process
 
 from .records import FIELD_NAMES
 
-__all__ = ["HEADER_PATTERNS", "map_header", "normalize_header"]
+__all__ = [
+    "COLUMN_TITLES",
+    "FUZZY_TITLE_SCORE",
+    "HEADER_PATTERNS",
+    "NEEDED_FIELDS",
+    "PART_ROLES",
+    "ROLES",
+    "TitleMatch",
+    "join_parts",
+    "map_header",
+    "normalize_header",
+    "place_title",
+    "role_by_content",
+    "role_field",
+]
 
-# (pattern over the normalized title, canonical field). Order matters: the more specific
-# patterns come first ("Signature-Residence" before "Residence", "Printed Name" before "Name",
-# "Election District" before a bare "District").
+# Roles that are a part of a field or no field at all, with the field they fill (None: none).
+PART_ROLES: dict[str, str | None] = {
+    "street": "residence",
+    "town": "residence",
+    "signature_residence": "signature",
+    "line_number": None,
+}
+ROLES: tuple[str, ...] = FIELD_NAMES + tuple(PART_ROLES)
+# A table gives a judgeable line only with these (a date and a signature on every kind).
+NEEDED_FIELDS = ("date", "signature")
+
+# (pattern over the normalized title, role). Order matters: the more specific patterns come
+# first ("Signature and Residence" before "Residence", "Printed Name" before "Name", "Election
+# District" before a bare "District", "Street and Number" before "Residence (Street and
+# Number)" is not needed: that one is the whole residence).
 HEADER_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(p), f)
     for p, f in (
-        # The statute's own combined column: the signature is what makes the line; the
-        # residence written in the same cell is read with it (9-902(8) form).
-        (r"^signature\s*[-/&]?\s*(and\s+)?residence$", "signature"),
-        (r"^(date|date signed|date of signing)$", "date"),
-        (r"^(signature|signature of signer|signer'?s signature|sign here)$", "signature"),
-        (r"^(printed name|print name|name printed|name of signer|full name|name)$", "name"),
-        (r"^(residence|residence address|address|present residence|home address)$", "residence"),
-        (r"^ward( if any)?$", "ward"),
+        (r"^signature\s*[-/&]?\s*(and\s+)?(residence|address)$", "signature_residence"),
+        (r"^(date|date signed|date of signing|signing date|date of signature)$", "date"),
         (
-            r"^((village )?election district( if any)?|e ?d|ed( if any)?|district( if any)?)$",
+            r"^(signature|signature of (signer|elector|voter|owner|petitioner)|"
+            r"(signer|elector|voter)'?s signature|sign here|signatures?)$",
+            "signature",
+        ),
+        (
+            r"^(printed name|print name|name printed|name of signer|full name|name|"
+            r"name \(printed\)|print your name|printed name of signer)$",
+            "name",
+        ),
+        (r"^(street (and|&) (number|no)|number (and|&) street|street address|street)$", "street"),
+        (
+            r"^(town|city|village|city/village|city or village|town or city|town/city|"
+            r"city/town|town/village|post office)$",
+            "town",
+        ),
+        (
+            r"^(residence|residence address|address|present residence|home address|"
+            r"residence street (and|&) number|residence street (and|&) no|"
+            r"residence \(street (and|&) number\)|address where registered)$",
+            "residence",
+        ),
+        (r"^ward( if any| no)?$", "ward"),
+        (
+            r"^((village )?election district( if any| no)?|e ?d( no)?|ed( if any)?|"
+            r"district( if any| no)?)$",
             "election_district",
         ),
-        (r"^(amount of )?(assessed )?(valuation|value)( credited)?$", "valuation"),
+        (r"^(amount of )?(assessed )?(valuation|value)( credited)?( of property)?$", "valuation"),
+        (r"^(no|line|line no|number|#)$", "line_number"),
     )
 )
-assert all(f in FIELD_NAMES for _, f in HEADER_PATTERNS)
+
+# The vocabulary: the titles printed forms use, normalized, per role. The fuzzy fallback
+# compares a title with these; the synthetic corpus prints these and others (its held-out
+# families use spellings not listed here, which is what the fuzzy match is for).
+COLUMN_TITLES: dict[str, tuple[str, ...]] = {
+    "date": ("date", "date of signing", "date signed"),
+    "signature": ("signature", "signature of signer", "signature of elector", "signature of voter"),
+    "name": ("printed name", "print name", "name printed", "name"),
+    "residence": (
+        "residence",
+        "residence address",
+        "address",
+        "present residence",
+        "residence street and number",
+    ),
+    "street": ("street and number", "street address"),
+    "town": ("town", "city/village", "town or city", "village"),
+    "ward": ("ward", "ward if any"),
+    "election_district": ("election district", "village election district if any", "e d"),
+    "valuation": ("assessed valuation", "amount of assessed valuation"),
+    "signature_residence": ("signature and residence", "signature-residence"),
+    "line_number": ("no", "line no"),
+}
+_KNOWN = {title: role for role, titles in COLUMN_TITLES.items() for title in titles}
+# A fuzzy title match at or above this RapidFuzz score places the column (OCR slips, reworded
+# titles: "riinted Name", "Signature of the Elector").
+FUZZY_TITLE_SCORE = 82.0
+assert all(role in ROLES for _, role in HEADER_PATTERNS)
+assert set(COLUMN_TITLES) == set(ROLES)
+
+
+@dataclass(frozen=True, slots=True)
+class TitleMatch:
+    """A column title placed: its role, the field it fills, and how sure (100: exact)."""
+
+    role: str
+    field: str | None
+    score: float
+
+    @property
+    def exact(self) -> bool:
+        return self.score >= 100.0
 
 
 def normalize_header(text: str) -> str:
@@ -45,20 +152,84 @@ def normalize_header(text: str) -> str:
     t = text.lower().replace("\u2019", "'")
     t = re.sub(r"[().:,*]", " ", t)
     t = re.sub(r"\s*-\s*", "-", t)
+    t = re.sub(r"\s*/\s*", "/", t)
     t = re.sub(r"\s+", " ", t).strip()
     return t
 
 
-def map_header(text: str) -> str | None:
-    """The canonical field (one of records.FIELD_NAMES) a column title stands for, or None.
+def role_field(role: str) -> str | None:
+    """The line's field a role fills (a field is its own role)."""
+    return PART_ROLES.get(role, role)
 
-    Case-insensitive and tolerant of line breaks and extra spaces: "Village Election\\nDistrict
-    (if any)" -> "election_district", "E.D." -> "election_district", "Signature-Residence"
-    (the combined column of the 9-902(8) form) -> "signature"."""
+
+def place_title(text: str, *, min_score: float = FUZZY_TITLE_SCORE) -> TitleMatch | None:
+    """The role of a printed column title: exactly by `HEADER_PATTERNS`, else the closest
+    title of `COLUMN_TITLES` if it scores at least `min_score` (RapidFuzz ratio over the
+    normalized text), else None."""
     t = normalize_header(text or "")
     if not t:
         return None
-    for pattern, field in HEADER_PATTERNS:
+    for pattern, role in HEADER_PATTERNS:
         if pattern.match(t):
-            return field
+            return TitleMatch(role, role_field(role), 100.0)
+    if len(t) < 3:  # "E", "Nc": too short to say
+        return None
+    best = rf_process.extractOne(t, list(_KNOWN), scorer=fuzz.ratio)
+    if best is None or best[1] < min_score:
+        return None
+    role = _KNOWN[best[0]]
+    return TitleMatch(role, role_field(role), min(99.0, float(best[1])))
+
+
+def map_header(text: str) -> str | None:
+    """The canonical field (one of records.FIELD_NAMES) a column title fills, or None; exact
+    titles only (`place_title` for the fuzzy match and the role).
+
+    Case-insensitive and tolerant of line breaks and extra spaces: "Village Election\\nDistrict
+    (if any)" -> "election_district", "E.D." -> "election_district", "Signature-Residence"
+    (the combined column of the 9-902(8) form) -> "signature"; "Street and Number" ->
+    "residence" (its street part)."""
+    m = place_title(text, min_score=101.0)
+    return None if m is None else m.field
+
+
+def join_parts(parts: Mapping[str, str]) -> dict[str, str]:
+    """The line's fields from its cells' text by role: the street and the town joined into the
+    residence ("12 Oak St, Elmwood Falls"), the line number dropped. A combined
+    signature-and-residence cell must be split by the reader first (it gives `signature` and
+    `residence`)."""
+    out = {role: text for role, text in parts.items() if role in FIELD_NAMES}
+    street, town = parts.get("street", "").strip(), parts.get("town", "").strip()
+    if ("street" in parts or "town" in parts) and not out.get("residence"):
+        out["residence"] = ", ".join(p for p in (street, town) if p)
+    return out
+
+
+_DATE_LIKE = re.compile(
+    r"^\s*(\d{1,2}\s*[/.-]\s*\d{1,2}(\s*[/.-]\s*\d{2,4})?|"
+    r"(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(st|nd|rd|th)?"
+    r"(,?\s*\d{4})?)\s*$",
+    re.I,
+)
+_STREET_LIKE = re.compile(r"^\s*\d+[A-Za-z]?(\s*1/2)?\s+[A-Za-z]", re.I)
+_SMALL_NUMBER = re.compile(r"^\s*\d{1,3}\s*$")
+_MONEY = re.compile(r"^\s*\$?\s*\d{1,3}(,\d{3})+(\.\d\d)?\s*$|^\s*\$\s*\d+")
+
+
+def role_by_content(texts: Sequence[str], *, share: float = 0.8) -> str | None:
+    """The role a column's filled cells show when its title placed nothing: dates, house
+    numbers and streets (`residence`), dollar amounts (`valuation`), or small numbers in
+    sequence (`line_number`); None when fewer than `share` of the filled cells agree or when
+    too few are filled (under 2). Ward and district digits are not told apart by content."""
+    filled = [t for t in texts if t and t.strip(" ._")]
+    if len(filled) < 2:
+        return None
+    need = share * len(filled)
+    for role, pattern in (("date", _DATE_LIKE), ("valuation", _MONEY), ("residence", _STREET_LIKE)):
+        if sum(bool(pattern.match(t)) for t in filled) >= need:
+            return role
+    if all(_SMALL_NUMBER.match(t) for t in filled):
+        numbers = [int(t) for t in filled]
+        if numbers == sorted(numbers) and len(set(numbers)) == len(numbers):
+            return "line_number"
     return None

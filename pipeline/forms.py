@@ -20,11 +20,13 @@ __all__ = [
     "NAMES",
     "PROPOSITION",
     "RESIDENCES",
+    "SHEET_CAPTIONS",
     "SHEET_NUMBERS",
     "SIGNATURE_CAPTIONS",
     "STATEMENT_STARTS",
     "TITLE",
     "VILLAGES",
+    "find_sheet_number",
     "statement_form",
 ]
 
@@ -75,13 +77,32 @@ JURAT = re.compile(
 )
 # The captions under the statement's date and signature blanks.
 SIGNATURE_CAPTIONS = ("signature of witness", "signature and official title")
-# 9-902(8): numbered "at the foot of each sheet"; the notary form ends "Page No. ...".
+# 9-902(8): numbered "at the foot of each sheet"; forms print the caption in many ways, at the
+# top or the foot: "Sheet No. 3", "Sheet #3", "Page No. 3", "Page 3 of 6", "Page __3__ of __6__",
+# "Petition Sheet 3". Group 1 is the number; the blank's underscores may be printed as text.
+_BLANK = r"[\s_.:]*"
 SHEET_NUMBERS = (
-    re.compile(r"\bSheet\s+No\.?\s*(\d+)\b", _I),
-    re.compile(r"\bSheet\s+(?:#\s*)?(\d+)\b", _I),
-    re.compile(r"\bPage\s+No\.?\s*(\d+)\b", _I),
-    re.compile(r"\bPage\s+(\d+)(?:\s+of\s+\d+)?\b", _I),
+    re.compile(rf"\b(?:Petition\s+)?Sheet\s+(?:No\.?|Number|#){_BLANK}(\d+)(?!\d)", _I),
+    re.compile(rf"\b(?:Petition\s+)?Sheet\s+(?:#\s*)?{_BLANK}(\d+)(?!\d)", _I),
+    re.compile(rf"\bPage\s+(?:No\.?|Number|#){_BLANK}(\d+)(?!\d)", _I),
+    re.compile(rf"\bPage{_BLANK}(\d+)(?!\d)", _I),
 )
+# A caption with its number's blank, whatever is written in it (the number itself may be
+# handwritten, or misread: "Sheet No. b"): a reader that finds the caption but no number in
+# SHEET_NUMBERS looks at what follows the caption (`match.end()`) itself.
+SHEET_CAPTIONS = re.compile(
+    r"\b(?:(?:Petition\s+)?Sheet|Page)\s*(?:No\.?|Number|#)?(?=[\s_.:]|$)", _I
+)
+
+
+def find_sheet_number(text: str) -> tuple[int, int, str] | None:
+    """The first sheet-number caption with its number in a text line: (start of the caption, end
+    of the number, the number's digits), or None. "Page 3 of 6" -> 3; "Sheet No. __4__" -> 4."""
+    for pattern in SHEET_NUMBERS:
+        m = pattern.search(text)
+        if m:
+            return m.start(), m.end(1), m.group(1)
+    return None
 
 
 def statement_form(text: str) -> tuple[str, int, int] | None:

@@ -14,6 +14,7 @@ import datetime as dt
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 from .case import CaseConfig
 from .codes import Category, codes_in
@@ -40,6 +41,7 @@ from .records import (
     Totals,
     ValuationResult,
     Verdict,
+    WitnessStatement,
 )
 from .rules import reading
 from .rules.base import LineContext, RuleSet, Threshold, finding
@@ -62,9 +64,15 @@ def apply_corrections(
     sheets: Sequence[Sheet], decisions: Mapping[str, ReviewDecision]
 ) -> tuple[Sheet, ...]:
     """Sheets with reviewers' corrected field values put in place (source REVIEWER), so that
-    matching and judging see what the reviewer read. Run before matching."""
+    matching and judging see what the reviewer read. Run before matching. A decision whose
+    `line_id` is a page id is about the sheet: its corrections are the sheet number
+    (`sheet_number`) and the witness statement's blanks (`witness_name`, `stated_count`, ...)."""
     out = []
+    touched = {key.partition("-")[0] for key in decisions}  # line ids are "<page id>-NN"
     for sheet in sheets:
+        if sheet.page.page_id not in touched:
+            out.append(sheet)
+            continue
         lines = []
         for line in sheet.lines:
             d = decisions.get(line.line_id)
@@ -75,8 +83,65 @@ def apply_corrections(
                         Field(name, text, 1.0, Source.REVIEWER, old.box if old else None)
                     )
             lines.append(line)
-        out.append(replace(sheet, lines=tuple(lines)))
+        if any(a is not b for a, b in zip(lines, sheet.lines, strict=True)):
+            sheet = replace(sheet, lines=tuple(lines))  # else the same sheet, uncorrected
+        d = decisions.get(sheet.page.page_id)
+        out.append(
+            _correct_sheet(sheet, d.corrections) if d is not None and d.corrections else sheet
+        )
     return tuple(out)
+
+
+SHEET_FIELDS = ("sheet_number",) + tuple(
+    f for f in WitnessStatement.__dataclass_fields__ if f not in ("form", "box")
+)
+
+
+def _correct_sheet(sheet: Sheet, corrections: Mapping[str, str]) -> Sheet:
+    def field(old: Field | None, name: str, text: str) -> Field:
+        return Field(name, text, 1.0, Source.REVIEWER, old.box if old else None)
+
+    if "sheet_number" in corrections:
+        text = corrections["sheet_number"]
+        sheet = replace(sheet, sheet_number=field(sheet.sheet_number, "sheet_number", text))
+    blanks = {k: v for k, v in corrections.items() if k in SHEET_FIELDS and k != "sheet_number"}
+    if blanks:
+        witness = sheet.witness or WitnessStatement(form="witness")
+        new: dict[str, Any] = {k: field(getattr(witness, k), k, v) for k, v in blanks.items()}
+        witness = replace(witness, **new)
+        sheet = replace(sheet, witness=witness)
+    return sheet
+
+
+def _sheet_decision(
+    own: list[Finding], d: ReviewDecision | None, page_id: str, citation: str
+) -> list[Finding]:
+    """A reviewer's decision on a sheet: accepted (its statement and number read as complete,
+    so its review findings are settled; a fatal one stands unless its fields are corrected),
+    or rejected (every line falls)."""
+    if d is None or d.action is ReviewAction.CORRECT:
+        return own
+    who = f"{d.reviewer} on {d.decided_at.isoformat()}"
+    if d.action is ReviewAction.ACCEPT:
+        kept = [f for f in own if f.severity is not Severity.REVIEW]
+        note = finding(
+            "REVIEWER_ACCEPTED_SHEET",
+            Severity.NOTE,
+            "",
+            f"sheet read as complete by {who}",
+            page_id=page_id,
+            settled=[f.code for f in own if f.severity is Severity.REVIEW],
+        )
+        return kept + [note]
+    rejected = finding(
+        "REVIEWER_REJECTED_SHEET",
+        Severity.FATAL,
+        citation,
+        f"sheet rejected by {who}: {d.reason or 'no reason given'}",
+        page_id=page_id,
+        reviewer=d.reviewer,
+    )
+    return own + [rejected]
 
 
 def order_sheets(sheets: Sequence[Sheet]) -> tuple[Sheet, ...]:
@@ -91,7 +156,7 @@ def order_sheets(sheets: Sequence[Sheet]) -> tuple[Sheet, ...]:
 
 # Whatever the statute, a doubtful reading goes to a person (pipeline/rules/reading.py).
 READING_LINE_RULES = (reading.low_confidence_fields,)
-READING_SHEET_RULES = (reading.low_confidence_sheet_fields,)
+READING_SHEET_RULES = (reading.low_confidence_sheet_fields, reading.layout_doubts)
 
 # Findings that say the reading itself is in doubt (pipeline/rules/reading.py). A line read with
 # doubt is never decided by the software: even a fatal finding may rest on a misread field, so
@@ -146,6 +211,91 @@ def _reviewer_match(match: Match | None, d: ReviewDecision, line_id: str) -> Mat
     )
 
 
+@dataclass(frozen=True, slots=True)
+class SheetJudged:
+    """One sheet's findings and judged lines, with what they were judged from."""
+
+    key: tuple
+    own: tuple[Finding, ...]
+    lines: tuple[JudgedLine, ...]
+
+
+SheetMemo = dict[str, SheetJudged]  # page id -> the sheet as last judged
+
+
+def _same_inputs(a: tuple, b: tuple) -> bool:
+    """The same sheet object (corrections make a new one), the same petition findings on it,
+    the same match objects and equal decisions: its judging would come out the same."""
+    return (
+        a[0] is b[0]
+        and a[1] == b[1]
+        and all(x is y for x, y in zip(a[2], b[2], strict=True))
+        and a[3] == b[3]
+        and a[4] == b[4]
+    )
+
+
+def _judge_sheet(
+    case: CaseConfig,
+    rules: RuleSet,
+    sheet: Sheet,
+    matches: Mapping[str, Match],
+    register: Mapping[str, RegisterEntry],
+    decisions: Mapping[str, ReviewDecision],
+    petition_findings: Sequence[Finding],
+) -> tuple[tuple[Finding, ...], tuple[JudgedLine, ...]]:
+    """One sheet: its own findings (cascading onto its lines) and every line judged."""
+    page_id = sheet.page.page_id
+    own = [f for rule in rules.sheet_rules + READING_SHEET_RULES for f in rule(sheet, case)]
+    own += petition_findings
+    if sheet.page.kind is not PageKind.PDF_TEXT:
+        own = [_confirm_on_the_scan(f) for f in own]
+    own = _sheet_decision(own, decisions.get(page_id), page_id, rules.statute)
+    judged = []
+    for line in sheet.lines:
+        if line.blank:
+            judged.append(
+                JudgedLine(line, LineStatus.BLANK, (), None, None, sheet.sheet_number_value)
+            )
+            continue
+        decision = decisions.get(line.line_id)
+        match = matches.get(line.line_id)
+        if decision is not None and decision.voter_id:
+            match = _reviewer_match(match, decision, line.line_id)
+        voter_id = match.voter_id if match and match.decision is MatchDecision.MATCH else None
+        ctx = LineContext(
+            line=line,
+            sheet=sheet,
+            match=match,
+            entry=register.get(voter_id) if voter_id else None,
+            signed_on=parse_written_date(line.text("date"), reference=case.dates.filed),
+            case=case,
+        )
+        found = [f for rule in rules.line_rules + READING_LINE_RULES for f in rule(ctx)]
+        found += _cascade(own, line.line_no)
+        status = status_of(found)
+        if decision is not None and decision.action is ReviewAction.ACCEPT:
+            status = LineStatus.VALID
+        elif decision is not None and decision.action is ReviewAction.REJECT:
+            found.append(
+                ctx.finding(
+                    "REVIEWER_REJECTED",
+                    Severity.FATAL,
+                    rules.statute,
+                    f"rejected by {decision.reviewer}: {decision.reason or 'no reason given'}",
+                    reviewer=decision.reviewer,
+                    decided_at=decision.decided_at.isoformat(),
+                )
+            )
+            status = LineStatus.INVALID
+        judged.append(
+            JudgedLine(
+                line, status, tuple(found), match, voter_id, sheet.sheet_number_value, decision
+            )
+        )
+    return tuple(own), tuple(judged)
+
+
 def judge(
     case: CaseConfig,
     rules: RuleSet,
@@ -161,11 +311,14 @@ def judge(
     holdings: Sequence[Holding] = (),
     petition_findings: Sequence[Finding] = (),
     doubt: RegisterDoubt | None = None,
+    memo: SheetMemo | None = None,
 ) -> SufficiencyReport:
     """Judge every line and the petition. `petition_findings` are found outside the rules
     (where they need the matcher, as the committee to fill vacancies does, or about the
     register itself); `doubt` is what the register or roll could not settle: the verdict is
-    decided only if it holds whatever those rows turn out to be."""
+    decided only if it holds whatever those rows turn out to be. With `memo` (kept by the
+    caller between calls: the review dashboard judges again after each decision) a sheet
+    whose inputs are unchanged is not judged again."""
     decisions = decisions or {}
     doubt = doubt or RegisterDoubt()
     sheets = order_sheets(sheets)
@@ -182,52 +335,24 @@ def judge(
     sheet_level: list[Finding] = list(by_page.get(None, []))
     for sheet in sheets:
         page_id = sheet.page.page_id
-        own = [f for rule in rules.sheet_rules + READING_SHEET_RULES for f in rule(sheet, case)]
-        own += by_page.get(page_id, [])
-        if sheet.page.kind is not PageKind.PDF_TEXT:
-            own = [_confirm_on_the_scan(f) for f in own]
+        extra = tuple(by_page.get(page_id, ()))
+        ids = [line.line_id for line in sheet.lines]
+        key = (
+            sheet,
+            extra,
+            tuple(map(matches.get, ids)),
+            tuple(map(decisions.get, ids)),
+            decisions.get(page_id),
+        )
+        hit = memo.get(page_id) if memo is not None else None
+        if hit is not None and _same_inputs(hit.key, key):
+            own, lines = hit.own, hit.lines
+        else:
+            own, lines = _judge_sheet(case, rules, sheet, matches, register, decisions, extra)
+            if memo is not None:
+                memo[page_id] = SheetJudged(key, own, lines)
         sheet_level += own
-        for line in sheet.lines:
-            if line.blank:
-                judged.append(
-                    JudgedLine(line, LineStatus.BLANK, (), None, None, sheet.sheet_number_value)
-                )
-                continue
-            decision = decisions.get(line.line_id)
-            match = matches.get(line.line_id)
-            if decision is not None and decision.voter_id:
-                match = _reviewer_match(match, decision, line.line_id)
-            voter_id = match.voter_id if match and match.decision is MatchDecision.MATCH else None
-            ctx = LineContext(
-                line=line,
-                sheet=sheet,
-                match=match,
-                entry=register.get(voter_id) if voter_id else None,
-                signed_on=parse_written_date(line.text("date"), reference=case.dates.filed),
-                case=case,
-            )
-            found = [f for rule in rules.line_rules + READING_LINE_RULES for f in rule(ctx)]
-            found += _cascade(own, line.line_no)
-            status = status_of(found)
-            if decision is not None and decision.action is ReviewAction.ACCEPT:
-                status = LineStatus.VALID
-            elif decision is not None and decision.action is ReviewAction.REJECT:
-                found.append(
-                    ctx.finding(
-                        "REVIEWER_REJECTED",
-                        Severity.FATAL,
-                        rules.statute,
-                        f"rejected by {decision.reviewer}: {decision.reason or 'no reason given'}",
-                        reviewer=decision.reviewer,
-                        decided_at=decision.decided_at.isoformat(),
-                    )
-                )
-                status = LineStatus.INVALID
-            judged.append(
-                JudgedLine(
-                    line, status, tuple(found), match, voter_id, sheet.sheet_number_value, decision
-                )
-            )
+        judged += lines
 
     judged = _count_each_signer_once(judged, f"{rules.statute}: each signer is counted once")
 
@@ -236,7 +361,7 @@ def judge(
         raise PetitionError(f"internal error: {lines_read} lines read but {len(judged)} judged")
 
     threshold = rules.threshold(case, electors)
-    after = _unmatched_decisions(decisions, judged) + _no_threshold(rules, threshold)
+    after = _unmatched_decisions(decisions, judged, sheets) + _no_threshold(rules, threshold)
     petition_findings += after
     sheet_level += after
     count = {s: sum(1 for j in judged if j.status is s) for s in LineStatus}
@@ -432,11 +557,12 @@ def _blocking(findings: Sequence[Finding]) -> str:
 
 
 def _unmatched_decisions(
-    decisions: Mapping[str, ReviewDecision], judged: Sequence[JudgedLine]
+    decisions: Mapping[str, ReviewDecision], judged: Sequence[JudgedLine], sheets: Sequence[Sheet]
 ) -> list[Finding]:
-    """A reviewer's decision for a line id that is in no sheet of the case was not applied:
-    said, never ignored (a re-scanned sheet, a decision file from another case)."""
-    ids = {j.line.line_id for j in judged}
+    """A reviewer's decision for a line id that is in no sheet of the case (or a sheet's page
+    id that is no sheet of it) was not applied: said, never ignored (a re-scanned sheet, a
+    decision file from another case)."""
+    ids = {j.line.line_id for j in judged} | {s.page.page_id for s in sheets}
     unmatched = sorted(lid for lid in decisions if lid not in ids)
     if not unmatched:
         return []

@@ -251,6 +251,9 @@ class Sheet:
     sheet_number: Field | None = None  # as printed at the foot ("Sheet No. 3")
     witness: WitnessStatement | None = None
     columns: tuple[str, ...] = ()  # canonical field names of the table's columns, in order
+    # Why the reader could not lay the sheet out with confidence (a table or a column it did
+    # not place, rows it could not check); each sends the sheet to a person (LAYOUT_DOUBT).
+    layout_doubts: tuple[str, ...] = ()
 
     @property
     def sheet_number_value(self) -> int | None:

@@ -27,7 +27,8 @@ from .cache import PageCache
 from .case import CaseConfig, LimitsConfig, PetitionKind, RegisterConfig
 from .errors import CaseFileError, PetitionError, stage
 from .ingest import discover, ingest_file, read_page, sha256_file
-from .judge import apply_corrections, judge, latest_decisions
+from .judge import apply_corrections, latest_decisions
+from .judging import JudgingInputs, judge_inputs, matched_on, save_judging
 from .records import (
     FileError,
     Finding,
@@ -608,45 +609,49 @@ def finish(
     register: RegisterData,
     decisions: Sequence[ReviewDecision],
     inputs: Mapping[str, str],
+    keep_in: Path | None = None,
     progress: Progress | None = None,
 ) -> SufficiencyReport:
-    """Corrections, matching and judging: everything after the pages are read."""
+    """Corrections, matching and judging: everything after the pages are read. With `keep_in`
+    (the report's folder) the judging inputs are kept there for the review dashboard."""
     in_force = latest_decisions(decisions)
-    sheets = apply_corrections(sheets, in_force)
+    corrected = apply_corrections(sheets, in_force)
     store = register.stored.open() if register.stored is not None else None
     try:
         matcher = make_matcher(register, case, store)
-        matches = match_lines(sheets, matcher, progress)
+        matches = match_lines(corrected, matcher, progress)
 
         def entries(found: Iterable[Match]) -> Mapping[str, RegisterEntry]:
             """The entries the judge may look at: every matched or chosen voter."""
-            if store is None:
-                return register.entries
             ids = {m.voter_id for m in found if m.voter_id}
             ids |= {d.voter_id for d in in_force.values() if d.voter_id}
+            if store is None:
+                return {i: register.entries[i] for i in ids if i in register.entries}
             return store.get(sorted(ids))
 
-        report = judge(
+        judging = JudgingInputs(
             case,
-            rules_for(case),
-            sheets,
+            tuple(sheets),
+            tuple(errors),
             matches,
+            {line.line_id: matched_on(line) for s in corrected for line in s.filled_lines},
             entries(matches.values()),
             register.electors,
-            decisions=in_force,
-            file_errors=errors,
-            inputs=inputs,
-            holdings=register.holdings,
-            petition_findings=[
+            holdings=tuple(register.holdings),
+            petition_findings=(
                 *register.findings,
                 *people_named_in_the_petition(case, matcher, entries),
-            ],
+            ),
+            inputs=dict(inputs),
+            corrected=frozenset(i for i, d in in_force.items() if d.corrections),
             doubt=register.doubt,
         )
     finally:
         if store is not None:
             store.close()
-    return report
+    if keep_in is not None:
+        save_judging(judging, keep_in)
+    return judge_inputs(judging, decisions, rules_for(case))
 
 
 def check_case(
@@ -654,13 +659,14 @@ def check_case(
     decisions: Sequence[ReviewDecision] = (),
     mapper: Mapper = map,
     context: ReadContext | None = None,
+    keep_in: Path | None = None,
     cache: PageCache | None = None,
     progress: Progress | None = None,
 ) -> SufficiencyReport:
     """The whole run without Prefect. `mapper` runs per-file and per-page work (the builtin
     `map`, or a process pool's); scans are read with the context's engine, their lines' crops
-    written to its `crops_dir`; pages already read are taken from `cache` (`page_cache(case)`;
-    None: every page is read)."""
+    written to its `crops_dir`; the judging inputs are kept in `keep_in` (`finish`); pages
+    already read are taken from `cache` (`page_cache(case)`; None: every page is read)."""
     with stage("finding the sheet files"):
         files, errors = discover(case.sheets)
     with stage("reading the register"):
@@ -681,5 +687,6 @@ def check_case(
             register,
             decisions,
             input_hashes(case, files),
+            keep_in,
             progress,
         )

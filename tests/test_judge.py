@@ -211,3 +211,20 @@ def test_a_later_signature_waits_while_the_first_is_in_review():
     dup = [f for f in later.findings if f.code == "DUPLICATE_SIGNER"]
     assert dup and dup[0].severity is Severity.REVIEW
     assert dup[0].evidence["first_line_id"] == first.line.line_id
+
+
+def test_a_column_not_placed_sends_the_sheet_to_a_person_not_to_a_fatal_finding():
+    """A residence column the reader did not place is not a residence missing: the sheet's
+    lines wait for a person (LAYOUT_DOUBT), with the reason."""
+    from dataclasses import replace as _replace
+
+    ln = b.line(1, residence="")
+    plain = b.sheet((ln,))
+    doubted = _replace(plain, layout_doubts=("no column placed as the residence",))
+    matches = {ln.line_id: b.match(ln.line_id, "NY1")}
+    assert _run([plain], matches, {"NY1": b.entry()}).lines[0].status is LineStatus.INVALID
+    report = _run([doubted], matches, {"NY1": b.entry()})
+    assert report.lines[0].status is LineStatus.NEEDS_REVIEW
+    codes = {f.code for f in report.lines[0].findings}
+    assert {"LAYOUT_DOUBT", "RESIDENCE_MISSING"} <= codes
+    assert any("residence" in f.message for f in report.findings if f.code == "LAYOUT_DOUBT")

@@ -224,15 +224,6 @@ def test_sans_serif_i_and_l_are_put_right() -> None:
     assert _fix_il("lived at", capitalized=False) == "lived at"
 
 
-def test_garbled_column_titles_still_map() -> None:
-    from pipeline.scan.reader import _map_title
-
-    assert _map_title("riinted Name") == "name"
-    assert _map_title("Village Election\nDistrict\n(if any)") == "election_district"
-    assert _map_title("Date Signed") == "date"
-    assert _map_title("Remarks") is None
-
-
 def _two_table_page(dpi: float = DPI) -> np.ndarray:
     """A nominating-style page: a candidates table (header + 2 rows, 4 columns), two lines of
     text, then the signature table (header + 8 rows, 3 columns), both as wide as the page's
@@ -481,3 +472,39 @@ def test_prose_and_a_blank_page_give_no_text_grid() -> None:
     ink, _ = _text_page(["We, the undersigned, duly qualified electors"] * 4)
     assert text_grid(ink, DPI) is None
     assert text_grid(np.zeros((1100, 850), np.uint8), DPI) is None
+
+
+@pytest.mark.parametrize(
+    ("printed", "digits_read", "value", "sure"),
+    [
+        ("Page No. 5", "5", 5, True),
+        ("Page No. 5", "9", 5, False),  # the two reads differ: a person reads it
+        ("Sheet No. __4__", "4", 4, False),  # written into the blank by hand
+        ("Sheet No. b", "", 6, False),  # a caption with a look-alike: never silently
+        ("Page 3 of 6", "3", 3, True),
+        ("Sheet #12", "12", 12, True),
+    ],
+)
+def test_sheet_numbers_by_caption_and_doubt(
+    printed: str, digits_read: str, value: int, sure: bool
+) -> None:
+    from pipeline.records import Sheet
+    from pipeline.rules.reading import threshold_for
+    from pipeline.scan.blocks import BlockPage
+    from pipeline.scan.engine import DIGITS
+    from pipeline.scan.reader import _read_sheet_number
+    from tests.builders import page
+    from tests.fakes import FakeEngine
+
+    words = tuple(
+        Word(t, 0.95, (100 + 60 * k, 3000, 150 + 60 * k, 3030), 0)
+        for k, t in enumerate(printed.split())
+    )
+    engine = FakeEngine({DIGITS: digits_read})
+    field = _read_sheet_number(OcrText(words), 300.0, BlockPage(engine, 1.0, 300.0))
+    assert field is not None
+    from pipeline.records import SheetHeader
+
+    sheet = Sheet(page=page(), header=SheetHeader(), lines=(), sheet_number=field)
+    assert sheet.sheet_number_value == value
+    assert (field.confidence >= threshold_for("sheet_number")) is sure

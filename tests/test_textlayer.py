@@ -14,7 +14,7 @@ from reportlab.lib.pagesizes import letter
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfgen.canvas import Canvas
 
-from pipeline.columns import HEADER_PATTERNS, map_header
+from pipeline.columns import HEADER_PATTERNS, ROLES, map_header
 from pipeline.records import FIELD_NAMES, PageKind, PageRef
 from pipeline.synth import LinePlan, SheetPlan, WitnessPlan, write_pdf
 from pipeline.textlayer import read_text_page, text_layer_usable
@@ -49,8 +49,9 @@ def test_map_header(title: str, field: str | None) -> None:
     assert map_header(title) == field
 
 
-def test_header_table_targets_are_field_names() -> None:
-    assert {f for _, f in HEADER_PATTERNS} == set(FIELD_NAMES)
+def test_header_table_targets_are_roles() -> None:
+    assert {f for _, f in HEADER_PATTERNS} == set(ROLES)
+    assert set(FIELD_NAMES) <= set(ROLES)
 
 
 def _ref(page: pdfplumber.page.Page, index: int = 0) -> PageRef:
@@ -182,9 +183,10 @@ def test_statutory_combined_column_and_page_of_foot(tmp_path: Path) -> None:
     with pdfplumber.open(path) as pdf:
         page = pdf.pages[0]
         sheet = read_text_page(page, _ref(page))
-    assert sheet.columns == ("date", "signature", "ward", "election_district")
+    assert sheet.columns == ("date", "signature", "residence", "ward", "election_district")
     assert len(sheet.lines) == 2
-    assert sheet.lines[0].text("signature") == "Wren Oakhurst, 3 Birch Rd"
+    assert sheet.lines[0].text("signature") == "Wren Oakhurst"
+    assert sheet.lines[0].text("residence") == "3 Birch Rd"  # read from the combined cell
     assert sheet.lines[1].blank
     assert sheet.sheet_number_value == 2
     assert sheet.witness is None

@@ -17,8 +17,10 @@ from .base import LineContext, finding
 
 __all__ = [
     "FIELD_THRESHOLDS",
+    "LAYOUT_DOUBT",
     "LOW_CONFIDENCE",
     "low_confidence_fields",
+    "layout_doubts",
     "low_confidence_sheet_fields",
     "threshold_for",
 ]
@@ -101,4 +103,22 @@ def low_confidence_sheet_fields(sheet: Sheet, case: CaseConfig) -> Iterable[Find
             page_id=sheet.page.page_id,
             fields=low,
             thresholds={name: threshold_for(name.split(".")[-1]) for name in low},
+        )
+
+
+LAYOUT_DOUBT = "LAYOUT_DOUBT"
+
+
+def layout_doubts(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
+    """A sheet the reader could not lay out with confidence (a column it did not place, a table
+    it found by its text alone, rows the line numbers do not confirm): no line of it is decided
+    on that reading, even a fatal finding may come from a column not found (a person checks)."""
+    if sheet.layout_doubts:
+        yield finding(
+            LAYOUT_DOUBT,
+            Severity.REVIEW,
+            "",
+            "the sheet's layout was not read with confidence: " + "; ".join(sheet.layout_doubts),
+            page_id=sheet.page.page_id,
+            reasons=list(sheet.layout_doubts),
         )

@@ -64,15 +64,15 @@ class BlockPage:
         engine.set_page(small, BLOCK_DPI)
         return cls(engine, scale, dpi)
 
-    def read(self, rect: Rect) -> OcrText:
+    def read(self, rect: Rect, whitelist: str = "") -> OcrText:
         """One rectangle of the page (page pixels) as a block of text (as one line when it is
         one line tall); boxes in page pixels."""
         psm = Psm.SINGLE_LINE if rect[3] <= self.dpi * ONE_LINE_MAX_IN else Psm.SINGLE_BLOCK
         if self.scale == 1.0:
-            return self.engine.read(rect, psm)
+            return self.engine.read(rect, psm, whitelist)
         s = self.scale
         x, y, w, h = (int(round(v * s)) for v in rect)
-        read = self.engine.read((x, y, max(1, w), max(1, h)), psm)
+        read = self.engine.read((x, y, max(1, w), max(1, h)), psm, whitelist)
         return OcrText(
             tuple(
                 Word(

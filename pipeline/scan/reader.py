@@ -31,14 +31,12 @@ import logging
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
 import cv2
 import numpy as np
-from rapidfuzz import fuzz
-from rapidfuzz import process as rf_process
 
-from ..columns import map_header, normalize_header
 from ..forms import (
     COUNTIES,
     COUNTS,
@@ -47,10 +45,11 @@ from ..forms import (
     NAMES,
     PROPOSITION,
     RESIDENCES,
-    SHEET_NUMBERS,
+    SHEET_CAPTIONS,
     SIGNATURE_CAPTIONS,
     TITLE,
     VILLAGES,
+    find_sheet_number,
     statement_form,
 )
 from ..records import (
@@ -65,7 +64,7 @@ from ..records import (
     WitnessStatement,
 )
 from . import cells  # a cell's crop and its re-reads when unsure
-from .blocks import BlockPage, read_lines, text_lines
+from .blocks import BlockPage, inked_lines, read_lines, text_lines
 from .clean import RULE_RATIO, Cleaned, binarize, clean_page, rotate_quarter
 from .context import ReadContext
 from .engine import DATE_CHARS, DIGITS, OcrEngine, OcrText, Psm, Rect, Word
@@ -74,6 +73,16 @@ from .ink import measure_ink
 from .layer import LayerWord, layer_words, on_cleaned_page
 from .table import Grid, find_grids, rule_masks
 from .textgrid import text_grid
+from .titles import (
+    LINE_NO,
+    SIGNATURE_RESIDENCE,
+    STREET,
+    TOWN,
+    Columns,
+    kind_of_content,
+    place_columns,
+    with_content,
+)
 
 __all__ = ["CELL_SETTINGS", "SIGNED_PLACEHOLDER", "read_image_page", "read_scan"]
 
@@ -91,26 +100,6 @@ CELL_SETTINGS: dict[str, tuple[Psm, str]] = {
     "name": (Psm.SINGLE_LINE, ""),
     "residence": (Psm.SINGLE_LINE, ""),
 }
-# Printed column titles (normalized as `normalize_header` does) for the fuzzy fallback.
-KNOWN_TITLES: dict[str, str] = {
-    "date": "date",
-    "date of signing": "date",
-    "date signed": "date",
-    "signature": "signature",
-    "signature-residence": "signature",
-    "signature of signer": "signature",
-    "printed name": "name",
-    "print name": "name",
-    "name printed": "name",
-    "name": "name",
-    "residence": "residence",
-    "residence address": "residence",
-    "ward if any": "ward",
-    "ward": "ward",
-    "village election district if any": "election_district",
-    "election district": "election_district",
-}
-TITLE_MATCH = 80.0
 # The rule strokes erased lie within this distance (inches) of the grid's lines.
 RULE_BAND_IN = 0.03
 # The witness's date and signature are the words this far (inches) above their caption.
@@ -119,9 +108,12 @@ CAPTION_REACH_IN = 0.35
 CELL_INSET_IN = 0.02
 # The loose sheet-number pattern (after the textlayer's strict ones fail): letters OCR confuses
 # with digits are mapped back, and the field's confidence is halved.
-_SHEET_NO_LOOSE = re.compile(r"\bSheet\s+N[o0]\.?\s*([0-9lIOoSZB]{1,3})\b", re.IGNORECASE)
+_CAPTION_LOOSE = re.compile(
+    SHEET_CAPTIONS.pattern + r"[\s_.:]*([0-9lIiOoSsZBb]{1,3})\b", SHEET_CAPTIONS.flags
+)
 _DIGIT_LOOKALIKES = str.maketrans(
-    {"l": "1", "I": "1", "O": "0", "o": "0", "S": "5", "Z": "2", "B": "8"}
+    {"l": "1", "I": "1", "i": "1", "O": "0", "o": "0", "S": "5", "s": "5", "Z": "2", "B": "8"}
+    | {"b": "6"}
 )
 
 _DOTS = re.compile(r"^[.\u2026_\s,:;'`|-]*$")
@@ -135,7 +127,7 @@ class _Layout:
     grid: Grid | None
     ocr_gray: np.ndarray  # the grey page with the table's rules erased
     ink: np.ndarray  # the binary page with the rules erased
-    columns: tuple[str | None, ...]  # field per column (None: not a signature-line field)
+    columns: Columns  # what each column holds
     flipped: bool  # turned 180 degrees after cleaning
 
 
@@ -292,32 +284,64 @@ def _ink_rect(ink: np.ndarray, x0: int, y0: int, x1: int, y1: int, dpi: float) -
     return ax0, ay0, ax1 - ax0, ay1 - ay0
 
 
-def _map_title(text: str) -> str | None:
-    """`map_header`, then, for a title OCR garbled a letter of ("riinted Name"), the closest
-    printed title (RapidFuzz ratio >= TITLE_MATCH)."""
-    name = map_header(text)
-    if name is not None or not text.strip():
-        return name
-    norm = normalize_header(text)
-    best = rf_process.extractOne(norm, list(KNOWN_TITLES), scorer=fuzz.ratio)
-    if best is not None and best[1] >= TITLE_MATCH:
-        return KNOWN_TITLES[best[0]]
-    return None
-
-
-def _header_columns(grid: Grid, engine: OcrEngine, dpi: float) -> tuple[str | None, ...]:
-    seen: set[str] = set()
-    out: list[str | None] = []
+def _header_columns(grid: Grid, layout_ink: np.ndarray, engine: OcrEngine, dpi: float) -> Columns:
+    """The columns placed by their titles (`titles.place_columns`); an unplaced column that
+    holds writing is typed by a few of its cells (`titles.kind_of_content`) when the titles
+    placed others (a table of something else is not read cell by cell)."""
+    titles = []
     for col in range(len(grid.xs) - 1):
         x0, y0, x1, y1 = _inset(grid, 0, col, dpi)
         text = engine.read((x0, y0, x1 - x0, y1 - y0), Psm.SINGLE_BLOCK).text
-        name = _map_title(text)
-        if name in seen:  # a second column with the same title: keep the first
-            name = None
-        if name is not None:
-            seen.add(name)
-        out.append(name)
-    return tuple(out)
+        found = measure_ink(layout_ink[y0:y1, x0:x1], dpi)
+        if not text.strip() and found.present and found.bbox is not None:
+            # a short title ("E.D.") alone in a wide cell: read again as one line
+            rect = cells.ink_rect((x0, y0, x1, y1), found.bbox, dpi)
+            text = engine.read(rect, Psm.SINGLE_LINE).text
+        titles.append(text)
+    columns = place_columns(titles)
+    if sum(k is not None for k in columns.kinds) < 2:
+        return columns
+    untitled = []
+    for col, kind in enumerate(columns.kinds):
+        if kind is not None:
+            continue
+        columns = with_content(columns, col, _content_kind(grid, col, layout_ink, engine, dpi))
+        if (
+            columns.kinds[col] is None
+            and not titles[col].strip()
+            and _inked(grid, col, layout_ink, dpi)
+        ):
+            untitled.append(f"column {col + 1} has writing but no title that could be read")
+    return replace(columns, doubts=columns.doubts + tuple(untitled))
+
+
+def _inked(grid: Grid, col: int, ink: np.ndarray, dpi: float) -> bool:
+    """Any body cell of the column holds ink."""
+    for row in range(1, len(grid.ys) - 1):
+        x0, y0, x1, y1 = _inset(grid, row, col, dpi)
+        if measure_ink(ink[y0:y1, x0:x1], dpi).present:
+            return True
+    return False
+
+
+CONTENT_SAMPLE = 3  # inked cells read to type an untitled column
+
+
+def _content_kind(
+    grid: Grid, col: int, ink: np.ndarray, engine: OcrEngine, dpi: float
+) -> str | None:
+    reads = []
+    for row in range(1, len(grid.ys) - 1):
+        x0, y0, x1, y1 = _inset(grid, row, col, dpi)
+        found = measure_ink(ink[y0:y1, x0:x1], dpi)
+        if not found.present or found.bbox is None:
+            continue
+        rect = cells.ink_rect((x0, y0, x1, y1), found.bbox, dpi)
+        read = engine.read(rect, Psm.SINGLE_LINE)
+        reads.append((read.text, read.confidence))
+        if len(reads) == CONTENT_SAMPLE:
+            break
+    return kind_of_content(reads)
 
 
 def _try_layout(cleaned: Cleaned, dpi: float, engine: OcrEngine, flipped: bool) -> _Layout:
@@ -332,7 +356,10 @@ def _try_layout(cleaned: Cleaned, dpi: float, engine: OcrEngine, flipped: bool) 
         if _good(tried[-1]):
             return tried[-1]
     # No ruled table holds the signatures: the table may be printed without rules.
-    unruled = text_grid(cleaned.binary, dpi)
+    engine.set_page(cleaned.gray, dpi)
+    unruled = text_grid(
+        cleaned.binary, dpi, partial(_statement_line, engine, cleaned.gray.shape[1])
+    )
     if unruled is not None or not tried:  # a page with no table at all is laid out once
         tried.append(_layout_for(cleaned, masks, unruled, dpi, engine, flipped))
         if _good(tried[-1]):
@@ -341,6 +368,21 @@ def _try_layout(cleaned: Cleaned, dpi: float, engine: OcrEngine, flipped: bool) 
     if best is not tried[-1]:
         engine.set_page(best.ocr_gray, dpi)
     return best
+
+
+_STATEMENT_WORDING = re.compile(
+    r"statement|witness|affidavit|notary|sworn|subscribed|undersigned|\bI,", re.IGNORECASE
+)
+
+
+def _statement_line(engine: OcrEngine, width: int, top: int, bottom: int) -> bool:
+    """A text line (of the page the engine has) that reads as the statement's wording (or a
+    notary's, an affidavit's), not as a signature row: the table ends above it."""
+    pad = max(2, (bottom - top) // 4)
+    text = engine.read(
+        (1, max(0, top - pad), width - 2, bottom - top + 2 * pad), Psm.SINGLE_LINE
+    ).text
+    return bool(_STATEMENT_WORDING.search(text))
 
 
 def _layout_for(
@@ -353,18 +395,18 @@ def _layout_for(
 ) -> _Layout:
     ocr_gray, ink = _erase_rules(cleaned, masks, grid, dpi)
     engine.set_page(ocr_gray, dpi)
-    columns: tuple[str | None, ...] = ()
+    columns = Columns((), ())
     if grid is not None:
-        columns = _header_columns(grid, engine, dpi)
+        columns = _header_columns(grid, ink, engine, dpi)
     return _Layout(cleaned, grid, ocr_gray, ink, columns, flipped)
 
 
 def _good(layout: _Layout) -> bool:
-    return "date" in layout.columns and "signature" in layout.columns
+    return layout.columns.has("date") and layout.columns.has("signature")
 
 
 def _score(layout: _Layout) -> int:
-    return sum(c is not None for c in layout.columns) * 10 + (layout.grid is not None)
+    return sum(c is not None for c in layout.columns.kinds) * 10 + (layout.grid is not None)
 
 
 def _flip(cleaned: Cleaned) -> Cleaned:
@@ -420,7 +462,7 @@ def _read_cell(
     ink = measure_ink(layout.ink[y0:y1, x0:x1], dpi)
     if not ink.present:
         return Field(name, "", round(ink.confidence, 3), Source.OCR, box)
-    if name == "signature" and "name" in layout.columns:
+    if name == "signature" and layout.columns.has("name"):
         # Signed or not is the ink's call; with a printed-name column the signature's text is
         # not needed (the matcher reads the name), so it is not OCR'd.
         return Field(name, SIGNED_PLACEHOLDER, round(ink.confidence, 3), Source.OCR, box)
@@ -445,6 +487,121 @@ def _read_cell(
     return Field(name, text, round(conf, 3), Source.OCR, box)
 
 
+def _read_signature_residence(
+    rect: tuple[int, int, int, int], layout: _Layout, engine: OcrEngine, dpi: float
+) -> tuple[Field, Field]:
+    """A combined "Signature and Residence" cell: the signature written above, the residence
+    printed below it. Its lowest text line is read as the residence, the ink above it is the
+    signature. One line alone is the residence when it reads as one (a house number and a
+    street: the signature is then in doubt) and the signature otherwise (the residence is
+    then unread): either way the line goes to a person."""
+    x0, y0, x1, y1 = rect
+    box = _box(x0, y0, x1, y1, dpi)
+    ink = measure_ink(layout.ink[y0:y1, x0:x1], dpi)
+    if not ink.present:
+        empty = round(ink.confidence, 3)
+        return (
+            Field("signature", "", empty, Source.OCR, box),
+            Field("residence", "", empty, Source.OCR, box),
+        )
+    runs = inked_lines(layout.ink[y0:y1, x0:x1], dpi)
+    a, b = runs[-1] if runs else (0, y1 - y0)
+    pad = int(dpi * 0.02)
+    low = (x0, max(y0, y0 + a - pad), x1, min(y1, y0 + b + pad))
+    residence = _read_cell("residence", low, layout, engine, dpi)
+    above = measure_ink(layout.ink[y0 : low[1], x0:x1], dpi) if len(runs) >= 2 else None
+    if above is not None and above.present:
+        return Field(
+            "signature", SIGNED_PLACEHOLDER, round(above.confidence, 3), Source.OCR, box
+        ), residence
+    if _ADDRESS_START.match(residence.text):
+        return Field("signature", "", 0.5, Source.OCR, box), residence
+    unread = Field("residence", "", 0.0, Source.OCR, residence.box)
+    return Field("signature", SIGNED_PLACEHOLDER, round(ink.confidence, 3), Source.OCR, box), unread
+
+
+_ADDRESS_START = re.compile(r"^\d+[A-Za-z]?\s+[A-Za-z]")
+
+
+def _joined_residence(parts: Sequence[Field]) -> Field:
+    """A residence printed in two columns (street and number, then town) as one field for
+    matching: "12 Elm St, Maplewood", as sure as its least sure part. A town with no street
+    is no residence."""
+    street = parts[0]
+    if street.empty:
+        return Field("residence", "", street.confidence, Source.OCR, street.box)
+    texts = [p.text for p in parts if p.text]
+    boxes = [p.box for p in parts if p.box is not None]
+    box = None
+    if boxes:
+        box = Box(
+            min(b.x0 for b in boxes),
+            min(b.top for b in boxes),
+            max(b.x1 for b in boxes),
+            max(b.bottom for b in boxes),
+        )
+    conf = min(p.confidence for p in parts if p.text)
+    return Field("residence", ", ".join(texts), round(conf, 3), Source.OCR, box)
+
+
+def _line_fields(layout: _Layout, row: int, engine: OcrEngine, dpi: float) -> tuple[Field, ...]:
+    """One row's fields in column order, a split residence joined where its street is."""
+    grid = layout.grid
+    assert grid is not None
+    fields: list[Field] = []
+    residence: list[Field] = []
+    at = None
+    for col, kind in enumerate(layout.columns.kinds):
+        if kind is None or kind == LINE_NO:
+            continue
+        rect = _inset(grid, row, col, dpi)
+        if kind == SIGNATURE_RESIDENCE:
+            sig, res = _read_signature_residence(rect, layout, engine, dpi)
+            fields += [sig, res]
+        elif kind in ("residence", STREET, TOWN):
+            residence.append(_read_cell("residence", rect, layout, engine, dpi))
+            at = len(fields) if at is None else at
+            if kind == TOWN and len(residence) == 1:  # a town before its street
+                residence.append(residence.pop())
+        else:
+            fields.append(_read_cell(kind, rect, layout, engine, dpi))
+    if residence:
+        fields.insert(
+            at or 0, residence[0] if len(residence) == 1 else _joined_residence(residence)
+        )
+    return tuple(fields)
+
+
+def _numbering_doubts(layout: _Layout, engine: OcrEngine, dpi: float) -> list[str]:
+    """A printed line-number column checks the rows found: every row has its number, and the
+    first and the last read as 1 and the number of rows. What does not agree is a doubt."""
+    grid = layout.grid
+    assert grid is not None
+    if LINE_NO not in layout.columns.kinds:
+        return []
+    col = layout.columns.kinds.index(LINE_NO)
+    rows = range(1, len(grid.ys) - 1)
+    unnumbered = []
+    for row in rows:
+        x0, y0, x1, y1 = _inset(grid, row, col, dpi)
+        if not measure_ink(layout.ink[y0:y1, x0:x1], dpi).present:
+            unnumbered.append(row)
+    if unnumbered:
+        return [f"rows {', '.join(map(str, unnumbered))} have no printed line number"]
+    expected = {rows[0]: 1, rows[-1]: len(rows)}
+    for row, number in expected.items():
+        x0, y0, x1, y1 = _inset(grid, row, col, dpi)
+        read = engine.read((x0, y0, x1 - x0, y1 - y0), Psm.SINGLE_LINE, DIGITS)
+        text = read.text.strip()
+        # only a confident reading that disagrees is a doubt ("1." may read as nothing)
+        if text.isdigit() and read.confidence >= NUMBER_SURE and int(text) != number:
+            return [f"row {row} is numbered {text} on the sheet, not {number}"]
+    return []
+
+
+NUMBER_SURE = 0.8  # a printed line number read this surely contradicts the rows found
+
+
 def _read_rows(
     layout: _Layout, ref: PageRef, engine: OcrEngine, dpi: float, crops_dir: Path | None
 ) -> tuple[SignatureLine, ...]:
@@ -452,11 +609,7 @@ def _read_rows(
     assert grid is not None
     lines = []
     for row in range(1, len(grid.ys) - 1):
-        fields = []
-        for col, name in enumerate(layout.columns):
-            if name is None:
-                continue
-            fields.append(_read_cell(name, _inset(grid, row, col, dpi), layout, engine, dpi))
+        fields = _line_fields(layout, row, engine, dpi)
         blank = all(f.empty for f in fields)
         y0, y1 = grid.ys[row], grid.ys[row + 1]
         line_no = row
@@ -471,7 +624,7 @@ def _read_rows(
             SignatureLine(
                 page_id=ref.page_id,
                 line_no=line_no,
-                fields=tuple(fields),
+                fields=fields,
                 box=_box(grid.xs[0], y0, grid.xs[-1], y1, dpi),
                 blank=blank,
                 crop_path=crop_path,
@@ -611,30 +764,52 @@ def _read_witness(ocr: OcrText, dpi: float, page_width: int) -> WitnessStatement
     )
 
 
-def _read_sheet_number(ocr: OcrText, dpi: float) -> Field | None:
-    """ "Sheet No. 3" at the foot: the lowest text line that says so."""
-    for line in reversed(_lines_of(ocr.words)):
+def _read_sheet_number(
+    ocr: OcrText, dpi: float, page: BlockPage | None, lowest: bool = True
+) -> Field | None:
+    """ "Sheet No. 3", "Page No. 3", "Page 3 of 5", "Sheet #3" (`forms.find_sheet_number`): at
+    the foot, the lowest text line that says so; at the top (`lowest` False), the first.
+
+    The number is read a second time, digits only (with a `page`; an earlier OCR's layer gets
+    its number read from the image anyway): when the two reads differ ("5" and "9"),
+    or the number was written into the caption's blank by hand, or only a caption was found
+    with something like a number after it ("Sheet No. b"), the field's confidence is put
+    below the review threshold: a person reads it. Nothing is taken for a number silently."""
+    lines = _lines_of(ocr.words)
+    for line in reversed(lines) if lowest else lines:
         text = " ".join(w.text for w in line)
         sp = _Spanned.of(ocr, line)
-        for pattern in SHEET_NUMBERS:
-            m = pattern.search(text)
-            if m:
-                words = sp.words_in(m.start(), m.end(1))
-                phrase = text[m.start() : m.end(1)]
-                return Field(
-                    "sheet_number",
-                    phrase,
-                    round(_mean_conf(words), 3),
-                    Source.OCR,
-                    _words_box(words, dpi),
-                )
-        m = _SHEET_NO_LOOSE.search(text)
+        found = find_sheet_number(text)
+        if found is not None:
+            start, end, digits = found
+            words = sp.words_in(start, end)
+            conf = _mean_conf(words)
+            number = sp.words_in(end - len(digits), end)
+            again = digits
+            if page is not None:
+                again = page.read(_pad_rect(number, dpi), DIGITS).text.replace(" ", "")
+            if "_" in text[start:end] or again != digits:
+                conf = min(conf, UNSURE_NUMBER)
+            phrase = text[start:end]
+            return Field("sheet_number", phrase, round(conf, 3), Source.OCR, _words_box(words, dpi))
+        m = _CAPTION_LOOSE.search(text)
         if m:
             words = sp.words_in(m.start(), m.end(1))
-            phrase = f"Sheet No. {m.group(1).translate(_DIGIT_LOOKALIKES)}"
-            conf = _mean_conf(words) / 2
+            value = m.group(1).translate(_DIGIT_LOOKALIKES)
+            phrase = f"{m.group(0)[: m.start(1) - m.start()].strip(' _.:')} {value}"
+            conf = min(_mean_conf(words) / 2, UNSURE_NUMBER)
             return Field("sheet_number", phrase, round(conf, 3), Source.OCR, _words_box(words, dpi))
     return None
+
+
+UNSURE_NUMBER = 0.5  # a sheet number's confidence when it was not read for sure
+
+
+def _pad_rect(words: Sequence[Word], dpi: float) -> Rect:
+    pad = int(dpi * 0.03)
+    x0, y0 = min(w.box[0] for w in words) - pad, min(w.box[1] for w in words) - pad
+    x1, y1 = max(w.box[2] for w in words) + pad, max(w.box[3] for w in words) + pad
+    return max(0, x0), max(0, y0), x1 - max(0, x0), y1 - max(0, y0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -716,7 +891,7 @@ def _blocks_from_layer(
     above = OcrText(tuple(w for w in ocr.words if w.box[3] <= top))
     below = OcrText(tuple(w for w in ocr.words if w.box[1] >= bottom))
     header = _read_header(above, dpi)
-    number = _read_sheet_number(below, dpi)
+    number = _read_sheet_number(below, dpi, None)
     witness = _read_witness(below, dpi, shape[1])
     if header.title is None or number is None or witness is None or witness.form != "witness":
         return None
@@ -771,9 +946,11 @@ def read_scan(
     grid = layout.grid
     lines: tuple[SignatureLine, ...] = ()
     columns: tuple[str, ...] = ()
+    doubts: list[str] = []
     if grid is not None and _good(layout):
         lines = _read_rows(layout, ref, engine, dpi, context.crops_dir)
-        columns = tuple(c for c in layout.columns if c is not None)
+        columns = layout.columns.fields
+        doubts = [*layout.columns.doubts, *_numbering_doubts(layout, engine, dpi)]
         top, bottom = grid.ys[0], grid.ys[-1]
     else:
         log.info("page %s: no signature table could be read", ref.page_id)
@@ -790,7 +967,8 @@ def read_scan(
         below = _read_block(page, layout.ink, below_rect, dpi, statement=True)
         blocks = (
             _read_header(header_ocr, dpi),
-            _read_sheet_number(below, dpi),
+            _read_sheet_number(below, dpi, page)
+            or _read_sheet_number(header_ocr, dpi, page, lowest=False),
             _read_witness(below, dpi, wid),
         )
     header, sheet_number, witness = blocks
@@ -801,6 +979,7 @@ def read_scan(
         sheet_number=sheet_number,
         witness=witness,
         columns=columns,
+        layout_doubts=tuple(doubts),
     )
 
 

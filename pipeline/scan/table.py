@@ -33,8 +33,10 @@ H_RULE_MIN_IN = 0.5
 V_RULE_MIN_IN = 0.16
 # Breaks up to this long (inches) in a dashed or broken rule are bridged.
 BRIDGE_IN = 0.06
-# A rule is at most this thick (inches); a thicker long stroke is smeared text.
+# A rule is at most this thick (inches); a thicker long stroke is smeared text, unless it
+# runs this long (inches): a heavy rule or a shaded title row's edge.
 RULE_MAX_IN = 0.04
+HEAVY_RULE_MIN_IN = 4.0
 # A row of the rule image is a rule when its strokes cover this share of the longest rule's
 # length (faint, broken rules keep a fifth of their length; the run of rules is then trimmed to
 # the vertical rules, so text lines above or below the table do not join it).
@@ -53,6 +55,9 @@ NEAR_STRONG_IN = 0.2
 REACH_IN = 0.2
 # Rules are looked for at this resolution at most.
 MASK_DPI = 150.0
+# A table ruled across only: its rules run at least this share of its longest rule (a line of
+# prose smeared into a "rule" runs less than half of it).
+ACROSS_COVER = 0.65
 # A table row is between these heights (inches).
 ROW_MIN_IN = 0.15
 ROW_MAX_IN = 1.2
@@ -102,11 +107,24 @@ def _rule_masks(binary: np.ndarray, dpi: float) -> tuple[np.ndarray, np.ndarray]
     # A rule is thin: drop strokes thicker than RULE_MAX_IN across (text smeared by blur and
     # bridging into a long band).
     t = max(5, int(dpi * RULE_MAX_IN))
-    thick_h = cv2.morphologyEx(horiz, cv2.MORPH_OPEN, np.ones((t, 1), np.uint8))
+    thick_h = _short(cv2.morphologyEx(horiz, cv2.MORPH_OPEN, np.ones((t, 1), np.uint8)), dpi)
     horiz = cv2.subtract(horiz, cv2.dilate(thick_h, np.ones((3, 3), np.uint8)))
     thick_v = cv2.morphologyEx(vert, cv2.MORPH_OPEN, np.ones((1, t), np.uint8))
     vert = cv2.subtract(vert, cv2.dilate(thick_v, np.ones((3, 3), np.uint8)))
     return horiz, vert
+
+
+def _short(thick: np.ndarray, dpi: float) -> np.ndarray:
+    """The thick horizontal strokes shorter than HEAVY_RULE_MIN_IN: smeared text. A longer one
+    is a heavy rule (a title row set off by a heavy rule or shading), kept as a rule."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(thick, connectivity=8)
+    long = stats[:, cv2.CC_STAT_WIDTH] >= dpi * HEAVY_RULE_MIN_IN
+    long[0] = False
+    if not long.any():
+        return thick
+    out = thick.copy()
+    out[long[labels]] = 0
+    return out
 
 
 def _peaks(profile: np.ndarray, threshold: float) -> list[tuple[int, int]]:
@@ -294,10 +312,11 @@ def _column_rules(
 
 
 def _column_gaps(
-    binary: np.ndarray, top: int, bottom: int, left: int, right: int, dpi: float
+    ink: np.ndarray, top: int, bottom: int, left: int, right: int, dpi: float
 ) -> list[int]:
-    """Column boundaries from the ink: the middle of every wide vertical gap in the table."""
-    band = binary[top : bottom + 1, left : right + 1]
+    """Column boundaries from the ink (the rules left out: they cross every gap): the middle
+    of every wide vertical gap in the table."""
+    band = ink[top : bottom + 1, left : right + 1]
     prof = band.sum(axis=0, dtype=np.int64) // 255
     empty = prof <= max(1, (bottom - top) * 0.01)
     xs = [left, right]
@@ -339,6 +358,35 @@ def _spanning(
     return len(_centres(_peaks(cover.astype(np.int64), 1), merge=max(2, int(dpi * 0.03))))
 
 
+def _ruled_through(vert: np.ndarray, ys: Sequence[int], dpi: float) -> list[bool]:
+    """For each gap between successive rules: a vertical rule runs through it, and on into a
+    neighbouring gap at the same place (within a fiftieth of an inch). Tall pen strokes in a
+    row written large run through one gap each, at no fixed place."""
+    band = max(2, int(dpi * 0.02))
+    pad = max(1, int(dpi * 0.01))
+    found: list[list[int]] = []
+    for top, bottom in zip(ys, ys[1:], strict=False):
+        seg = vert[top + pad : bottom - pad]
+        if seg.shape[0] < 2:
+            found.append([])
+            continue
+        cover = np.count_nonzero(seg, axis=0) >= SPAN_COVER * seg.shape[0]
+        found.append(_centres(_peaks(cover.astype(np.int64), 1), merge=max(2, int(dpi * 0.03))))
+
+    def shared(a: list[int], b: list[int]) -> bool:
+        return any(abs(x - y) <= band for x in a for y in b)
+
+    return [
+        bool(xs)
+        and (
+            (k > 0 and shared(xs, found[k - 1]))
+            or (k + 1 < len(found) and shared(xs, found[k + 1]))
+            or len(found) == 1
+        )
+        for k, xs in enumerate(found)
+    ]
+
+
 def table_bands(horiz: np.ndarray, vert: np.ndarray, dpi: float) -> list[tuple[int, int]]:
     """The page cut into horizontal bands, one per ruled table, top to bottom (a form with a
     candidates table above the signature table, as the nominating petition has, gives two).
@@ -354,8 +402,8 @@ def table_bands(horiz: np.ndarray, vert: np.ndarray, dpi: float) -> list[tuple[i
     ys = _centres(_peaks(prof, prof.max() * STRONG_COVER), merge=max(2, int(dpi * 0.02)))
     if len(ys) < 2:
         return []
-    joined = [_spanning(vert, a, b, dpi) > 0 for a, b in zip(ys, ys[1:], strict=False)]
-    if not any(joined):  # no vertical rules at all
+    joined = _ruled_through(vert, ys, dpi)
+    if sum(joined) * 2 < len(joined):  # no vertical rules (tall pen strokes are not rules)
         gaps = np.diff(ys)
         joined = [bool(g <= 2.5 * float(np.median(gaps))) for g in gaps]
     tables: list[list[int]] = [[ys[0]]]
@@ -400,8 +448,28 @@ def find_grid(
         ys = _join(ys, [y for y in thin if y in crossed], thin, cover, ruled, dpi)
     ys = _fill_missing_rows(ys, dpi)
     method = "rules"
-    if len(xs) < 3:
-        xs = _column_gaps(binary, ys[0], ys[-1], left, right, dpi)
+    if len(xs) < 3:  # ruled across only: columns under their titles, else at the ink's gaps
+        # with no vertical rules to cross, a dense line of prose can pass for a rule: a rule
+        # across a table runs most of its width, with paper beside it
+        cover = horiz.sum(axis=1, dtype=np.int64)
+        band = max(2, int(dpi * 0.01))
+        longest = max(int(cover[max(0, y - band) : y + band + 1].max()) for y in ys)
+        ys = [
+            y
+            for y in ys
+            if cover[max(0, y - band) : y + band + 1].max() >= ACROSS_COVER * longest
+            and _thin_line(y, horiz, binary, dpi)
+        ]
+        if len(ys) < 3:
+            return None
+        from .textgrid import title_columns  # (textgrid builds on this module's Grid)
+
+        ink = cv2.bitwise_and(binary, cv2.bitwise_not(cv2.dilate(horiz, np.ones((5, 1), np.uint8))))
+        titled = title_columns(ink, ys, left, right, dpi) if len(ys) >= 3 else None
+        if titled is not None:  # rules above its title row are not the table's
+            ys, xs = ys[titled[0] :], titled[1]
+        else:
+            xs = _column_gaps(ink, ys[0], ys[-1], left, right, dpi)
         method = "rules+projection"
     if abs(xs[0] - left) > dpi * 0.1:
         xs.insert(0, left)

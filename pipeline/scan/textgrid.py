@@ -21,6 +21,7 @@ never hold a signature, since every inked line is a row of its own).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -49,6 +50,9 @@ ROW_MAX_IN = 1.2
 # above the next text, and never past this many rows in all.
 TRAIL_MARGIN_IN = 0.08
 MAX_ROWS = 40
+# A group of this many close lines is prose (a paragraph of the statement), not table rows,
+# which are at least ROW_MIN_IN apart.
+PROSE_LINES = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,25 +105,30 @@ def _groups(lines: list[_Line], dpi: float) -> list[list[_Line]]:
     return groups
 
 
-def _boundary(ink: np.ndarray, a: int, b: int, dpi: float) -> int | None:
-    """The middle of the widest stretch of ink[a:b] (columns) with no ink, or None."""
-    clear = [(s, e) for s, e in runs_of(~ink[a:b]) if e - s >= dpi * CLEAR_IN]
-    if not clear:
-        return None
-    s, e = max(clear, key=lambda r: r[1] - r[0])
-    return a + (s + e) // 2
-
-
-def _columns(titles: list[tuple[int, int]], ink: np.ndarray, dpi: float) -> list[int] | None:
-    """A boundary between every two neighbouring titles, clear of `ink`; None when one has
-    no clear stretch left."""
+def _columns(
+    titles: list[tuple[int, int]], written: np.ndarray, rows: int, dpi: float
+) -> list[int] | None:
+    """A boundary between every two neighbouring titles: the middle of the widest stretch that
+    the fewest of the `rows` write in (`written`: how many rows have ink in each page column),
+    no more than OVERFLOW_ROWS of them (a signature that overflows its cell); None when a
+    boundary finds no such stretch."""
+    most = max(1, int(rows * OVERFLOW_ROWS)) if rows > 1 else 0
     xs = []
     for (_, right), (left, _) in zip(titles, titles[1:], strict=False):
-        x = _boundary(ink, right, left, dpi)
+        x = _least_written(written[right:left], dpi, most)
         if x is None:
             return None
-        xs.append(x)
+        xs.append(right + x)
     return xs
+
+
+def _one_piece_across(line: _Line, xs: list[int], dpi: float) -> bool:
+    """A line of one piece that runs across a column boundary: a heading ("Statement of
+    Witness:") or prose, not a row (a row whose signature overflows has other entries too)."""
+    if len(_pieces(line.inked, dpi)) > 1:
+        return False
+    band = max(1, int(dpi * 0.01))
+    return any(line.inked[max(0, x - band) : x + band + 1].any() for x in xs)
 
 
 def _pitch(centres: list[float], dpi: float) -> tuple[float, float] | None:
@@ -139,37 +148,58 @@ def _pitch(centres: list[float], dpi: float) -> tuple[float, float] | None:
     return float(first), float(pitch)
 
 
-def text_grid(binary: np.ndarray, dpi: float) -> Grid | None:
-    """The signature table's grid from the text alone, or None (see the module's note)."""
+Prose = Callable[[int, int], bool]  # (top, bottom) of a text line -> it is not a table row
+
+
+def text_grid(binary: np.ndarray, dpi: float, prose: Prose | None = None) -> Grid | None:
+    """The signature table's grid from the text alone, or None (see the module's note).
+    `prose` says of a line (its top and bottom) that it reads as the statement's wording,
+    not a row: asked of the table's last lines, from the foot up."""
     lines = _lines(binary, dpi)
     groups = _groups(lines, dpi)
     for g, group in enumerate(groups):
         title_ink = np.logical_or.reduce([line.inked for line in group])
         titles = _pieces(title_ink, dpi)
-        if len(titles) < MIN_TITLES:
+        if len(titles) < MIN_TITLES or len(group) >= PROSE_LINES:
             continue
-        grid = _grid_below(group, titles, [ln for grp in groups[g + 1 :] for ln in grp], dpi)
+        below = [(ln, len(grp) >= PROSE_LINES) for grp in groups[g + 1 :] for ln in grp]
+        grid = _grid_below(group, titles, below, dpi, prose)
         if grid is not None:
             return grid
     return None
 
 
 def _grid_below(
-    title: list[_Line], titles: list[tuple[int, int]], below: list[_Line], dpi: float
+    title: list[_Line],
+    titles: list[tuple[int, int]],
+    below: list[tuple[_Line, bool]],
+    dpi: float,
+    prose: Prose | None,
 ) -> Grid | None:
-    """The table under a title row: its filled lines, columns and rows."""
+    """The table under a title row: its filled lines, columns and rows. A paragraph ends it,
+    and so does a last line that reads as the statement's wording."""
     rows: list[_Line] = []
-    ink = np.zeros_like(title[0].inked)
+    written = np.zeros(title[0].inked.shape, np.int32)
     xs: list[int] | None = None
     next_top = None
-    for line in below:
-        cols = _columns(titles, ink | line.inked, dpi)
-        if cols is None or line.bottom - line.top > dpi * ROW_MAX_IN:
+    seen: list[list[int]] = []
+    for line, in_paragraph in below:
+        cols = _columns(titles, written + line.inked, len(rows) + 1, dpi)
+        if (
+            in_paragraph
+            or cols is None
+            or line.bottom - line.top > dpi * ROW_MAX_IN
+            or (seen and _one_piece_across(line, seen[-1], dpi))
+        ):
             next_top = line.top
             break
         rows.append(line)
-        ink |= line.inked
-        xs = cols
+        written += line.inked
+        seen.append(cols)
+    while rows and prose is not None and prose(rows[-1].top, rows[-1].bottom):
+        next_top = rows.pop().top
+        seen.pop()
+    xs = seen[-1] if seen else None
     if not rows or xs is None:
         return None
     title_top, title_bottom = title[0].top, title[-1].bottom
@@ -187,6 +217,53 @@ def _grid_below(
     if next_top is not None:  # blank rows in the empty space down to the next text
         while ys[-1] + pitch <= next_top - dpi * TRAIL_MARGIN_IN and len(ys) < MAX_ROWS + 2:
             ys.append(int(round(ys[-1] + pitch)))
+    ink = written > 0
     left = min(titles[0][0], int(np.argmax(ink))) - pad
     right = max(titles[-1][1], len(ink) - int(np.argmax(ink[::-1]))) + pad
     return Grid((max(0, left), *xs, min(len(ink) - 1, right)), tuple(ys), "text")
+
+
+def title_columns(
+    binary: np.ndarray, ys: tuple[int, ...] | list[int], left: int, right: int, dpi: float
+) -> tuple[int, list[int]] | None:
+    """Column boundaries of a table ruled across only (no vertical rules), from its title row
+    and its rows: (the index in `ys` of the title row's top rule, the boundaries), or None.
+
+    The title row is the first row (of the first three) as tall as a row whose ink makes
+    MIN_TITLES pieces or more: a rule above the table (under the address, a heavy title row's
+    double rule) is passed over. Between every two neighbouring titles the boundary is the
+    middle of the widest stretch that the fewest rows write in (`_columns`). A column with no
+    title is no column (an entry's empty end is not a gap between columns). `binary` is the
+    ink without rules."""
+    for k in range(min(3, len(ys) - 2)):
+        clean = _without_specks(binary[ys[k] : ys[-1], left:right], dpi)
+        head = ys[k + 1] - ys[k]
+        titles = _pieces(np.count_nonzero(clean[:head], axis=0) > 0, dpi)
+        if len(titles) < MIN_TITLES or head < dpi * ROW_MIN_IN:
+            continue
+        rows = [
+            np.count_nonzero(clean[a - ys[k] : b - ys[k]], axis=0) > 0
+            for a, b in zip(ys[k + 1 :], ys[k + 2 :], strict=False)
+        ]
+        xs = _columns(titles, np.sum(rows, axis=0), len(rows), dpi)
+        if xs is not None:
+            return k, [left, *(left + x for x in xs), right]
+    return None
+
+
+# Of a table's rows, at most this share may write across a column boundary (an overflowing
+# signature) for the boundary to be placed there.
+OVERFLOW_ROWS = 0.2
+
+
+def _least_written(written: np.ndarray, dpi: float, most: int) -> int | None:
+    """The middle of the widest stretch, CLEAR_IN wide at least, written in by the fewest rows
+    (no more than `most`), or None."""
+    if written.size == 0:
+        return None
+    for level in range(int(written.min()), most + 1):
+        runs = [(s, e) for s, e in runs_of(written <= level) if e - s >= dpi * CLEAR_IN]
+        if runs:
+            s, e = max(runs, key=lambda r: r[1] - r[0])
+            return (s + e) // 2
+    return None

@@ -310,6 +310,8 @@ def generate_case(
             variation=variation.as_json(),
             petition_defects=list(petition_defects),
         )
+        if variation.layouts is not None:  # the family and split its sheets were set in
+            truth["layout"] = sheets_truth[0][0].layout.as_json()
     truth |= {
         "sheets": truth_sheets,
         "expected": {

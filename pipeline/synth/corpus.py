@@ -57,6 +57,14 @@ class CorpusEntry:
     verdict: str  # truth.json's expected verdict
     sheets: int
     lines: int
+    family: str = ""  # the layout family (pipeline/synth/layouts.py); "" for the classic form
+    split: str = ""  # its split, "dev" or "heldout"; "" for the classic form
+
+
+def _as_index(e: CorpusEntry) -> dict[str, Any]:
+    """An entry as index.json lists it (the layout's family and split only when drawn)."""
+    out = dataclasses.asdict(e)
+    return {k: v for k, v in out.items() if k not in ("family", "split") or v}
 
 
 def _entry(root: Path, folder: Path, case: str, style: str, seed: int) -> CorpusEntry:
@@ -71,6 +79,8 @@ def _entry(root: Path, folder: Path, case: str, style: str, seed: int) -> Corpus
         verdict=truth["expected"]["verdict"],
         sheets=len(truth["sheets"]),
         lines=truth["expected"]["lines_read"],
+        family=truth.get("layout", {}).get("family", ""),
+        split=truth.get("layout", {}).get("split", ""),
     )
 
 
@@ -118,6 +128,13 @@ def _make_case(job: _CaseJob) -> list[CorpusEntry]:
     return entries
 
 
+def _case_variation(variation: Variation, k: int) -> Variation:
+    """Layouts "both": even cases from the development families, odd ones held out."""
+    if variation.layouts != "both":
+        return variation
+    return dataclasses.replace(variation, layouts=("dev", "heldout")[k % 2])
+
+
 def generate_corpus(
     out_dir: Path,
     seed: int,
@@ -158,7 +175,7 @@ def generate_corpus(
                 village_size=village_size,
                 styles=ordered,
                 scan_seeds=scan_seeds,
-                variation=variation,
+                variation=_case_variation(variation, k),
             )
         )
     entries = [e for made in mapper(_make_case, jobs) for e in made]
@@ -169,7 +186,7 @@ def generate_corpus(
         "n_cases": n_cases,
         "styles": list(ordered),
         "variation": variation.as_json(),
-        "entries": [dataclasses.asdict(e) for e in entries],
+        "entries": [_as_index(e) for e in entries],
     }
     path = out_dir / "index.json"
     path.write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
@@ -203,10 +220,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="write the witness statement's blanks (name, residence, count, ...) by hand too",
     )
+    parser.add_argument(
+        "--layouts",
+        choices=("classic", "dev", "heldout", "both"),
+        default="classic",
+        help="the layout families the sheets are set in (pipeline/synth/layouts.py): the "
+        "classic form only (default), the development or held-out families, or both (cases "
+        "alternate)",
+    )
     parser.add_argument("--jobs", type=int, default=1, help="cases made in parallel")
     args = parser.parse_args(argv)
     variation = Variation(
-        system_fonts=not args.builtin_fonts, written_statement=args.written_statement
+        system_fonts=not args.builtin_fonts,
+        written_statement=args.written_statement,
+        layouts=None if args.layouts == "classic" else args.layouts,
     )
     with ProcessPoolExecutor(max(1, args.jobs)) as pool:
         index = generate_corpus(

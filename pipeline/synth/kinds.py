@@ -50,7 +50,7 @@ from matchers.assessment_roll import owner_id
 
 from .case import format_date
 from .handwriting import Hand, HandFont, Stroke, available_fonts, pick_hand
-from .kinds_draw import Foot, Grid, PageLayout, PagePlan, write_pages
+from .kinds_draw import KIND_CLASSIC, Foot, Grid, PageLayout, PagePlan, PageStyle, write_pages
 from .kinds_people import (
     AWAY_CITIES,
     AWAY_STREETS,
@@ -109,6 +109,14 @@ VARIANTS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     }
 )
 KINDS = tuple(VARIANTS)
+# The signature table's fields per kind, in column order (the widest set a variant prints).
+KIND_FIELDS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "independent_nomination": ("date", "signature", "residence"),
+        "incorporation": ("date", "signature", "residence", "valuation"),
+        "improvement_district": ("date", "signature", "name", "residence"),
+    }
+)
 
 VILLAGE, TOWN, COUNTY, COUNTY_CODE, ZIP5 = "Elmwood Falls", "Greenfield", "Albany", "01", "12999"
 TERRITORY = "Maple Ridge"  # the proposed village (2-202) and the district's hamlet (191)
@@ -381,6 +389,7 @@ class Drawn:
     case_toml: str
     between: tuple[str, ...] = ()
     aside: Grid | None = None
+    style: PageStyle = KIND_CLASSIC
 
 
 def _page(d: Drawn, sheet: SheetSpec) -> PagePlan:
@@ -392,7 +401,14 @@ def _page(d: Drawn, sheet: SheetSpec) -> PagePlan:
     return PagePlan(
         title=d.title,
         above=d.above,
-        signatures=Grid(d.columns.titles, d.columns.widths, tuple(rows), d.columns.oblique),
+        signatures=Grid(
+            tuple(t or k for t, k in zip(d.style.titles, d.columns.titles, strict=False))
+            if d.style.titles
+            else d.columns.titles,
+            d.columns.widths,
+            tuple(rows),
+            d.columns.oblique,
+        ),
         foot=_foot(sheet.statement),
         number_text=sheet.number_text,
         between=d.between,
@@ -401,6 +417,7 @@ def _page(d: Drawn, sheet: SheetSpec) -> PagePlan:
         hands=hands,
         statement_hand=sheet.statement_hand,
         jitter_seed=sheet.jitter_seed,
+        style=d.style,
     )
 
 
@@ -468,6 +485,8 @@ def _write(
             "born-digital signature sheets (PDF with a text layer), filled in by hand in\n"
             "  handwriting-style fonts (recorded per field in truth.json)",
         )
+    if d.style is not KIND_CLASSIC:  # the layout family and split it was set in
+        truth_head["layout"] = d.style.as_json()
     (out / "case.toml").write_text(d.case_toml, encoding="utf-8")
     (out / "README.md").write_text(readme, encoding="utf-8")
     (out / "truth.json").write_text(
@@ -1005,7 +1024,12 @@ def _required_nomination(population: int, voters: int | None) -> int:
 
 
 def _nomination(
-    rng: random.Random, variant: str, seed: int, out: Path, fill: Fill | None
+    rng: random.Random,
+    variant: str,
+    seed: int,
+    out: Path,
+    fill: Fill | None,
+    style: PageStyle = KIND_CLASSIC,
 ) -> dict[str, Any]:
     spec = NOMINATION_VARIANTS[variant]
     pool = NamePool(rng)
@@ -1212,7 +1236,7 @@ def _nomination(
         between=between,
         aside=aside,
     )
-    drawn = _handwrite(drawn, fill)
+    drawn = replace(_handwrite(drawn, fill), style=style)
     sheets_truth, counts = _sheets_truth(drawn)
     doubts = []
     if parties:
@@ -1289,7 +1313,12 @@ def _parse(text: str, reference: dt.date) -> dt.date | None:
 
 
 def _incorporation_residents(
-    rng: random.Random, variant: str, seed: int, out: Path, fill: Fill | None
+    rng: random.Random,
+    variant: str,
+    seed: int,
+    out: Path,
+    fill: Fill | None,
+    style: PageStyle = KIND_CLASSIC,
 ) -> dict[str, Any]:
     pool = NamePool(rng)
     filed = dt.date(2026, 10, 13)
@@ -1368,7 +1397,7 @@ def _incorporation_residents(
         sheets=tuple(sheets),
         case_toml=case_toml,
     )
-    drawn = _handwrite(drawn, fill)
+    drawn = replace(_handwrite(drawn, fill), style=style)
     sheets_truth, counts = _sheets_truth(drawn)
     verdict = _count_verdict(counts["valid"], counts["needs_review"], required, False, False)
     truth = {
@@ -1780,7 +1809,13 @@ def _witness_defect(stmt: Statement, number: int) -> tuple[Statement, tuple[tupl
 
 
 def _owners(
-    rng: random.Random, kind: str, variant: str, seed: int, out: Path, fill: Fill | None
+    rng: random.Random,
+    kind: str,
+    variant: str,
+    seed: int,
+    out: Path,
+    fill: Fill | None,
+    style: PageStyle = KIND_CLASSIC,
 ) -> dict[str, Any]:
     spec = OWNERS_VARIANTS[(kind, variant)]
     rows = 10
@@ -1944,7 +1979,7 @@ def _owners(
             )
         )
     drawn = Drawn(title, above, columns, tuple(sheets), case_toml)
-    drawn = _handwrite(drawn, fill)
+    drawn = replace(_handwrite(drawn, fill), style=style)
     sheets_truth, counts = _sheets_truth(drawn)
     cite = "Town Law § 191" if spec.statute == "191" else "Village Law § 2-202(1)(a)(2)"
     how = (
@@ -2002,13 +2037,17 @@ def generate_kind(
     *,
     handwriting: bool = False,
     system_fonts: bool = True,
+    layouts: str | None = None,
 ) -> dict[str, Any]:
     """Write one synthetic case of `kind` / `variant` into `out` (created if missing) and
     return its truth (also written to truth.json). Deterministic from the seed (and, with
     `handwriting`, the handwriting fonts installed; `system_fonts=False` uses the built-ins).
 
     Typed (the default), every entry is Helvetica. With `handwriting` the same case (the same
-    signers, defects, statuses and verdict) is filled in by hand: see `_handwrite`."""
+    signers, defects, statuses and verdict) is filled in by hand: see `_handwrite`. With
+    `layouts` ("dev" or "heldout") the signature table and the number are set as one of that
+    split's layout families sets them (`layouts.kind_style`: rules, row heights, titles, the
+    number's place), recorded in the truth; the same case otherwise."""
     if kind not in VARIANTS:
         raise ValueError(f"unknown kind {kind!r}; one of {', '.join(KINDS)}")
     if variant not in VARIANTS[kind]:
@@ -2019,11 +2058,18 @@ def generate_kind(
     key = f"{kind}/{variant}/{seed}"
     rng = random.Random(key)
     fill = Fill(key, available_fonts(system_fonts)) if handwriting else None
+    style = KIND_CLASSIC
+    if layouts is not None:
+        from .layouts import hand_fonts_for, kind_style
+
+        style = kind_style(random.Random(f"{key}/layout"), layouts, KIND_FIELDS[kind])
+        if fill is not None:  # the split's handwriting fonts
+            fill = Fill(key, hand_fonts_for(available_fonts(system_fonts), layouts))
     if kind == "independent_nomination":
-        return _nomination(rng, variant, seed, out, fill)
+        return _nomination(rng, variant, seed, out, fill, style)
     if variant == "residents":
-        return _incorporation_residents(rng, variant, seed, out, fill)
-    return _owners(rng, kind, variant, seed, out, fill)
+        return _incorporation_residents(rng, variant, seed, out, fill, style)
+    return _owners(rng, kind, variant, seed, out, fill, style)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

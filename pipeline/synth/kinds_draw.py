@@ -33,7 +33,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from .handwriting import GAP, Hand, Stroke, draw_handwritten, write_in, write_in_text
 
-__all__ = ["Foot", "Grid", "PageLayout", "PagePlan", "write_pages"]
+__all__ = ["KIND_CLASSIC", "Foot", "Grid", "PageLayout", "PagePlan", "PageStyle", "write_pages"]
 
 log = logging.getLogger(__name__)
 
@@ -82,6 +82,32 @@ class Foot:
 
 
 @dataclass(frozen=True, slots=True)
+class PageStyle:
+    """How the signature table and the number are set (pipeline/synth/layouts.py's families);
+    the defaults are the kinds' own form."""
+
+    family: str = "classic"
+    split: str = "dev"
+    rules: str = "grid"  # "grid", "horizontal" (no vertical rules), "none"
+    row_h: float = ROW_H
+    header_row_h: float = HEADER_ROW_H
+    number_at: str = "foot-center"  # "foot-" or "top-" + "left", "center", "right"
+    titles: tuple[str, ...] = ()  # the signature table's printed titles ("" keeps the kind's)
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "family": self.family,
+            "split": self.split,
+            "rules": self.rules,
+            "row_h": round(self.row_h, 1),
+            "number_at": self.number_at,
+        }
+
+
+KIND_CLASSIC = PageStyle()
+
+
+@dataclass(frozen=True, slots=True)
 class PagePlan:
     title: str
     above: tuple[str, ...]  # paragraphs above the first table
@@ -96,6 +122,7 @@ class PagePlan:
     hands: tuple[Hand | None, ...] | None = None
     statement_hand: Hand | None = None
     jitter_seed: int = 0
+    style: PageStyle = KIND_CLASSIC
 
 
 Strokes = tuple[tuple[str, Stroke], ...]
@@ -135,10 +162,11 @@ def _grid(
     hands: Sequence[Hand | None] | None = None,
     fields: Sequence[str] = (),
     rng: random.Random | None = None,
+    style: PageStyle = KIND_CLASSIC,
 ) -> tuple[float, list[tuple[float, float]], list[Strokes]]:
-    """Draw the table with every cell ruled (a line-based table finder sees each cell); return
-    the y of its bottom edge, each body row's (top, bottom) and, with `hands`, the strokes of
-    each row's entries (`fields` names the columns)."""
+    """Draw the table with every cell ruled (a line-based table finder sees each cell), or as
+    the style rules it; return the y of its bottom edge, each body row's (top, bottom) and,
+    with `hands`, the strokes of each row's entries (`fields` names the columns)."""
     xs = [MARGIN]
     for w in grid.widths:
         xs.append(xs[-1] + w)
@@ -148,11 +176,15 @@ def _grid(
     spans: list[tuple[float, float]] = []
     strokes: list[Strokes] = []
     for i, row in enumerate(rows):
-        h = HEADER_ROW_H if i == 0 else ROW_H
+        h = style.header_row_h if i == 0 else style.row_h
         hand = hands[i - 1] if hands is not None and 0 < i <= len(hands) else None
         drawn: list[tuple[str, Stroke]] = []
+        if style.rules == "horizontal":
+            c.line(xs[0], y, xs[-1], y)
+            c.line(xs[0], y - h, xs[-1], y - h)
         for j, (x0, x1) in enumerate(zip(xs, xs[1:], strict=False)):
-            c.rect(x0, y - h, x1 - x0, h)
+            if style.rules == "grid":
+                c.rect(x0, y - h, x1 - x0, h)
             text = row[j] if j < len(row) else ""
             if not text:
                 continue
@@ -272,7 +304,7 @@ def draw_page(c: Canvas, plan: PagePlan) -> PageLayout:
         y = _grid(c, plan.aside, y - 2)[0] - 16
     y = _paragraphs(c, plan.between, y)
     sig = plan.signatures
-    y, spans, strokes = _grid(c, sig, y - 4, plan.hands, plan.fields, rng)
+    y, spans, strokes = _grid(c, sig, y - 4, plan.hands, plan.fields, rng, plan.style)
     statement: Strokes = ()
     if plan.foot is not None and plan.statement_hand is not None:
         statement = _foot_handwritten(c, plan.foot, y - 24, plan.statement_hand, rng)
@@ -280,7 +312,14 @@ def draw_page(c: Canvas, plan: PagePlan) -> PageLayout:
         _foot(c, plan.foot, y - 24)
     if plan.number_text:
         c.setFont("Helvetica", 9)
-        c.drawCentredString(PAGE_W / 2, 30, plan.number_text)
+        where, _, side = plan.style.number_at.partition("-")
+        ny = 30 if where == "foot" else PAGE_H - 22
+        if side == "left":
+            c.drawString(MARGIN, ny, plan.number_text)
+        elif side == "right":
+            c.drawRightString(PAGE_W - MARGIN, ny, plan.number_text)
+        else:
+            c.drawCentredString(PAGE_W / 2, ny, plan.number_text)
     c.showPage()
     right = MARGIN + sum(sig.widths)
     boxes = tuple((MARGIN, PAGE_H - top, right, PAGE_H - bottom) for top, bottom in spans)

@@ -31,10 +31,12 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ..columns import role_field
 from .case import LineTruth, format_date
 from .handwriting import Hand, available_fonts, pick_hand
+from .layouts import draw_layout, families, hand_fonts_for, max_rows
 from .people import FIRST_NAMES, NICKNAMES, UNREGISTERED_SURNAMES, VILLAGE_STREETS, Village, Voter
-from .sheets import COLUMNS, LinePlan, SheetPlan, WitnessPlan
+from .sheets import CLASSIC, COLUMNS, LinePlan, SheetPlan, WitnessPlan
 
 __all__ = [
     "LINE_FATAL",
@@ -91,13 +93,19 @@ class Variation:
     # The witness statement's blanks (name, residence, village, county, count) written by hand
     # too; off by default so that the committed sample (fixtures/corpus-sample) is unchanged.
     written_statement: bool = False
+    # Layout families (pipeline/synth/layouts.py) the case's sheets are set in: "dev",
+    # "heldout", or None for the classic form only (the committed sample's); a corpus also
+    # takes "both" (its cases alternate).
+    layouts: str | None = None
 
     def as_json(self) -> dict[str, object]:
-        """As truth.json and index.json record it; `written_statement` only when set, so the
-        truth of a case made without it is what it was before the option existed."""
+        """As truth.json and index.json record it; `written_statement` and `layouts` only when
+        set, so the truth of a case made without them is what it was before they existed."""
         out = dataclasses.asdict(self)
         if not self.written_statement:
             del out["written_statement"]
+        if self.layouts is None:
+            del out["layouts"]
         return out
 
 
@@ -175,7 +183,11 @@ def _registered_before(day: dt.date) -> Callable[[Voter], bool]:
     return lambda v: v.reg_date < day
 
 
-def _line(fields: dict[str, str], drawn: set[str]) -> LinePlan:
+def _line(fields: dict[str, str], drawn: set[str], town: str = "") -> LinePlan:
+    """A row's plan: the fields its columns show. With a town column the residence is the
+    street and the town, as the reader joins them ("12 Oak St, Elmwood Falls")."""
+    if town and fields.get("residence"):
+        fields = fields | {"residence": f"{fields['residence']}, {town}"}
     return LinePlan(tuple((f, fields.get(f, "")) for f in _FIELDS if f in drawn))
 
 
@@ -198,7 +210,18 @@ def plan_varied(
         raise ValueError("rows must be (lo, hi) with 2 <= lo <= hi")
     fonts = available_fonts(variation.system_fonts) if variation.handwriting else ()
     columns = pick_columns(rng) if variation.vary_columns else COLUMNS
-    drawn = {f for _, f, _ in columns}
+    layout = CLASSIC
+    if variation.layouts is not None:
+        family = rng.choice(families(variation.layouts))
+        layout, columns = draw_layout(rng, family, columns)
+        fonts = hand_fonts_for(fonts, layout.split) if fonts else ()
+        hi = min(hi, max_rows(layout))
+        lo = min(lo, hi)
+    roles = {r for _, r, _ in columns}
+    drawn = {f for r in roles if (f := role_field(r)) is not None}
+    if "signature_residence" in roles:  # one cell holds both
+        drawn.add("residence")
+    town = village.village if "town" in roles else ""
     first_sign = adopted + dt.timedelta(days=1)
     last_sign = filed - dt.timedelta(days=1)
 
@@ -452,7 +475,7 @@ def plan_varied(
             notes = (f"nickname: {nick} for {voter.first_name}",) if nick and voter else ()
             sheet_lines.append(
                 LineTruth(
-                    _line(fields, drawn),
+                    _line(fields, drawn, town),
                     voter.sboeid if voter is not None else None,
                     codes_here,
                     status,
@@ -492,6 +515,8 @@ def plan_varied(
             witness_hand=pick_hand(rng, fonts) if fonts else None,
             jitter_seed=rng.randrange(2**31),
             written_statement=variation.written_statement,
+            layout=layout,
+            of=len(order) if layout is not CLASSIC else None,
         )
         sheet_defects = () if sheet_code is None else (sheet_code,)
         planned[i] = Planned(plan, tuple(sheet_lines), witness_date, sheet_defects)

@@ -1,0 +1,162 @@
+"""The scan reader on sheets laid out in other ways (pipeline/synth/layouts.py's families), the
+development and the held-out families side by side: tune on the first, report the second.
+
+    OMP_THREAD_LIMIT=1 .venv/bin/python bench/scan_layouts.py --cases 3 --seed 41
+    .venv/bin/python bench/scan_layouts.py --dev DIR --heldout DIR   # corpora already made
+
+Each part is a corpus (`python -m pipeline.synth.corpus --layouts dev|heldout`) of clean and
+degraded scans; every page is read with the scan reader and compared with its truth:
+
+- rows: table rows found / rows in truth (blank rows included); invented: rows read that truth
+  does not have; blank->signed: a blank row read as signed; lost signed: a signed row missing
+  or read as blank;
+- sheet numbers: read right, flagged (below the review threshold or missing: a person reads
+  them), wrong and not flagged (must be 0);
+- columns: sheets whose columns gave every field truth has, or that the reader flagged
+  (`layout_doubts`); silent: a field truth has that the reader gave no column and no doubt;
+- CER of printed cells (typed in a print font; handwriting-font cells are bench/accuracy.py's).
+
+Whole-pipeline decisions (0 lines decided wrongly) are measured by bench/accuracy.py on the
+same corpora (`--corpus DIR`). Synthetic data only; no real person's data.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from pipeline.ingest import ingest_file, read_page  # noqa: E402
+from pipeline.rules.reading import threshold_for  # noqa: E402
+from pipeline.scan.context import ReadContext  # noqa: E402
+from pipeline.scan.metrics import cer  # noqa: E402
+
+PRINT_FONTS = ("Helvetica", "Times-Roman", "Courier")
+FIELDS = ("date", "name", "residence", "ward", "election_district")
+
+
+def make_corpus(out: Path, split: str, cases: int, seed: int) -> Path:
+    subprocess.run(
+        [sys.executable, "-m", "pipeline.synth.corpus", "--out", str(out), "--cases", str(cases),
+         "--seed", str(seed), "--styles", "clean-scan", "degraded-scan", "--layouts", split,
+         "--jobs", "2"],
+        check=True, cwd=ROOT, stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    return out
+
+
+def measure(corpus: Path) -> Counter:
+    c: Counter = Counter()
+    context = ReadContext()
+    for truth_path in sorted(corpus.glob("case-*/*-scan/truth.json")):
+        case = truth_path.parent
+        truth = json.loads(truth_path.read_text(encoding="utf-8"))
+        refs: dict[str, list] = {}
+        for t in truth["sheets"]:
+            pages = refs.setdefault(t["file"], ingest_file(case / t["file"]))
+            sheet = read_page(next(r for r in pages if r.page_index == t["page_index"]), context)
+            _score(c, sheet, t)
+    return c
+
+
+def _score(c: Counter, sheet, t: dict) -> None:  # type: ignore[no-untyped-def]
+    c["sheets"] += 1
+    lines = t["lines"]
+    c["rows"] += len(lines)
+    c["found"] += min(len(sheet.lines), len(lines))
+    c["invented"] += max(0, len(sheet.lines) - len(lines))
+    c["signed"] += sum(not tl["blank"] for tl in lines)
+    c["lost_signed"] += sum(not tl["blank"] for tl in lines[len(sheet.lines) :])
+    for line, tl in zip(sheet.lines, lines, strict=False):
+        c["blank_as_signed"] += tl["blank"] and not line.blank
+        c["lost_signed"] += (not tl["blank"]) and line.blank
+        fonts = tl.get("fonts", {})
+        for name in FIELDS:
+            ref = tl["fields"].get(name)
+            font = fonts.get(name) or fonts.get("street" if name == "residence" else name, "")
+            if not ref or font not in PRINT_FONTS:
+                continue
+            f = line.get(name)
+            c[f"chars_{name}"] += len(ref)
+            c[f"edits_{name}"] += round(cer(ref, f.text if f else "") * len(ref))
+    n = t["sheet_number"]
+    got = sheet.sheet_number
+    if got is not None and sheet.sheet_number_value == n and n is not None:
+        c["number_right"] += got.confidence >= threshold_for("sheet_number")
+        c["number_flagged"] += got.confidence < threshold_for("sheet_number")
+    elif n is None and got is None:
+        c["number_right"] += 1
+    elif got is None or got.confidence < threshold_for("sheet_number"):
+        c["number_flagged"] += 1
+    else:
+        c["number_wrong"] += 1
+    wanted = {f for tl in lines for f, v in tl["fields"].items() if v} - {"signature"}
+    missing = wanted - set(sheet.columns)
+    if not sheet.lines:
+        c["columns_flagged"] += 1  # SHEET_NOT_READ: a person reads the sheet
+    elif missing and not sheet.layout_doubts:
+        c["columns_silent"] += 1
+    elif sheet.layout_doubts:
+        c["columns_flagged"] += 1
+    else:
+        c["columns_placed"] += 1
+
+
+def _pct(a: int, b: int) -> str:
+    return f"{100 * a / b:.1f}%" if b else "-"
+
+
+def report(parts: dict[str, Counter]) -> None:
+    rows = [
+        ("sheets", lambda c: str(c["sheets"])),
+        ("rows found", lambda c: f"{c['found']}/{c['rows']} ({_pct(c['found'], c['rows'])})"),
+        ("rows invented", lambda c: str(c["invented"])),
+        ("blank read as signed", lambda c: str(c["blank_as_signed"])),
+        ("signed rows lost", lambda c: f"{c['lost_signed']}/{c['signed']}"),
+        ("sheet no. right", lambda c: _pct(c["number_right"], c["sheets"])),
+        ("sheet no. flagged", lambda c: str(c["number_flagged"])),
+        ("sheet no. wrong, unflagged", lambda c: str(c["number_wrong"])),
+        ("columns placed", lambda c: str(c["columns_placed"])),
+        ("columns flagged", lambda c: str(c["columns_flagged"])),
+        ("columns missed silently", lambda c: str(c["columns_silent"])),
+    ]
+    for name in FIELDS:
+        rows.append(
+            (
+                f"printed CER {name}",
+                lambda c, n=name: _pct(c[f"edits_{n}"], c[f"chars_{n}"]) + f" of {c[f'chars_{n}']}",
+            )
+        )
+    names = list(parts)
+    print(f"{'':28}" + "".join(f"{n:>22}" for n in names))
+    for label, fn in rows:
+        print(f"{label:28}" + "".join(f"{fn(parts[n]):>22}" for n in names))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cases", type=int, default=3, help="cases a part (default 3)")
+    parser.add_argument("--seed", type=int, default=41)
+    parser.add_argument("--dev", type=Path, help="a development corpus already made")
+    parser.add_argument("--heldout", type=Path, help="a held-out corpus already made")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="scan-layouts-") as tmp:
+        parts = {}
+        for split, given in (("dev", args.dev), ("heldout", args.heldout)):
+            corpus = given or make_corpus(Path(tmp) / split, split, args.cases, args.seed)
+            parts[split] = measure(corpus)
+        report(parts)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

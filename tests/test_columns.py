@@ -1,0 +1,80 @@
+"""The shared column vocabulary (pipeline/columns.py) and sheet-number captions (pipeline/forms.py).
+Synthetic titles and values only."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.columns import join_parts, place_title, role_by_content
+from pipeline.forms import SHEET_CAPTIONS, find_sheet_number
+
+
+@pytest.mark.parametrize(
+    ("title", "role", "exact"),
+    [
+        ("Date of Signing", "date", True),
+        ("Signature of Elector", "signature", True),
+        ("Signature of Voter", "signature", True),
+        ("Signature and Residence", "signature_residence", True),
+        ("Residence (Street and Number)", "residence", True),
+        ("Street and Number", "street", True),
+        ("Town or City", "town", True),
+        ("City/Village", "town", True),
+        ("No.", "line_number", True),
+        ("E.D.", "election_district", True),
+        ("Assessed Valuation", "valuation", True),
+        ("riinted Name", "name", False),  # an OCR slip
+        ("Signature of the Elector", "signature", False),  # reworded
+        ("Notes", None, False),
+        ("Remarks", None, False),
+        ("", None, False),
+    ],
+)
+def test_place_title(title: str, role: str | None, exact: bool) -> None:
+    m = place_title(title)
+    assert (m.role if m else None) == role
+    if m is not None:
+        assert m.exact is exact
+
+
+def test_join_parts_street_and_town() -> None:
+    got = join_parts(
+        {"date": "10/1", "street": "12 Oak St", "town": "Elmwood Falls", "line_number": "3"}
+    )
+    assert got == {"date": "10/1", "residence": "12 Oak St, Elmwood Falls"}
+    assert join_parts({"street": "", "town": ""}) == {"residence": ""}
+    assert join_parts({"residence": "4 Elm St"}) == {"residence": "4 Elm St"}
+
+
+def test_role_by_content() -> None:
+    assert role_by_content(["10/2/2026", "Oct 3", "10-4", ""]) == "date"
+    assert role_by_content(["12 Oak St", "4B Mill Rd", "190 1/2 Main St"]) == "residence"
+    assert role_by_content(["1", "2", "3", "4"]) == "line_number"
+    assert role_by_content(["$90,000", "120,500"]) == "valuation"
+    assert role_by_content(["2", "1", "2"]) is None  # ward or district: not told apart
+    assert role_by_content(["Dana Reyes"]) is None  # too few
+
+
+@pytest.mark.parametrize(
+    ("line", "number"),
+    [
+        ("Sheet No. 3", "3"),
+        ("Sheet No 12", "12"),
+        ("Sheet #4", "4"),
+        ("Page No. 5", "5"),
+        ("Page 3 of 6", "3"),
+        ("Page __7__ of __9__", "7"),
+        ("Petition Sheet 2", "2"),
+        ("Sheet Number: 8", "8"),
+        ("this petition sheet containing 8 (fill in number) signatures", None),
+        ("Page No. b", None),
+    ],
+)
+def test_find_sheet_number(line: str, number: str | None) -> None:
+    got = find_sheet_number(line)
+    assert (got[2] if got else None) == number
+
+
+def test_sheet_caption_without_a_number() -> None:
+    m = SHEET_CAPTIONS.search("Page No. b")
+    assert m is not None and m.group(0).lower().startswith("page")

@@ -1,0 +1,222 @@
+"""The born-digital reader on sheets set in other layouts (pipeline/texttable.py, textlayer.py):
+tables with horizontal rules only or none, a line-number column, a residence split over two
+columns, a combined signature-and-residence cell, signatures drawn as pictures or strokes, and a
+column the reader cannot place. Each sheet is drawn here by the synthetic generator from a
+chosen layout (synthetic; no real person)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from reportlab.lib.pagesizes import landscape, legal, letter
+
+from pipeline.records import PageKind, PageRef, Source
+from pipeline.synth.sheets import CLASSIC, LinePlan, SheetPlan, WitnessPlan, write_pdf
+from pipeline.textlayer import SIGNED, read_text_page
+from tests.test_textlayer_forms import read
+
+ROWS = (
+    {
+        "date": "10/1/26",
+        "signature": "Ann B Carter",
+        "name": "Ann B Carter",
+        "residence": "12 Maple Ave, Elmwood Falls",
+        "election_district": "2",
+    },
+    {
+        "date": "10/2/26",
+        "signature": "Bo Dent",
+        "name": "Bo Dent",
+        "residence": "4 Elm St, Elmwood Falls",
+        "election_district": "1",
+    },
+    {
+        "date": "10/3/26",
+        "signature": "",
+        "name": "Cy Fenn",
+        "residence": "9 Oak St, Elmwood Falls",
+        "election_district": "3",
+    },
+)
+
+
+def _plan(columns, layout, rows=ROWS, blanks=2, number=3):
+    fields = [f for _, f, _ in columns]
+    wanted = {"street": "residence", "town": "residence", "signature_residence": "signature"}
+    names = {wanted.get(f, f) for f in fields} | (
+        {"residence"} if "signature_residence" in fields else set()
+    )
+    town = "town" in fields
+    lines = []
+    for r in rows:
+        vals = {k: (v if town or k != "residence" else v.split(", ")[0]) for k, v in r.items()}
+        lines.append(LinePlan(tuple((k, v) for k, v in vals.items() if k in names)))
+    lines += [LinePlan(tuple((k, "") for k in names))] * blanks
+    witness = WitnessPlan("Wanda Witness", "3 Oak St", "2", "10/05/2026", "Wanda Witness")
+    return SheetPlan(
+        number,
+        "Elmwood Falls",
+        "Albany",
+        "Local Law No. 1",
+        tuple(lines),
+        witness,
+        columns=tuple(columns),
+        layout=layout,
+        of=6,
+    )
+
+
+def _read(tmp_path: Path, plan: SheetPlan):
+    path = tmp_path / "sheet.pdf"
+    write_pdf(path, [plan])
+    return read(path)
+
+
+WIDE = [
+    ("Date", "date", 70.0),
+    ("Signature of Voter", "signature", 150.0),
+    ("Printed Name", "name", 130.0),
+    ("Residence", "residence", 150.0),
+    ("E.D.", "election_district", 40.0),
+]
+
+
+@pytest.mark.parametrize("rules", ["grid", "horizontal", "none", "heavy-title"])
+def test_every_rule_style_reads_every_row(tmp_path: Path, rules: str) -> None:
+    layout = replace(CLASSIC, family="t", rules=rules, row_h=30.0, heading="PETITION")
+    sheet = _read(tmp_path, _plan(WIDE, layout))
+    assert len(sheet.lines) == 5, rules
+    assert [ln.text("residence") for ln in sheet.lines[:3]] == [
+        "12 Maple Ave",
+        "4 Elm St",
+        "9 Oak St",
+    ]
+    assert [ln.blank for ln in sheet.lines] == [False, False, False, True, True]
+    assert sheet.lines[2].text("signature") == ""  # not signed: no ink at all
+    assert sheet.sheet_number_value == 3
+    assert sheet.witness is not None and sheet.witness.signature.text == "Wanda Witness"
+    assert sheet.layout_doubts == ()
+
+
+def test_line_numbers_street_and_town_on_legal_landscape(tmp_path: Path) -> None:
+    columns = [
+        ("No.", "line_number", 30.0),
+        ("Date Signed", "date", 80.0),
+        ("Signature", "signature", 200.0),
+        ("Print Name", "name", 180.0),
+        ("Street and Number", "street", 200.0),
+        ("City/Village", "town", 150.0),
+        ("E.D.", "election_district", 60.0),
+    ]
+    layout = replace(
+        CLASSIC,
+        family="t",
+        page=landscape(legal),
+        rules="horizontal",
+        number_caption="Page {n} of {of}",
+        number_at="top-right",
+    )
+    sheet = _read(tmp_path, _plan(columns, layout))
+    assert len(sheet.lines) == 5
+    assert sheet.lines[0].text("residence") == "12 Maple Ave, Elmwood Falls"
+    assert "line_number" not in sheet.columns and "residence" in sheet.columns
+    assert sheet.sheet_number_value == 3 and sheet.layout_doubts == ()
+
+
+@pytest.mark.parametrize("ink", ["image", "vector"])
+def test_a_signature_drawn_not_typed_is_signed(tmp_path: Path, ink: str) -> None:
+    import random
+
+    from pipeline.synth.handwriting import available_fonts, pick_hand
+
+    hand = pick_hand(random.Random(1), available_fonts(False))
+    layout = replace(CLASSIC, family="t", signature_ink=ink)
+    plan = replace(_plan(WIDE, layout), hands=(hand,) * 5, witness_hand=hand)
+    sheet = _read(tmp_path, plan)
+    assert [ln.text("signature") for ln in sheet.lines[:3]] == [SIGNED, SIGNED, ""]
+    assert sheet.lines[0].get("signature").source is Source.TEXT_LAYER
+    assert sheet.witness.signature.text == SIGNED  # the witness signed with ink too
+
+
+def test_combined_signature_and_residence_cell(tmp_path: Path) -> None:
+    columns = [
+        ("Date", "date", 80.0),
+        ("Signature and Residence", "signature_residence", 340.0),
+        ("Election District", "election_district", 120.0),
+    ]
+    layout = replace(CLASSIC, family="t", rules="heavy-title", row_h=40.0)
+    sheet = _read(tmp_path, _plan(columns, layout))
+    first = sheet.lines[0]
+    assert first.text("signature") == "Ann B Carter" and first.text("residence") == "12 Maple Ave"
+    assert sheet.lines[2].text("signature") == "" and sheet.lines[2].text("residence") == "9 Oak St"
+
+
+def test_columns_placed_by_content_or_doubted(tmp_path: Path) -> None:
+    """A title the vocabulary does not know: a column of house numbers and streets is the
+    residence by its content; a column of names under "Remarks" is placed by nothing, and the
+    sheet says so (it goes to a person) rather than losing the column."""
+    columns = [
+        ("Date", "date", 80.0),
+        ("Signature", "signature", 160.0),
+        ("Remarks", "name", 150.0),
+        ("Domicile of Record", "residence", 150.0),
+    ]
+    sheet = _read(tmp_path, _plan(columns, replace(CLASSIC, family="t")))
+    assert sheet.lines[0].text("residence") == "12 Maple Ave"
+    assert [d for d in sheet.layout_doubts] == ["a column titled 'Remarks' was not placed"]
+
+
+def test_a_table_without_a_residence_column_is_a_doubt(tmp_path: Path) -> None:
+    columns = [
+        ("Date", "date", 80.0),
+        ("Signature", "signature", 200.0),
+        ("Printed Name", "name", 200.0),
+    ]
+    sheet = _read(tmp_path, _plan(columns, replace(CLASSIC, family="t")))
+    assert sheet.layout_doubts == ("no column gives the signer's residence",)
+
+
+def test_unseen_ink_is_looked_at_on_the_rendered_page(tmp_path: Path) -> None:
+    """Ink the text layer does not hold (here a shading, which pdfplumber lists as neither
+    text, image nor curve) in the signature cell of a line that has other entries is found on
+    the rendered page: the line goes to a person, it is not read as unsigned."""
+    from reportlab.lib.colors import black
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pipeline.synth.sheets import draw_sheet
+
+    plan = _plan(WIDE, replace(CLASSIC, family="t"))
+    box = _read(tmp_path, plan).lines[2].get("signature").box
+    path = tmp_path / "sheet.pdf"
+    c = Canvas(str(path), pagesize=letter, invariant=1)
+    c.saveState()
+    clip = c.beginPath()
+    y = letter[1] - box.bottom + 5
+    clip.rect(box.x0 + 10, y, 60, box.bottom - box.top - 10)
+    c.clipPath(clip, stroke=0, fill=0)
+    c.linearGradient(box.x0, y, box.x1, y + 10, (black, black), extend=True)
+    c.restoreState()
+    draw_sheet(c, plan)
+    c.save()
+    with pdfplumber.open(path) as pdf:
+        page = pdf.pages[0]
+        ref = PageRef(
+            str(path), 0, "ab" * 32, PageKind.PDF_TEXT, float(page.width), float(page.height)
+        )
+        sheet = read_text_page(page, ref)
+    sig = sheet.lines[2].get("signature")
+    assert sig.text == SIGNED and sig.source is Source.OCR and sig.confidence < 0.8
+    assert sheet.lines[1].text("signature") == "Bo Dent"
+
+
+def test_a_table_without_rules_or_statement_ends_at_the_foot_caption(tmp_path: Path) -> None:
+    layout = replace(CLASSIC, family="t", rules="none", number_caption="Page {n} of {of}")
+    plan = replace(_plan(WIDE, layout), witness=None)
+    sheet = _read(tmp_path, plan)
+    assert 5 <= len(sheet.lines) <= 30  # the blank rows' count is a guess without rules
+    assert [ln.blank for ln in sheet.lines[:3]] == [False, False, False]
+    assert all(ln.blank for ln in sheet.lines[3:])
+    assert sheet.sheet_number_value == 3
