@@ -1,7 +1,8 @@
 """Scheduled checks through a filing window: a Prefect deployment of `check_petition` that runs
 every N minutes from the window's first day to its last, on the case's sheets folder as sheets
-arrive. Cron-like schedules fire only against a running Prefect server (`prefect server start`);
-building the deployment needs none.
+arrive, and (`upload=True`) on each `petition.sheets.uploaded` event of the case
+(`flows.events`). Schedules and triggers fire only against a running Prefect server (`petitions
+serve` starts one); building the deployment needs none.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from dateutil.rrule import rrulestr
 from prefect.deployments.runner import RunnerDeployment
 from prefect.schedules import RRule
 
@@ -16,8 +18,9 @@ from pipeline.case import CaseConfig, PetitionKind, load_case
 from pipeline.election_calendar import referendum_filing_window
 
 from .check import check_petition
+from .events import upload_trigger
 
-__all__ = ["filing_window", "filing_window_deployment"]
+__all__ = ["filing_window", "filing_window_deployment", "next_runs"]
 
 
 def filing_window(case: CaseConfig) -> tuple[dt.date, dt.date]:
@@ -31,11 +34,28 @@ def filing_window(case: CaseConfig) -> tuple[dt.date, dt.date]:
     return case.dates.filed - dt.timedelta(days=30), case.dates.filed
 
 
+def next_runs(
+    deployment: RunnerDeployment, after: dt.datetime, count: int = 3
+) -> list[dt.datetime]:
+    """The deployment's next scheduled runs after `after` (naive: the server's local time)."""
+    runs: list[dt.datetime] = []
+    for sched in deployment.schedules or []:
+        text = getattr(sched.schedule, "rrule", None)
+        if not text:
+            continue
+        rule = rrulestr(text)
+        t = after
+        while len(runs) < count and (t := rule.after(t)) is not None:
+            runs.append(t)
+    return sorted(runs)[:count]
+
+
 def filing_window_deployment(
-    case_path: str | Path, out_dir: str | Path, every_minutes: int = 60
+    case_path: str | Path, out_dir: str | Path, every_minutes: int = 60, upload: bool = False
 ) -> RunnerDeployment:
     """A deployment that checks the case every `every_minutes` through its filing window (the
-    last run on the window's last day, 23:59 local time of the server)."""
+    last run on the window's last day, 23:59 local time of the server), and with `upload` on
+    each upload event of the case as well."""
     if every_minutes < 1:
         raise ValueError("every_minutes must be at least 1")
     case = load_case(case_path)
@@ -48,9 +68,16 @@ def filing_window_deployment(
     deployment = check_petition.to_deployment(
         name=f"filing-window-{slug}",
         schedule=RRule(rrule),
-        parameters={"case_path": str(Path(case_path).resolve()), "out_dir": str(out_dir)},
-        description=f"{case.name}: checked every {every_minutes} min from {start} to {end}",
-        tags=["filing-window", str(case.kind)],
+        parameters={
+            "case_path": str(Path(case_path).resolve()),
+            "out_dir": str(Path(out_dir).resolve()),
+        },
+        description=(
+            f"{case.name}: checked every {every_minutes} min from {start} to {end}"
+            + (", and on each upload" if upload else "")
+        ),
+        tags=["filing-window", str(case.kind)] + (["upload"] if upload else []),
+        triggers=[upload_trigger(case_path)] if upload else None,
     )
     assert isinstance(deployment, RunnerDeployment)  # to_deployment is sync outside a loop
     return deployment

@@ -1,9 +1,9 @@
 """`petitions`: the command line.
 
-    petitions check CASE.toml --out DIR [--decisions decisions.jsonl] [--engine prefect|local]
-                    [--jobs N]
+    petitions check CASE.toml --out DIR [--decisions decisions.jsonl]
+                    [--engine auto|prefect|local] [--jobs N] [--dask N|ADDRESS] [--no-cache]
     petitions demo [--out DIR]
-    petitions serve CASE.toml --out DIR [--every MINUTES]
+    petitions serve CASE.toml --out DIR [--every MINUTES] [--inbox DIR]
     petitions generate --out DIR [--seed N]
     petitions dashboard CASE_OR_OUT_DIR [--host H --port P --users FILE]
     petitions users add NAME --role reviewer|supervisor [--users FILE]  (password: prompt/stdin)
@@ -28,6 +28,7 @@ import tempfile
 import time
 import traceback
 from concurrent.futures import ProcessPoolExecutor
+from functools import partial
 from pathlib import Path
 
 from .errors import ExitCode, PetitionError, stage, stage_of
@@ -53,9 +54,33 @@ def _quiet_offline_prefect(verbose: bool) -> None:
     os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
     os.environ.setdefault("PREFECT_LOGGING_LEVEL", "INFO" if verbose else "WARNING")
     os.environ.setdefault("PREFECT_SERVER_LOGGING_LEVEL", "WARNING")
+    # A temporary server (a flow with no server configured) on a busy machine takes longer to
+    # start than Prefect's 20 s default allows.
+    os.environ.setdefault("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "90")
 
 
-def _run(case_path: Path, out_dir: Path, decisions: Path | None, engine: str, jobs: int = 1):
+def _engine(engine: str, dask: str | None) -> str:
+    """`auto`: the Prefect flow when a Prefect server is configured (or Dask is asked for),
+    otherwise the same stages in this process: a temporary server would take longer to start
+    than the check takes."""
+    if engine != "auto":
+        return engine
+    if dask:
+        return "prefect"
+    from flows.server import configured_api_url
+
+    return "prefect" if configured_api_url() else "local"
+
+
+def _run(
+    case_path: Path,
+    out_dir: Path,
+    decisions: Path | None,
+    engine: str,
+    jobs: int = 1,
+    dask: str | None = None,
+    use_cache: bool = True,
+):
     """Validate first (fast, clear errors), then run the flow or the plain pipeline."""
     from .case import load_case
     from .decisions import load_decisions
@@ -80,23 +105,42 @@ def _run(case_path: Path, out_dir: Path, decisions: Path | None, engine: str, jo
         raise InputMissingError(f"{decisions}: the decisions file does not exist")
     if decisions is not None and (problem := not_a_regular_file(decisions)):
         raise UnreadableInputError(f"the decisions file: {problem}")
-    if engine == "prefect":
+    if _engine(engine, dask) == "prefect":
         from flows.check import check_petition
 
-        return check_petition(str(case_path), str(out_dir), str(decisions) if decisions else None)
+        flow = check_petition
+        if dask:
+            from flows.runners import dask_runner
+
+            # The cluster's own chatter (workers joining and leaving) only with -v: set in
+            # dask's configuration, which distributed applies to its loggers when imported.
+            if not logging.getLogger().isEnabledFor(logging.INFO):
+                os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "warning")
+
+            runner = dask_runner(address=dask) if not dask.isdigit() else dask_runner(int(dask))
+            flow = check_petition.with_options(task_runner=runner)
+        return flow(str(case_path), str(out_dir), str(decisions) if decisions else None, use_cache)
+    from .progress import terminal_progress
     from .report import write_report
-    from .run import check_case
+    from .run import check_case, page_cache
     from .scan.context import ReadContext
 
     with stage("reading the decisions"):
         logged = load_decisions(decisions) if decisions else []
+    cache = page_cache(case) if use_cache else None
     context = ReadContext(crops_dir=out_dir / "crops")  # scans read with tesseract in-process
-    if jobs <= 1:
-        report = check_case(case, logged, context=context, keep_in=out_dir)
-    else:  # pages across processes: OCR is CPU-bound (and tesseract runs one thread each)
-        os.environ.setdefault("OMP_THREAD_LIMIT", "1")
-        with ProcessPoolExecutor(jobs, initializer=_worker_init) as pool:
-            report = check_case(case, logged, mapper=pool.map, context=context, keep_in=out_dir)
+    progress = terminal_progress()
+    run = partial(check_case, case, logged, context=context, keep_in=out_dir, cache=cache)
+    try:
+        if jobs <= 1:
+            report = run(progress=progress)
+        else:  # pages across processes: OCR is CPU-bound (and tesseract runs one thread each)
+            os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+            with ProcessPoolExecutor(jobs, initializer=_worker_init) as pool:
+                report = run(mapper=pool.map, progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()
     with stage("writing the report"):
         write_report(report, out_dir)
     return report
@@ -157,9 +201,20 @@ def _check(args: argparse.Namespace) -> int:
     from .report import locked_out_dir
 
     _quiet_offline_prefect(args.verbose)
+    if args.dask and args.engine == "local":
+        print("petitions: --dask runs the Prefect flow; drop --engine local", file=sys.stderr)
+        return ExitCode.USAGE
     started = time.perf_counter()
     with locked_out_dir(args.out):
-        report = _run(args.case, args.out, args.decisions, args.engine, args.jobs)
+        report = _run(
+            args.case,
+            args.out,
+            args.decisions,
+            args.engine,
+            args.jobs,
+            args.dask,
+            not args.no_cache,
+        )
     _summary(report, args.out, time.perf_counter() - started)
     return ExitCode.PARTIAL if report.file_errors else ExitCode.OK
 
@@ -172,7 +227,9 @@ def _demo(args: argparse.Namespace) -> int:
 
         case_path = generate_case(args.out / "fixtures", seed=902)
     started = time.perf_counter()
-    report = _run(case_path, args.out, None, args.engine)
+    # No page cache: it would be written into the bundled fixture's folder (and the demo's six
+    # text-layer pages read in a fraction of a second).
+    report = _run(case_path, args.out, None, args.engine, use_cache=False)
     _summary(report, args.out, time.perf_counter() - started)
     truth = json.loads((case_path.parent / "truth.json").read_text(encoding="utf-8"))["expected"]
     got = {"verdict": report.verdict.value, "valid": report.totals.valid}
@@ -185,16 +242,12 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    """Run the case on a schedule through its filing window (blocks until stopped)."""
+    """Serve the case's check on a Prefect server (the configured one, or one started here):
+    on each upload and through its filing window (blocks until Ctrl-C)."""
     _quiet_offline_prefect(args.verbose)
-    from prefect import serve
+    from flows.serve import serve_case
 
-    from flows.schedule import filing_window_deployment
-
-    deployment = filing_window_deployment(args.case, args.out, args.every)
-    print(f"serving {deployment.name}: {deployment.description} (Ctrl-C to stop)")
-    serve(deployment)
-    return ExitCode.OK
+    return serve_case(args.case, args.out, args.every, inbox=args.inbox, port=args.port)
 
 
 USERS_FILE = "petitions-users.sqlite"  # in the folder the command runs in, unless --users
@@ -260,9 +313,12 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--decisions", type=Path, help="reviewers' decisions (JSON Lines)")
     check.add_argument(
         "--engine",
-        choices=("prefect", "local"),
-        default="prefect",
-        help="run as a Prefect flow (default) or as plain functions in this process",
+        choices=("auto", "prefect", "local"),
+        default="auto",
+        help=(
+            "run as a Prefect flow or as plain functions in this process; auto (default): the "
+            "flow when a Prefect server is configured (PREFECT_API_URL), else in this process"
+        ),
     )
     check.add_argument(
         "--jobs",
@@ -270,19 +326,36 @@ def build_parser() -> argparse.ArgumentParser:
         default=1,
         help="with --engine local: read pages in this many processes (scans: the cores)",
     )
+    check.add_argument(
+        "--dask",
+        metavar="N|ADDRESS",
+        help="run the flow's tasks on Dask: a local cluster of N workers, or a scheduler address",
+    )
+    check.add_argument(
+        "--no-cache",
+        action="store_true",
+        help="read every page again (by default, pages already read come from the case cache)",
+    )
     check.set_defaults(func=_check)
 
     demo = sub.add_parser("demo", help="check the bundled synthetic petition")
     demo.add_argument("--out", type=Path, default=Path("out/demo"))
-    demo.add_argument("--engine", choices=("prefect", "local"), default="prefect")
+    demo.add_argument("--engine", choices=("auto", "prefect", "local"), default="auto")
     demo.set_defaults(func=_demo)
 
     srv = sub.add_parser(
-        "serve", help="check a case on a schedule through its filing window (Prefect server)"
+        "serve",
+        help="check a case on each upload and through its filing window (Prefect server)",
     )
     srv.add_argument("case", type=Path)
     srv.add_argument("--out", type=Path, required=True)
     srv.add_argument("--every", type=int, default=60, help="minutes between checks")
+    srv.add_argument(
+        "--inbox", type=Path, help="folder watched for uploaded sheets (default: CASE_DIR/inbox)"
+    )
+    srv.add_argument(
+        "--port", type=int, help="port of the Prefect server started when none is configured"
+    )
     srv.set_defaults(func=_serve)
 
     dash = sub.add_parser(

@@ -3,6 +3,9 @@
 Each stage is a plain function of records; this module holds the few that join the others
 (`collect_pages`, `read_sheets`, `load_register`, `match_lines`) and `check_case`, the whole run
 without Prefect. `flows/check.py` runs the same stages as Prefect tasks, pages in parallel.
+
+Pages already read by this reader are taken from the case's page cache (`pipeline.cache`) and
+only the others are read, each stored as soon as it is read; matching and judging always run.
 """
 
 from __future__ import annotations
@@ -14,11 +17,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
+from typing import Protocol
 
 from matchers import BaselineMatcher, FSMatcher, RegisterRead, read_register
 from matchers.assessment_roll import RollRead, read_roll
 from matchers.store import RegisterStore, open_import, open_store
 
+from .cache import PageCache
 from .case import CaseConfig, LimitsConfig, PetitionKind, RegisterConfig
 from .closedworld import resolve_sheets
 from .errors import CaseFileError, PetitionError, stage
@@ -45,6 +50,7 @@ from .scan.context import ReadContext
 
 __all__ = [
     "LARGE_REGISTER_BYTES",
+    "Readings",
     "RegisterData",
     "StoredRegister",
     "check_case",
@@ -52,7 +58,9 @@ __all__ = [
     "ingest_one",
     "load_register",
     "match_lines",
+    "page_cache",
     "read_one",
+    "read_sheets",
     "rules_for",
     "split_results",
 ]
@@ -60,6 +68,14 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 Mapper = Callable[[Callable, Iterable], Iterable]
+
+
+class Progress(Protocol):
+    """Told how far a stage has come (`pipeline.progress.ProgressBar` draws it)."""
+
+    def start(self, stage: str, total: int, done: int = 0) -> None: ...
+
+    def advance(self, label: str, n: int = 1) -> None: ...
 
 
 def rules_for(case: CaseConfig) -> RuleSet:
@@ -74,13 +90,30 @@ def rules_for(case: CaseConfig) -> RuleSet:
     return rule_sets[case.kind]
 
 
-def ingest_one(path: Path, limits: LimitsConfig | None = None) -> list[PageRef] | FileError:
-    """The pages of one file, or the reason it could not be read."""
+def ingest_one(
+    path: Path, limits: LimitsConfig | None = None, cache: PageCache | None = None
+) -> list[PageRef] | FileError:
+    """The pages of one file, or the reason it could not be read. With a `cache`, a file whose
+    bytes were ingested before is not opened again (an image's identity decodes its pixels)."""
+    limits = limits or LimitsConfig()
     try:
-        return ingest_file(path, limits or LimitsConfig())
+        # only a regular file is hashed (a pipe would never end); ingest says what the rest is
+        digest = sha256_file(path) if cache is not None and path.is_file() else None
+        known = cache.get_pages(path, digest, limits) if cache and digest else None
+        if known is not None:
+            return known
+        refs = ingest_file(path, limits)
     except PetitionError as err:
         log.info("%s", err.message)  # said once, by the summary and the report
         return FileError(str(path), err.message)
+    except OSError:  # the file cannot be read to hash it: ingest says why
+        return ingest_one(path, limits)
+    if digest is not None and cache is not None:
+        try:
+            cache.put_pages(digest, limits, refs)
+        except OSError as err:
+            log.warning("%s: pages not cached (%s)", path, err)
+    return refs
 
 
 def read_one(ref: PageRef, context: ReadContext | None = None) -> Sheet | FileError:
@@ -143,6 +176,65 @@ def split_results(results: Iterable[Sheet | FileError]) -> tuple[list[Sheet], li
         else:
             sheets.append(result)
     return sheets, errors
+
+
+def page_cache(case: CaseConfig) -> PageCache:
+    """The case's page cache: in its cache folder, beside the register imports."""
+    return PageCache.in_folder(case.matching.cache)
+
+
+def read_and_store(
+    ref: PageRef, context: ReadContext | None = None, cache: PageCache | None = None
+) -> Sheet | FileError:
+    """One page read (`read_one`) and its reading stored in `cache` at once, so a run stopped
+    later keeps it."""
+    result = read_one(ref, context)
+    if cache is not None and isinstance(result, Sheet):
+        try:
+            cache.put(result, context)
+        except OSError as err:  # a full or read-only cache folder costs a re-read, no more
+            log.warning("page %s of %s: reading not cached (%s)", ref.page_index + 1, ref.path, err)
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class Readings:
+    """The pages' readings in filing order, what could not be read, and how many pages were
+    read this run (the others came from the cache)."""
+
+    sheets: list[Sheet]
+    errors: list[FileError]
+    pages_read: int
+
+
+def read_sheets(
+    pages: Sequence[PageRef],
+    mapper: Mapper = map,
+    context: ReadContext | None = None,
+    cache: PageCache | None = None,
+    progress: Progress | None = None,
+) -> Readings:
+    """Every page's Sheet: from `cache` when it holds the page's reading, otherwise read through
+    `mapper` (the builtin `map`, a process pool's, a Prefect task's) and stored."""
+    results: list[Sheet | FileError | None] = [None] * len(pages)
+    todo: list[int] = []
+    for i, ref in enumerate(pages):
+        hit = cache.get(ref, context) if cache is not None else None
+        if hit is None:
+            todo.append(i)
+        else:
+            results[i] = hit
+    if progress is not None:
+        progress.start("pages read", len(pages), done=len(pages) - len(todo))
+    read = partial(read_and_store, context=context, cache=cache)
+    for i, result in zip(todo, mapper(read, [pages[i] for i in todo]), strict=True):
+        results[i] = result
+        if progress is not None:
+            progress.advance(f"{Path(pages[i].path).name} p{pages[i].page_index + 1}")
+    if todo or cache is not None:
+        log.info("pages: %d read, %d from the cache", len(todo), len(pages) - len(todo))
+    sheets, errors = split_results(r for r in results if r is not None)
+    return Readings(sheets, errors, len(todo))
 
 
 LARGE_REGISTER_BYTES = 64 * 1024 * 1024  # [matching] store = "auto": DuckDB from this size on
@@ -464,9 +556,21 @@ def make_matcher(
     return FSMatcher(entries, case.matching)
 
 
-def match_lines(sheets: Sequence[Sheet], matcher: BaselineMatcher | FSMatcher) -> dict[str, Match]:
+def match_lines(
+    sheets: Sequence[Sheet],
+    matcher: BaselineMatcher | FSMatcher,
+    progress: Progress | None = None,
+) -> dict[str, Match]:
+    """Every signed line matched, in one batch: the matcher fits its weights to the lines at
+    hand, so the batch is never split (`progress` is told when it starts and when it is done,
+    not between)."""
     lines = [line for sheet in sheets for line in sheet.lines if not line.blank]
-    return {m.line_id: m for m in matcher.match_all(lines)}
+    if progress is not None:
+        progress.start("lines matched", len(lines))
+    matches = {m.line_id: m for m in matcher.match_all(lines)}
+    if progress is not None:
+        progress.advance(f"{len(lines)} lines", len(lines))
+    return matches
 
 
 def people_named_in_the_petition(
@@ -515,6 +619,7 @@ def finish(
     decisions: Sequence[ReviewDecision],
     inputs: Mapping[str, str],
     keep_in: Path | None = None,
+    progress: Progress | None = None,
 ) -> SufficiencyReport:
     """Corrections, matching and judging: everything after the pages are read. With `keep_in`
     (the report's folder) the judging inputs are kept there for the review dashboard."""
@@ -524,7 +629,7 @@ def finish(
     store = register.stored.open() if register.stored is not None else None
     try:
         matcher = make_matcher(register, case, store)
-        matches = match_lines(corrected, matcher)
+        matches = match_lines(corrected, matcher, progress)
 
         def entries(found: Iterable[Match]) -> Mapping[str, RegisterEntry]:
             """The entries the judge may look at: every matched or chosen voter."""
@@ -565,29 +670,33 @@ def check_case(
     mapper: Mapper = map,
     context: ReadContext | None = None,
     keep_in: Path | None = None,
+    cache: PageCache | None = None,
+    progress: Progress | None = None,
 ) -> SufficiencyReport:
     """The whole run without Prefect. `mapper` runs per-file and per-page work (the builtin
     `map`, or a process pool's); scans are read with the context's engine, their lines' crops
-    written to its `crops_dir`; the judging inputs are kept in `keep_in` (`finish`)."""
+    written to its `crops_dir`; the judging inputs are kept in `keep_in` (`finish`); pages
+    already read are taken from `cache` (`page_cache(case)`; None: every page is read)."""
     with stage("finding the sheet files"):
         files, errors = discover(case.sheets)
     with stage("reading the register"):
         register = load_register(case)  # before reading: a missing register stops the run early
     with stage("opening the sheet files"):
-        ingest = partial(ingest_one, limits=case.limits)
+        ingest = partial(ingest_one, limits=case.limits, cache=cache)
         pages, page_errors = collect_pages(
             zip(files, mapper(ingest, files), strict=True), case.limits
         )
     errors += page_errors
     with stage("reading the pages"):
-        sheets, read_errors = split_results(mapper(partial(read_one, context=context), pages))
+        read = read_sheets(pages, mapper, context, cache, progress)
     with stage("matching and judging"):
         return finish(
             case,
-            sheets,
-            errors + read_errors,
+            read.sheets,
+            errors + read.errors,
             register,
             decisions,
             input_hashes(case, files),
             keep_in,
+            progress,
         )

@@ -49,3 +49,34 @@ def test_flow_reads_scans_on_its_threads_as_the_plain_pipeline_does(prefect_harn
     assert [line.fields for s in report.sheets for line in s.lines] == [
         line.fields for s in plain.sheets for line in s.lines
     ]
+
+
+def test_flow_run_is_named_after_its_case_remembers_its_pages_and_publishes(
+    prefect_harness, demo_case, tmp_path
+):
+    """The run's name is the case's; the verdict, totals and lines in review are a table
+    artifact, the report a link; the pages it read are in the case's page cache."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterKey
+
+    from flows.check import artifact_key, check_petition
+    from pipeline.cache import PageCache
+
+    cache = demo_case.parent / "flow-cache"
+    demo_case.write_text(demo_case.read_text() + f'\n[matching]\ncache = "{cache}"\n')
+    state = check_petition(str(demo_case), str(tmp_path / "out"), return_state=True)
+    report = state.result()
+    assert PageCache.in_folder(cache).count() == len(report.sheets) == 6
+    key = artifact_key(demo_case)
+    with get_client(sync_client=True) as client:
+        run = client.read_flow_run(state.state_details.flow_run_id)
+        assert run.name == report.case_name
+        found = client.read_artifacts(
+            artifact_filter=ArtifactFilter(key=ArtifactFilterKey(any_=[key, f"{key}-report"]))
+        )
+    by_type = {a.type: a for a in found}
+    assert set(by_type) == {"table", "markdown"}
+    table = by_type["table"].data
+    rows = {r["item"]: r["value"] for r in (json.loads(table) if isinstance(table, str) else table)}
+    assert rows["verdict"] == report.verdict.value and rows["in review"] == 4
+    assert "report.html" in by_type["markdown"].data

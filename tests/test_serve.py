@@ -1,0 +1,118 @@
+"""`petitions serve` against a real Prefect server it starts (`prefect server start`): a sheet
+dropped into the case's inbox starts a flow run through the upload trigger and the report then
+includes it; the same sheet again is read once and reported as a copy; the run is named after
+the case and publishes its artifacts; Ctrl-C stops the command and its server. On the bundled
+synthetic case. Slow (a server starts): CI runs it in its own step (`-m ops`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytestmark = [pytest.mark.slow, pytest.mark.ops]
+
+PETITIONS = Path(sys.executable).with_name("petitions")
+
+
+def _wait(what: str, ok, timeout: float = 180.0, proc: subprocess.Popen | None = None):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = ok()
+        if value:
+            return value
+        if proc is not None and proc.poll() is not None:
+            raise AssertionError(f"petitions serve exited ({proc.returncode}) waiting for {what}")
+        time.sleep(0.5)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def _report(out: Path) -> dict | None:
+    try:
+        return json.loads((out / "report.json").read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def _post(api: str, path: str, body: dict) -> list[dict]:
+    req = urllib.request.Request(
+        f"{api}{path}",
+        data=json.dumps(body).encode(),
+        headers={"content-type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def test_a_sheet_dropped_in_the_inbox_is_checked_through_the_trigger(demo_case, tmp_path):
+    case_dir = demo_case.parent
+    shutil.rmtree(case_dir / ".petitions-cache", ignore_errors=True)
+    later = tmp_path / "sheet-04.pdf"
+    shutil.move(case_dir / "sheets" / "sheet-04.pdf", later)
+    out = tmp_path / "out"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PREFECT_API")}
+    env |= {
+        "PREFECT_HOME": str(tmp_path / "prefect-home"),
+        "PREFECT_RUNNER_POLL_FREQUENCY": "1",
+        "PREFECT_LOGGING_LEVEL": "WARNING",
+    }
+    log = tmp_path / "serve.log"
+    with log.open("wb") as sink:
+        proc = subprocess.Popen(
+            [str(PETITIONS), "serve", str(demo_case), "--out", str(out), "--every", "30"],
+            env=env,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        text = _wait("the addresses", lambda: "Ctrl-C to stop" in log.read_text(), proc=proc)
+        lines = log.read_text().splitlines()
+        api = next(ln.split()[-1] for ln in lines if ln.startswith("Prefect API:"))
+        assert any(ln.startswith("next runs:") for ln in lines), text
+        inbox = case_dir / "inbox"
+        assert inbox.is_dir()
+
+        shutil.copy(later, inbox / "sheet-04.pdf")
+        doc = _wait("the report with the new sheet", lambda: _report(out), proc=proc)
+        assert not (inbox / "sheet-04.pdf").exists()
+        assert (case_dir / "sheets" / "sheet-04.pdf").is_file()
+        files = {s["file"] for s in doc["sheets"]}
+        assert any(f.endswith("sheet-04.pdf") for f in files)
+        assert doc["totals"]["lines_read"] == 60 and not doc["file_errors"]
+
+        # the same sheet uploaded again: read once, reported as a copy
+        (out / "report.json").unlink()
+        shutil.copy(later, inbox / "sheet-04.pdf")
+        doc = _wait("the report after the copy", lambda: _report(out), proc=proc)
+        assert doc["totals"]["lines_read"] == 60
+        (copy,) = doc["file_errors"]
+        assert copy["path"].endswith("sheet-04~2.pdf") and "identical" in copy["problem"]
+
+        runs = _post(api, "/flow_runs/filter", {"sort": "START_TIME_DESC", "limit": 5})
+        assert runs and all(r["name"].startswith("Village of Elmwood Falls") for r in runs)
+        assert all(r["deployment_id"] for r in runs)
+        artifacts = _post(api, "/artifacts/latest/filter", {"limit": 10})
+        kinds = {a["type"] for a in artifacts}
+        assert {"table", "markdown"} <= kinds  # the summary table, the link to the report
+        table = next(a for a in artifacts if a["type"] == "table")
+        assert "in review" in json.dumps(table["data"])
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            code = proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise
+    assert code == 0, log.read_text()[-2000:]
+    assert "stopped" in log.read_text()
+    with pytest.raises(OSError):
+        urllib.request.urlopen(f"{api}/health", timeout=2)
