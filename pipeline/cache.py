@@ -184,8 +184,11 @@ class PageCache:
         _atomic_pickle(self._files_path(file_sha256, limits), refs)
 
     def count(self) -> int:
-        """How many readings this reader version has stored."""
-        return sum(1 for _ in self.root.glob("*/*.pickle")) if self.root.is_dir() else 0
+        """How many readings this reader version has stored (whole entries: not a temporary
+        file a killed run left half-written)."""
+        if not self.root.is_dir():
+            return 0
+        return sum(1 for p in self.root.glob("*/*.pickle") if not p.name.startswith(".tmp-"))
 
 
 def _atomic_pickle(path: Path, value: object) -> None:

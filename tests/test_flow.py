@@ -23,6 +23,8 @@ def test_flow_matches_plain_pipeline(prefect_harness, demo_case, tmp_path):
 
 
 @pytest.mark.tesseract
+@pytest.mark.slow
+@pytest.mark.ops  # CI runs it in the operations step (keeps the fast path under 90 s)
 def test_flow_reads_scans_on_its_threads_as_the_plain_pipeline_does(prefect_harness, tmp_path):
     """Scanned pages are read on the flow's thread pool, each thread with its own tesseract
     handle (one shared handle crashed the process). Two scans of the corpus sample's sheet
