@@ -121,6 +121,9 @@ def _logout(page) -> None:
 def _on_line(page, line_id: str) -> None:
     page.wait_for_url(f"**/line/{line_id}")
     page.wait_for_selector(f"img[src$='{line_id}/crop.png']")
+    # The keys are bound by keys.js once the page has loaded: a key pressed while the page is
+    # still parsing is lost (seen on a loaded CI machine: the correction was never typed).
+    page.wait_for_load_state("load")
 
 
 def _text(page, selector: str) -> str:
@@ -160,6 +163,7 @@ def test_a_review_from_login_to_certification(server: Server, browser) -> None:
     assert _text(page, "#t-invalid") == "8"
 
     page.keyboard.press("c")  # correct the date (the first field), Enter saves it
+    page.wait_for_function("() => document.activeElement?.id === 'field_date'")
     page.keyboard.type("10/01/2026")
     page.keyboard.press("Enter")
     page.wait_for_selector("text=date = 10/01/2026")
