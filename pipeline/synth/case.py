@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..closedworld.values import MONTHS
 from .people import (
     FIRST_NAMES,
     UNREGISTERED_SURNAMES,
@@ -81,20 +82,6 @@ class LineTruth:
     notes: tuple[str, ...] = ()  # what makes the line hard without being a defect (a nickname)
 
 
-_FULL_MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 DATE_STYLES = ("long", "short", "words", "dashes", "month-day", "full")
 
 
@@ -109,9 +96,9 @@ def format_date(d: dt.date, style: str) -> str:
     if style == "dashes":
         return f"{d.month:02d}-{d.day:02d}-{d.year}"
     if style == "month-day":
-        return f"{_FULL_MONTHS[d.month - 1]} {d.day}"
+        return f"{MONTHS[d.month - 1]} {d.day}"
     if style == "full":
-        return f"{_FULL_MONTHS[d.month - 1]} {d.day}, {d.year}"
+        return f"{MONTHS[d.month - 1]} {d.day}, {d.year}"
     return f"{_MONTHS[d.month - 1]} {d.day}, {d.year}"
 
 
