@@ -36,6 +36,7 @@ from .records import (
     ReviewDecision,
     Severity,
     Sheet,
+    SignatureLine,
     Source,
     SufficiencyReport,
     Totals,
@@ -62,9 +63,11 @@ __all__ = [
     "count_totals",
     "decide",
     "judge",
+    "judge_line",
     "judge_sheets",
     "latest_decisions",
     "order_sheets",
+    "sheet_findings",
     "status_of",
 ]
 
@@ -264,55 +267,77 @@ def _judge_sheet(
     petition_findings: Sequence[Finding],
 ) -> tuple[tuple[Finding, ...], tuple[JudgedLine, ...]]:
     """One sheet: its own findings (cascading onto its lines) and every line judged."""
+    own = sheet_findings(case, rules, sheet, decisions.get(sheet.page.page_id), petition_findings)
+    lines = tuple(
+        judge_line(case, rules, sheet, line, own, matches, register, decisions.get(line.line_id))
+        for line in sheet.lines
+    )
+    return tuple(own), lines
+
+
+def sheet_findings(
+    case: CaseConfig,
+    rules: RuleSet,
+    sheet: Sheet,
+    decision: ReviewDecision | None,
+    petition_findings: Sequence[Finding],
+) -> list[Finding]:
+    """What the sheet rules (and the petition's findings about this page) say of the sheet; a
+    scanned sheet's fatal findings wait for a person; a reviewer's decision on the sheet."""
     page_id = sheet.page.page_id
     own = [f for rule in rules.sheet_rules + READING_SHEET_RULES for f in rule(sheet, case)]
     own += petition_findings
     if sheet.page.kind is not PageKind.PDF_TEXT:
         own = [_confirm_on_the_scan(f) for f in own]
-    own = _sheet_decision(own, decisions.get(page_id), page_id, rules.statute)
-    judged = []
-    for line in sheet.lines:
-        if line.blank:
-            judged.append(
-                JudgedLine(line, LineStatus.BLANK, (), None, None, sheet.sheet_number_value)
+    return _sheet_decision(own, decision, page_id, rules.statute)
+
+
+def judge_line(
+    case: CaseConfig,
+    rules: RuleSet,
+    sheet: Sheet,
+    line: SignatureLine,
+    sheet_level: Sequence[Finding],
+    matches: Mapping[str, Match],
+    register: Mapping[str, RegisterEntry],
+    decision: ReviewDecision | None,
+) -> JudgedLine:
+    """One line: the line rules' findings and its sheet's (cascaded), its status, and a
+    reviewer's decision over both (a chosen voter, accepted, rejected)."""
+    if line.blank:
+        return JudgedLine(line, LineStatus.BLANK, (), None, None, sheet.sheet_number_value)
+    match = matches.get(line.line_id)
+    if decision is not None and decision.voter_id:
+        match = _reviewer_match(match, decision, line.line_id)
+    voter_id = match.voter_id if match and match.decision is MatchDecision.MATCH else None
+    ctx = LineContext(
+        line=line,
+        sheet=sheet,
+        match=match,
+        entry=register.get(voter_id) if voter_id else None,
+        signed_on=parse_written_date(line.text("date"), reference=case.dates.filed),
+        case=case,
+    )
+    found = [f for rule in rules.line_rules + READING_LINE_RULES for f in rule(ctx)]
+    found += _cascade(sheet_level, line.line_no)
+    status = status_of(found)
+    if decision is not None and decision.action is ReviewAction.ACCEPT:
+        status = LineStatus.VALID
+    elif decision is not None and decision.action is ReviewAction.REJECT:
+        found.append(
+            ctx.finding(
+                "REVIEWER_REJECTED",
+                Severity.FATAL,
+                rules.statute,
+                f"rejected by {decision.reviewer}: {decision.reason or 'no reason given'}",
+                reviewer=decision.reviewer,
+                decided_at=decision.decided_at.isoformat(),
             )
-            continue
-        decision = decisions.get(line.line_id)
-        match = matches.get(line.line_id)
-        if decision is not None and decision.voter_id:
-            match = _reviewer_match(match, decision, line.line_id)
-        voter_id = match.voter_id if match and match.decision is MatchDecision.MATCH else None
-        ctx = LineContext(
-            line=line,
-            sheet=sheet,
-            match=match,
-            entry=register.get(voter_id) if voter_id else None,
-            signed_on=parse_written_date(line.text("date"), reference=case.dates.filed),
-            case=case,
         )
-        found = [f for rule in rules.line_rules + READING_LINE_RULES for f in rule(ctx)]
-        found += _cascade(own, line.line_no)
-        status = status_of(found)
-        if decision is not None and decision.action is ReviewAction.ACCEPT:
-            status = LineStatus.VALID
-        elif decision is not None and decision.action is ReviewAction.REJECT:
-            found.append(
-                ctx.finding(
-                    "REVIEWER_REJECTED",
-                    Severity.FATAL,
-                    rules.statute,
-                    f"rejected by {decision.reviewer}: {decision.reason or 'no reason given'}",
-                    reviewer=decision.reviewer,
-                    decided_at=decision.decided_at.isoformat(),
-                )
-            )
-            status = LineStatus.INVALID
-        judged.append(
-            JudgedLine(
-                line, status, tuple(found), match, voter_id, sheet.sheet_number_value, decision
-            )
-        )
-    return tuple(own), tuple(judged)
+        status = LineStatus.INVALID
+    return JudgedLine(
+        line, status, tuple(found), match, voter_id, sheet.sheet_number_value, decision
+    )
 
 
 def judge(
@@ -339,9 +364,9 @@ def judge(
     caller between calls: the review dashboard judges again after each decision) a sheet
     whose inputs are unchanged is not judged again.
 
-    In five steps: the petition's rules; each sheet and its lines (`judge_sheets`); each signer
-    counted once (`count_each_signer_once`); the totals (`count_totals`); the verdict
-    (`decide`)."""
+    In five steps: the petition's rules; each sheet and its lines (`judge_sheets`:
+    `sheet_findings`, then `judge_line` for each); each signer counted once
+    (`count_each_signer_once`); the totals (`count_totals`); the verdict (`decide`)."""
     decisions = decisions or {}
     doubt = doubt or RegisterDoubt()
     sheets = order_sheets(sheets)
