@@ -575,7 +575,7 @@ def people_named_in_the_petition(
     register like signers."""
     named = case.spec.people_named
     people = named.lines(case) if named is not None else ()
-    if not people:
+    if named is None or not people:
         return []
     matches = matcher.match_all(people)
     return list(named.check(case, people, matches, entries(matches)))
