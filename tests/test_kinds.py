@@ -344,3 +344,26 @@ def test_no_circular_imports_between_modules():
                     break
     assert _cycle({"a": {"b"}, "b": {"a"}}) == ["a", "b", "a"]
     assert not _cycle(graph), " -> ".join(_cycle(graph))
+
+
+def test_the_readme_layout_names_every_package_and_module():
+    """README.md's "Layout" block names each top-level folder and each of pipeline/'s modules
+    and subpackages (as `name.py` or `name/`)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("## Layout", 1)[1].split("```", 2)[1]
+    folders = [
+        p.name
+        for p in ROOT.iterdir()
+        if p.is_dir()
+        and not p.name.startswith(".")
+        and p.name not in ("out", "build")
+        and not p.name.endswith(".egg-info")
+    ]
+    missing = [f"{f}/" for f in folders if f"{f}/" not in block]
+    for p in (ROOT / "pipeline").iterdir():
+        if p.name.startswith(("_", ".")) or p.suffix not in (".py", "") or p.name == "py.typed":
+            continue
+        name = p.name if p.suffix else f"{p.name}/"
+        if name not in block:
+            missing.append(f"pipeline/{name}")
+    assert not missing, f"README.md's layout does not name {missing}"
