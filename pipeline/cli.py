@@ -223,7 +223,7 @@ def _demo(args: argparse.Namespace) -> int:
     _quiet_offline_prefect(args.verbose)
     case_path = DEMO_CASE
     if not case_path.is_file():  # installed without the repository's fixtures: make them
-        from .synth import generate_case
+        from synth import generate_case
 
         case_path = generate_case(args.out / "fixtures", seed=902)
     started = time.perf_counter()
@@ -295,7 +295,7 @@ def _users_add(args: argparse.Namespace) -> int:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from .synth import generate_case
+    from synth import generate_case
 
     path = generate_case(args.out, seed=args.seed)
     print(f"wrote {path}")
