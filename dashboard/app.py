@@ -80,9 +80,11 @@ def create_app(
     limiter: LoginLimiter | None = None,
     checker=check,
     https_only: bool = False,
+    store_url: str | None = None,
 ) -> Starlette:
-    """The dashboard over the cases in `root` (workspace.py says what it may be)."""
-    workspace = Workspace(root, checker)
+    """The dashboard over the cases in `root` (workspace.py says what it may be); their audit
+    stores in SQLite in each report folder, or in the PostgreSQL database at `store_url`."""
+    workspace = Workspace(root, checker, store_url)
     limiter = limiter or LoginLimiter()
     env = _templates()
 

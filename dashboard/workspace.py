@@ -23,6 +23,7 @@ from pathlib import Path
 from pipeline.errors import PetitionError
 from pipeline.judging import JUDGING_FILE
 
+from .audit import StoreError, check_store_url
 from .review import CaseReview
 
 __all__ = ["MAX_UPLOAD_BYTES", "UploadError", "Workspace", "safe_name", "sniff"]
@@ -102,9 +103,11 @@ Checker = Callable[[Path, Path, list], object]
 
 
 class Workspace:
-    def __init__(self, root: Path, checker: Checker) -> None:
+    def __init__(self, root: Path, checker: Checker, store_url: str | None = None) -> None:
         self.root = Path(root).resolve()
         self.checker = checker  # (case file, report folder, decisions) -> a report
+        check_store_url(store_url)
+        self.store_url = store_url  # the audit store (audit.open_store); None: SQLite
         self.slots: dict[str, CaseSlot] = {}
         self._lock = threading.Lock()
         self.many = False
@@ -126,7 +129,9 @@ class Workspace:
     def _add(self, slot: CaseSlot) -> None:
         if (slot.out_dir / JUDGING_FILE).is_file():
             try:
-                slot.review = CaseReview(slot.out_dir, slot.case_id)
+                slot.review = CaseReview(slot.out_dir, slot.case_id, self.store_url)
+            except StoreError:
+                raise  # no store, no review: the server does not start
             except PetitionError as err:
                 slot.problem = err.message
         self.slots[slot.case_id] = slot
@@ -197,7 +202,7 @@ class Workspace:
             try:
                 self.checker(case_dir / CASE_FILE, slot.out_dir, decisions)
                 if slot.review is None:
-                    slot.review = CaseReview(slot.out_dir, slot.case_id)
+                    slot.review = CaseReview(slot.out_dir, slot.case_id, self.store_url)
                 else:
                     slot.review.reload()
             except PetitionError as err:

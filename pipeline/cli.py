@@ -271,7 +271,9 @@ def _dashboard(args: argparse.Namespace) -> int:
             "supervisor`",
             file=sys.stderr,
         )
-    app = create_app(args.root, accounts, secret=session_secret(args.users))
+    app = create_app(
+        args.root, accounts, secret=session_secret(args.users), store_url=args.store
+    )
     print(f"review dashboard on http://{args.host}:{args.port}/ (Ctrl-C to stop)")
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return ExitCode.OK
@@ -365,6 +367,13 @@ def build_parser() -> argparse.ArgumentParser:
     dash.add_argument("--host", default="127.0.0.1")
     dash.add_argument("--port", type=int, default=8000)
     dash.add_argument("--users", type=Path, default=Path(USERS_FILE), help="the accounts file")
+    dash.add_argument(
+        "--store",
+        metavar="URL",
+        default=os.environ.get("PETITIONS_STORE_URL"),
+        help="the audit store: postgresql://USER@HOST/DB (default: review.sqlite in each "
+        "case's report folder; or $PETITIONS_STORE_URL)",
+    )
     dash.set_defaults(func=_dashboard)
 
     users = sub.add_parser("users", help="dashboard accounts")

@@ -415,3 +415,18 @@ def test_another_reviewers_decision_is_reopened_by_a_supervisor(root: Path) -> N
     sam, stoken = _client(root, "sam")
     assert sam.post(f"/c/demo/line/{line}/undo", data={"csrf": stoken}).status_code == 200
     assert _totals(sam)[1] == 38
+
+
+def test_a_store_url_of_another_kind_or_an_unreachable_server_is_one_clear_line(
+    tmp_path: Path,
+) -> None:
+    from dashboard.audit import StoreError, open_store
+
+    with pytest.raises(StoreError, match="not a store URL") as err:
+        open_store(tmp_path, "demo", "mysql://clerk:s3cret@db/review")
+    assert "s3cret" not in err.value.message
+    pytest.importorskip("psycopg", reason="psycopg 3 is not installed (the test extra)")
+    url = "postgresql://clerk:s3cret@127.0.0.1:1/review?connect_timeout=2"
+    with pytest.raises(StoreError, match="cannot be reached") as err:
+        open_store(tmp_path, "demo", url)
+    assert "s3cret" not in err.value.message and "clerk:***@" in err.value.message
