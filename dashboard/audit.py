@@ -216,8 +216,7 @@ class _Postgres:
         """Connect; with a case, make its schema ready (without one: only connect)."""
         if url.split("://", 1)[0] not in ("postgresql", "postgres"):
             raise StoreError(
-                f"{_redacted(url)}: not a store URL (postgresql://USER@HOST/DB, or none for "
-                "SQLite)"
+                f"{_redacted(url)}: not a store URL (postgresql://USER@HOST/DB, or none for SQLite)"
             )
         try:
             import psycopg

@@ -271,9 +271,7 @@ def _dashboard(args: argparse.Namespace) -> int:
             "supervisor`",
             file=sys.stderr,
         )
-    app = create_app(
-        args.root, accounts, secret=session_secret(args.users), store_url=args.store
-    )
+    app = create_app(args.root, accounts, secret=session_secret(args.users), store_url=args.store)
     print(f"review dashboard on http://{args.host}:{args.port}/ (Ctrl-C to stop)")
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return ExitCode.OK

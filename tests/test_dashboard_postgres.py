@@ -157,4 +157,3 @@ def test_the_dashboard_keeps_its_decisions_in_postgres_across_a_restart(
     assert [json.loads(x)["line_id"] for x in exported.splitlines()] == [REVIEW_LINES[0]]
     assert 'id="verdict">SUFFICIENT' in again.get("/c/demo/queue").text
     shutil.rmtree(root, ignore_errors=True)
-
