@@ -38,9 +38,8 @@ from pipeline.report import write_report
 
 from .accounts import Account, Accounts, LoginLimiter
 from .certify import certification_context, write_certification
-from .checking import check
 from .review import REASONS, CaseFrozenError, CaseReview, NotYoursError, decision
-from .workspace import MAX_UPLOAD_BYTES, CaseSlot, UploadError, Workspace
+from .workspace import MAX_UPLOAD_BYTES, CaseSlot, Checker, UploadError, Workspace
 
 __all__ = ["create_app", "session_secret"]
 
@@ -78,13 +77,16 @@ def create_app(
     *,
     secret: str,
     limiter: LoginLimiter | None = None,
-    checker=check,
+    checker: Checker | None = None,
     https_only: bool = False,
     store_url: str | None = None,
+    out_dir: Path | None = None,
 ) -> Starlette:
-    """The dashboard over the cases in `root` (workspace.py says what it may be); their audit
-    stores in SQLite in each report folder, or in the PostgreSQL database at `store_url`."""
-    workspace = Workspace(root, checker, store_url)
+    """The dashboard over the cases in `root` (workspace.py says what it may be; `out_dir`:
+    a case folder's report folder, when not its out/); their audit stores in SQLite in each
+    report folder, or in the PostgreSQL database at `store_url`. Uploads are checked by
+    `checker`, or (None) as checking.checker_for chooses."""
+    workspace = Workspace(root, checker, store_url, out_dir)
     limiter = limiter or LoginLimiter()
     env = _templates()
 
@@ -217,27 +219,27 @@ def create_app(
     @guard()
     async def upload(request: Request) -> Response:
         slot = slot_of(request)
-        stored, errors = [], []
+        stored: list[Path] = []
+        errors: list[str] = []
         for item in request.state.form.getlist("sheets"):
             if not hasattr(item, "read"):
                 continue
             data = await item.read(MAX_UPLOAD_BYTES + 1)
             try:
-                path = workspace.store_upload(slot, item.filename or "", data)
-                stored.append(path.name)
+                stored.append(workspace.store_upload(slot, item.filename or "", data))
             except UploadError as err:
                 errors.append(err.message)
         if stored:
             actor = request.state.user.name
             if slot.review is not None:
-                slot.review.audit.event(actor, "upload", {"files": stored})
-            workspace.check(slot)
+                slot.review.audit.event(actor, "upload", {"files": [p.name for p in stored]})
+            workspace.check(slot, stored)
         return page(
             request,
             "upload.html",
             400 if errors and not stored else 200,
             slot=slot,
-            stored=stored,
+            stored=[p.name for p in stored],
             errors=errors,
         )
 

@@ -16,14 +16,16 @@ from __future__ import annotations
 import re
 import shutil
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from flows.server import configured_api_url
 from pipeline.errors import PetitionError
 from pipeline.judging import JUDGING_FILE
 
 from .audit import StoreError, check_store_url
+from .checking import checker_for
 from .review import CaseReview
 
 __all__ = ["MAX_UPLOAD_BYTES", "UploadError", "Workspace", "safe_name", "sniff"]
@@ -99,13 +101,23 @@ class CaseSlot:
         return self.case_dir / "sheets" if self.case_dir is not None else None
 
 
-Checker = Callable[[Path, Path, list], object]
+# (case file, report folder, decisions, sheet files just uploaded) -> when the report is written
+Checker = Callable[[Path, Path, list, list], object]
 
 
 class Workspace:
-    def __init__(self, root: Path, checker: Checker, store_url: str | None = None) -> None:
+    def __init__(
+        self,
+        root: Path,
+        checker: Checker | None = None,
+        store_url: str | None = None,
+        out_dir: Path | None = None,
+    ) -> None:
         self.root = Path(root).resolve()
-        self.checker = checker  # (case file, report folder, decisions) -> a report
+        # None: through the case's Prefect deployment when the configured server has it, else
+        # in this process (checking.checker_for, asked at each check)
+        self.checker = checker
+        self.out_dir = out_dir  # one case folder's report folder, when not its out/
         check_store_url(store_url)
         self.store_url = store_url  # the audit store (audit.open_store); None: SQLite
         self.slots: dict[str, CaseSlot] = {}
@@ -117,7 +129,8 @@ class Workspace:
         if (self.root / JUDGING_FILE).is_file():
             self._add(CaseSlot(_slug(self.root.name), self.root, None))
         elif (self.root / CASE_FILE).is_file():
-            self._add(CaseSlot(_slug(self.root.name), self.root / OUT, self.root))
+            out = Path(self.out_dir).resolve() if self.out_dir else self.root / OUT
+            self._add(CaseSlot(_slug(self.root.name), out, self.root))
         else:
             self.many = True
             for d in sorted(p for p in self.root.iterdir() if p.is_dir()):
@@ -188,9 +201,9 @@ class Workspace:
 
     # checking -------------------------------------------------------------------------------
 
-    def check(self, slot: CaseSlot) -> threading.Thread:
-        """Check the case in the background (the pipeline, with the review's decisions);
-        the review opens, or reloads, when it is done."""
+    def check(self, slot: CaseSlot, files: Sequence[Path] = ()) -> threading.Thread:
+        """Check the case in the background (the pipeline, with the review's decisions;
+        `files`: the sheets just uploaded); the review opens, or reloads, when it is done."""
         case_dir = slot.case_dir
         if case_dir is None:
             raise UploadError("this case was opened from its report alone: it cannot be checked")
@@ -199,8 +212,10 @@ class Workspace:
         decisions = [s.decision for s in slot.review.audit.decisions()] if slot.review else []
 
         def work() -> None:
+            case_file = case_dir / CASE_FILE
             try:
-                self.checker(case_dir / CASE_FILE, slot.out_dir, decisions)
+                checker = self.checker or checker_for(case_file, configured_api_url())
+                checker(case_file, slot.out_dir, decisions, list(files))
                 if slot.review is None:
                     slot.review = CaseReview(slot.out_dir, slot.case_id, self.store_url)
                 else:
