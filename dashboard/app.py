@@ -139,7 +139,7 @@ def create_app(
         return slot
 
     def review_of(request: Request) -> CaseReview:
-        slot = slot_of(request)
+        slot = workspace.fresh(slot_of(request))
         if slot.review is None:
             raise HTTPException(409, slot.problem or "the case has not been checked yet")
         return slot.review
@@ -190,7 +190,9 @@ def create_app(
     async def home(request: Request) -> Response:
         if not workspace.many and len(workspace.slots) == 1:
             (slot,) = workspace.slots.values()
-            return RedirectResponse(f"/c/{slot.case_id}/queue", 303)
+            unchecked = workspace.fresh(slot).review is None and slot.sheets_dir is not None
+            where = "upload" if unchecked else "queue"  # nothing to review: sheets to upload
+            return RedirectResponse(f"/c/{slot.case_id}/{where}", 303)
         return page(request, "cases.html", workspace=workspace)
 
     @guard()

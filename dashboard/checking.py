@@ -31,13 +31,20 @@ from pipeline.records import ReviewDecision, SufficiencyReport
 from pipeline.report import write_report
 from pipeline.scan.context import ReadContext
 
-__all__ = ["EventChecker", "Emit", "check", "checker_for", "upload_deployment_exists"]
+__all__ = [
+    "CheckTimeoutError",
+    "Emit",
+    "EventChecker",
+    "check",
+    "checker_for",
+    "report_stamp",
+    "upload_deployment_exists",
+]
 
 log = logging.getLogger(__name__)
 
 # (case file, sheet files added) -> whether the event was queued for sending
 Emit = Callable[[Path, Sequence[Path]], bool]
-REPORT = "report.json"
 
 
 def check(
@@ -55,16 +62,18 @@ def check(
     return report
 
 
-class CheckTimeoutError(PetitionError):
-    """The upload event was sent, but no check wrote the case's report in time."""
-
-
-def _stamp(path: Path) -> tuple[int, int] | None:
+def report_stamp(out_dir: Path) -> tuple[int, int] | None:
+    """Which report.json is in the folder now (inode and time; None: none): a report is
+    replaced by a rename, last of a check's files, never edited in place."""
     try:
-        st = path.stat()
+        st = (Path(out_dir) / "report.json").stat()
     except OSError:
         return None
     return st.st_ino, st.st_mtime_ns
+
+
+class CheckTimeoutError(PetitionError):
+    """The upload event was sent, but no check wrote the case's report in time."""
 
 
 def _emit(case_path: Path, files: Sequence[Path]) -> bool:
@@ -91,13 +100,13 @@ class EventChecker:
         decisions: Sequence[ReviewDecision],
         files: Sequence[Path] = (),
     ) -> None:
-        before = _stamp(Path(out_dir) / REPORT)
+        before = report_stamp(out_dir)
         if not self.emit(Path(case_path), list(files)):
             raise CheckTimeoutError(f"the upload event could not be sent to {self.api_url}")
         log.info("upload event sent to %s for %s", self.api_url, case_path)
         deadline = time.monotonic() + self.timeout
         while time.monotonic() < deadline:
-            now = _stamp(Path(out_dir) / REPORT)
+            now = report_stamp(out_dir)
             if now is not None and now != before:
                 return
             time.sleep(self.poll)
