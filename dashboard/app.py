@@ -87,7 +87,7 @@ def create_app(
     report folder, or in the PostgreSQL database at `store_url`. Uploads are checked by
     `checker`, or (None) as checking.checker_for chooses."""
     workspace = Workspace(root, checker, store_url, out_dir)
-    limiter = limiter or LoginLimiter()
+    limiter = limiter or LoginLimiter(path=accounts.path)  # kept across a restart
     env = _templates()
 
     def page(request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:

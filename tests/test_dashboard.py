@@ -97,6 +97,21 @@ def test_a_wrong_password_is_refused_and_the_login_limit_holds(root: Path) -> No
     assert client.get("/c/demo/queue").status_code == 401
 
 
+def test_the_login_limit_holds_across_a_restart(root: Path) -> None:
+    """The failures are kept in the accounts file: a restarted server goes on refusing."""
+    client, token = _client(root, None)  # the default limit: 5 a minute, kept in users.sqlite
+    for _ in range(5):
+        r = client.post("/login", data={"name": "rita", "password": "wrong", "csrf": token})
+        assert r.status_code == 401
+    again, token = _client(root, None)
+    r = again.post("/login", data={"name": "rita", "password": PASSWORD, "csrf": token})
+    assert r.status_code == 429
+    # another name from another address is not held back; an old failure no longer counts
+    limiter = LoginLimiter(attempts=1, window=60, path=root / "users.sqlite")
+    assert limiter.blocked("name:rita") and not limiter.blocked("name:sam", "addr:10.0.0.9")
+    assert not LoginLimiter(attempts=1, window=0, path=root / "users.sqlite").blocked("name:rita")
+
+
 def test_a_form_without_its_csrf_token_is_refused(root: Path) -> None:
     client, token = _client(root)
     line = REVIEW_LINES[0]
