@@ -17,7 +17,7 @@ from prefect.schedules import RRule
 from pipeline.case import CaseConfig, load_case
 
 from .check import check_petition
-from .events import upload_trigger
+from .events import deployment_name, upload_trigger
 
 __all__ = ["filing_window", "filing_window_deployment", "next_runs"]
 
@@ -61,9 +61,8 @@ def filing_window_deployment(
         f"DTSTART:{start:%Y%m%d}T000000\n"
         f"RRULE:FREQ=MINUTELY;INTERVAL={every_minutes};UNTIL={end:%Y%m%d}T235900"
     )
-    slug = Path(case_path).resolve().parent.name or "case"
     deployment = check_petition.to_deployment(
-        name=f"filing-window-{slug}",
+        name=deployment_name(case_path),
         schedule=RRule(rrule),
         parameters={
             "case_path": str(Path(case_path).resolve()),
