@@ -1,15 +1,18 @@
 """The blocked Fellegi-Sunter matcher: who on the register signed each line.
 
-Same interface as `BaselineMatcher`: `FSMatcher(entries or a RegisterStore, cfg)`, `.match(line)`,
-`.match_all(lines)`. Per batch of lines:
+Same interface as `BaselineMatcher` (the `matchers.protocol.Matcher` both satisfy):
+`FSMatcher(entries or a RegisterStore, cfg)`, `.match(line)`, `.match_all(lines)`. Each
+`match_all` runs its SQL on a cursor of its own (`RegisterStore.cursor()`), so its tables below
+are its own. Per batch of lines:
 
-1. Prepare: the signer's name (the printed name, else the signature's text) split into given,
-   middle, surname and suffix, every way `normalize.name_readings` reads it (as written; two
-   words the other way round; one word as a given name too; three words with two run apart,
-   joined), each reading a row of `q` costing READING_PENALTY bits but the first; the
-   residence into house number, street, unit and postcode (4 or 5 digits; a trailing place name
-   the register knows is dropped). Normalized in SQL exactly as the register was
-   (`matchers.store.NORMALIZED_SQL`), with the same blocking keys.
+1. Prepare (`matchers.lines.line_frame`): the signer's name (the printed name, else the
+   signature's text) split into given, middle, surname and suffix, every way
+   `normalize.name_readings` reads it (as written; two words the other way round; one word as
+   a given name too; three words with two run apart, joined), each reading a row of `q`
+   costing READING_PENALTY bits but the first; the residence into house number, street, unit
+   and postcode (4 or 5 digits; a trailing place name the register knows is dropped).
+   Normalized in SQL exactly as the register was (`matchers.store.NORMALIZED_SQL`), with the
+   same blocking keys.
 2. Block: the union of every pass in `store.BLOCKING_KEYS` (address; surname+given phonetic;
    surname+house; ZIP+initials; given+house; a surname q-gram; surname+street), for every
    reading. A reading's block in one pass larger
