@@ -101,6 +101,18 @@ def test_no_module_of_matchers_imports_in_a_circle():
         visit(node, ())
 
 
+def test_no_module_of_matchers_imports_another_modules_private_names():
+    private = {
+        (p.stem, alias.name)
+        for p in MATCHERS.glob("*.py")
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom) and (node.level or "matchers" in (node.module or ""))
+        for alias in node.names
+        if alias.name.startswith("_")
+    }
+    assert not private
+
+
 def _imports(path: Path) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     skip = {
