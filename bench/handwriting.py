@@ -233,12 +233,14 @@ def _truth_sheet(truth: dict[str, Any], sheet: Any) -> dict[str, Any]:
 
 def _sheet_doubts(report: SufficiencyReport, truth: dict[str, Any]) -> tuple[str, ...]:
     """Per sheet, the sheet-level review findings truth does not give it, joined ("" when
-    none): the doubts that send every line of a sheet to a person."""
+    none; the fields read unsure named): the doubts that send every line of a sheet to a
+    person."""
     out = []
     for sheet in report.sheets:
         planted = set(_truth_sheet(truth, sheet).get("defects", ()))
         codes = {
             f.code
+            + (f" ({', '.join(sorted(f.evidence['fields']))})" if "fields" in f.evidence else "")
             for f in report.findings
             if f.page_id == sheet.page.page_id
             and f.severity.value == "review"
