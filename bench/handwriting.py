@@ -60,9 +60,9 @@ from pipeline.closedworld import (  # noqa: E402
 )
 from pipeline.closedworld.resolve import (  # noqa: E402
     PARAMS,
-    date_evidence,
     sure_day,
     witness_date_field,
+    witness_evidence,
 )
 from pipeline.closedworld.values import name_forms  # noqa: E402
 from pipeline.dates import parse_written_date  # noqa: E402
@@ -461,7 +461,7 @@ def _fit_rows(root: str, entry: dict[str, Any]) -> list[tuple[str, Any, Any, Any
                 out.append((field, ev.cost, ev.prior, hits[0] if hits else -1))
         # the witness's date closes the chain, as the stage reads it (`resolve_sheets`)
         witnessed = witness_date_field(sheet)
-        w_ev = date_evidence(witnessed, world)
+        w_ev = witness_evidence(sheet, world, case.dates.filed)
         chain.append(
             (w_ev.cost if w_ev is not None else None, sure_day(witnessed, world, case.dates.filed))
         )

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -47,6 +48,7 @@ __all__ = [
     "resolve_line",
     "resolve_sheets",
     "sheet_dates",
+    "witness_evidence",
     "world_of",
 ]
 
@@ -74,6 +76,8 @@ AT_ADDRESS = 0.9
 # to the reading by a quick string measure (all of them in a small village).
 NAME_SHORTLIST = 400
 ADDRESS_SHORTLIST = 3000
+# The prior weight of a witness statement dated after the filing, against one dated before.
+AFTER_FILING = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,6 +279,18 @@ def witness_date_field(sheet: Sheet) -> Field | None:
     return sheet.witness.date if sheet.witness is not None else None
 
 
+def witness_evidence(sheet: Sheet, world: World, filed: dt.date) -> Evidence | None:
+    """The witness statement's unsure date among the world's days, a day after the filing
+    weighted AFTER_FILING (a sheet's statement is made before the sheet is filed; one dated
+    after it is a defect, read when its own evidence is clear)."""
+    ev = date_evidence(witness_date_field(sheet), world)
+    if ev is None:
+        return None
+    late = np.array([world.dates.values[int(v)] > filed for v in ev.values])  # type: ignore[operator]
+    cost = ev.cost - np.where(late, math.log(AFTER_FILING) * PARAMS["date"].temperature, 0.0)
+    return replace(ev, cost=cost)
+
+
 def sheet_dates(
     dates: Sequence[tuple[Field | None, Evidence | None]], world: World, reference: dt.date
 ) -> list[Posterior | None]:
@@ -303,7 +319,7 @@ def resolve_sheets(
         filled = [ln for ln in sheet.lines if not ln.blank]
         evidences = [line_evidence(ln, world) for ln in filled]
         witnessed = witness_date_field(sheet)
-        witness_ev = date_evidence(witnessed, world)
+        witness_ev = witness_evidence(sheet, world, case.dates.filed)
         chain = [(ln.get("date"), ev.get("date")) for ln, ev in zip(filled, evidences, strict=True)]
         *dates, witness_post = sheet_dates(
             [*chain, (witnessed, witness_ev)], world, case.dates.filed
