@@ -8,9 +8,12 @@ sheet). The fonts' split is fixed (pipeline.synth.handwriting.font_part). Prints
 and style: signed lines sent to review, lines decided wrongly (valid/invalid against truth,
 without review: must be 0), verdicts wrong (decided and not truth's), dates right on the
 lines decided, residences right, signers matched to the right voter, sheet numbers and stated
-counts right (the rest flagged), the seconds per sheet; then why lines wait for a person
-(their review findings), and the reliability of the probabilities of the fields the
-closed-world stage resolved on the held-out fonts (a table, and a plot in bench/out/).
+counts right (the rest flagged), the seconds per sheet, the sheets with a sheet-level doubt
+(a review finding truth does not give the sheet: it sends every line to a person), the
+witnesses' dates right / decided (not flagged) / dated in truth; then why lines wait for a
+person (their review findings, and the sheets' doubts), and the reliability of the
+probabilities of the fields the closed-world stage resolved on the held-out fonts (a table,
+and a plot in bench/out/).
 
     .venv/bin/python bench/handwriting.py --cases 3           # the figures in the README
     .venv/bin/python bench/handwriting.py --cases 4 --fit     # calibrate on the dev fonts only
