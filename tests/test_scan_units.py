@@ -479,7 +479,7 @@ def test_a_blanks_printed_leader_is_not_writing() -> None:
 @pytest.fixture(scope="module")
 def unruled_case(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A synthetic case (invented people) whose signature tables are printed without rules."""
-    from pipeline.synth import generate_case
+    from synth import generate_case
 
     out = tmp_path_factory.mktemp("unruled")
     generate_case(out, seed=4, n_sheets=2, ruled=False)
