@@ -352,16 +352,22 @@ def _lattice(
 ) -> tuple[list[tuple[float, float]], bool]:
     """Rows on one spacing through text-line centres, down to `stop` (the statement); and
     whether every centre keeps to it. One entry alone gives no spacing: its distance from the
-    title row's middle is a row's (the title row and the first row, each half of it), so the
-    blank rows under it, which nothing marks on a table without rules, are still rows."""
+    title row's middle is taken as a row's (half the title row and half the first row), and
+    the rows fill the space from the titles' foot (`after`) to `stop`, so the blank rows under
+    it, which nothing marks on a table without rules, are still rows."""
     centers = sorted(centers)
+    first = centers[0]
     steps = [b - a for a, b in zip(centers, centers[1:], strict=False) if b - a >= MIN_ROW]
     if not steps:
-        pitch = min(max(DEFAULT_ROW, centers[0] - title_middle), MAX_ROW)
+        pitch = min(max(DEFAULT_ROW, first - title_middle), MAX_ROW)
+        top = max(after, first - pitch / 2)
+        n = max(round((stop - after) / pitch), 1) if stop < float("inf") else 1
+        if stop < float("inf") and stop - top >= n * DEFAULT_ROW:  # n rows down to the stop
+            pitch = (stop - top) / n
+            return [(top + k * pitch, top + (k + 1) * pitch) for k in range(n)], True
     else:
         pitch = min(statistics.median(steps), min(steps) * 1.6)
-    first = centers[0]
-    n = max(round((stop - first) / pitch), round((centers[-1] - first) / pitch) + 1, 1)
+        n = max(round((stop - first) / pitch), round((centers[-1] - first) / pitch) + 1, 1)
     rows = [(max(after, first + (k - 0.5) * pitch), first + (k + 0.5) * pitch) for k in range(n)]
     regular = all(abs((c - first) / pitch - round((c - first) / pitch)) <= 0.3 for c in centers)
     return rows, regular
