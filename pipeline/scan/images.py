@@ -37,12 +37,12 @@ class PageImage:
     identity: str | None = None  # an image file's page: the hash of its pixels (pixel_identity)
 
 
-def pixel_identity(mode: str, size: tuple[int, int], pixels: object) -> str:
+def pixel_identity(mode: str, size: tuple[int, int], pixels: bytes | memoryview) -> str:
     """An image page's identity: the hash of every decoded pixel (not a reduced decode: two
     sheets differing in one mark are two pages, and a page taken for a copy of another would
     not be read), so a sheet re-saved with the same pixels is the same page."""
     h = hashlib.sha256(f"{mode} {size[0]}x{size[1]}\n".encode())
-    h.update(pixels)  # type: ignore[arg-type]
+    h.update(pixels)
     return h.hexdigest()
 
 
@@ -59,7 +59,7 @@ def _load_image_file(ref: PageRef) -> PageImage:
             img.load()
             if img.mode == "L":  # decoded once: the identity hashes the pixels read
                 gray = np.ascontiguousarray(np.asarray(img))
-                identity = pixel_identity(img.mode, img.size, memoryview(gray).cast("B"))
+                identity = pixel_identity(img.mode, img.size, gray.data)
             else:
                 identity = pixel_identity(img.mode, img.size, img.tobytes())
                 gray = np.asarray(img.convert("L"))
