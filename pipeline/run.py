@@ -86,7 +86,7 @@ def ingest_one(
     path: Path, limits: LimitsConfig | None = None, cache: PageCache | None = None
 ) -> list[PageRef] | FileError:
     """The pages of one file, or the reason it could not be read. With a `cache`, a file whose
-    bytes were ingested before is not opened again (an image's identity decodes its pixels)."""
+    bytes were ingested before is not opened again (a PDF's pages are parsed to list them)."""
     limits = limits or LimitsConfig()
     try:
         # only a regular file is hashed (a pipe would never end); ingest says what the rest is
@@ -94,7 +94,7 @@ def ingest_one(
         known = cache.get_pages(path, digest, limits) if cache and digest else None
         if known is not None:
             return known
-        refs = ingest_file(path, limits)
+        refs = ingest_file(path, limits, digest)
     except PetitionError as err:
         log.info("%s", err.message)  # said once, by the summary and the report
         return FileError(str(path), err.message)
@@ -145,27 +145,36 @@ def collect_pages(
         for ref in result:
             first = seen.get(ref.content_hash)
             if first is not None:
-                errors.append(
-                    FileError(
-                        ref.path,
-                        f"page {ref.page_index + 1} is identical to page {first.page_index + 1} "
-                        f"of {first.path}; read once",
-                        ref.page_index,
-                    )
-                )
+                errors.append(_copy_of(ref, first))
                 continue
             seen[ref.content_hash] = ref
             pages.append(ref)
     return pages, errors
 
 
+def _copy_of(ref: PageRef, first: PageRef) -> FileError:
+    return FileError(
+        ref.path,
+        f"page {ref.page_index + 1} is identical to page {first.page_index + 1} of "
+        f"{first.path}; read once",
+        ref.page_index,
+    )
+
+
 def split_results(results: Iterable[Sheet | FileError]) -> tuple[list[Sheet], list[FileError]]:
+    """The sheets read and what could not be read, in filing order. An image page is known by
+    its pixels only once read (`pipeline.ingest`): a sheet re-saved with the same pixels (the
+    same page twice in two files) is reported as a copy here, so no line is counted twice."""
     sheets: list[Sheet] = []
     errors: list[FileError] = []
+    seen: dict[str, PageRef] = {}
     for result in results:
         if isinstance(result, FileError):
             errors.append(result)
+        elif (first := seen.get(result.page.content_hash)) is not None:
+            errors.append(_copy_of(result.page, first))
         else:
+            seen[result.page.content_hash] = result.page
             sheets.append(result)
     return sheets, errors
 
@@ -183,7 +192,7 @@ def read_and_store(
     result = read_one(ref, context)
     if cache is not None and isinstance(result, Sheet):
         try:
-            cache.put(result, context)
+            cache.put(result, context, ref)
         except OSError as err:  # a full or read-only cache folder costs a re-read, no more
             log.warning("page %s of %s: reading not cached (%s)", ref.page_index + 1, ref.path, err)
     return result

@@ -402,9 +402,9 @@ def _page(d: Drawn, sheet: SheetSpec) -> PagePlan:
         title=d.title,
         above=d.above,
         signatures=Grid(
-            tuple(t or k for t, k in zip(d.style.titles, d.columns.titles, strict=False))
-            if d.style.titles
-            else d.columns.titles,
+            tuple(
+                d.style.title(f, k) for f, k in zip(d.columns.fields, d.columns.titles, strict=True)
+            ),
             d.columns.widths,
             tuple(rows),
             d.columns.oblique,

@@ -93,6 +93,11 @@ class PageStyle:
     header_row_h: float = HEADER_ROW_H
     number_at: str = "foot-center"  # "foot-" or "top-" + "left", "center", "right"
     titles: tuple[str, ...] = ()  # the signature table's printed titles ("" keeps the kind's)
+    fields: tuple[str, ...] = ()  # the field each of `titles` is for
+
+    def title(self, field: str, own: str) -> str:
+        """The title printed over `field`'s column: the family's, or the kind's `own`."""
+        return dict(zip(self.fields, self.titles, strict=False)).get(field) or own
 
     def as_json(self) -> dict[str, object]:
         return {

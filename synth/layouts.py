@@ -384,4 +384,5 @@ def kind_style(rng: random.Random, split: str, fields: Sequence[str]) -> PageSty
         header_row_h=20.0,
         number_at=rng.choice(family.number_at),
         titles=tuple(titles),
+        fields=tuple(fields),
     )

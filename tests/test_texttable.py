@@ -220,3 +220,47 @@ def test_a_table_without_rules_or_statement_ends_at_the_foot_caption(tmp_path: P
     assert [ln.blank for ln in sheet.lines[:3]] == [False, False, False]
     assert all(ln.blank for ln in sheet.lines[3:])
     assert sheet.sheet_number_value == 3
+
+
+@pytest.mark.parametrize("row_h", [22.0, 36.0])
+def test_one_entry_over_blank_rows_without_rules(tmp_path: Path, row_h: float) -> None:
+    """A table without rules with one entry: its blank rows, which nothing marks, are still
+    rows (their spacing from the title row to the entry)."""
+    layout = replace(CLASSIC, family="t", rules="none", row_h=row_h, heading="PETITION")
+    sheet = _read(tmp_path, _plan(WIDE, layout, rows=ROWS[:1], blanks=5))
+    assert len(sheet.lines) == 6
+    assert [ln.blank for ln in sheet.lines] == [False] + [True] * 5
+
+
+@pytest.mark.parametrize("rules", ["horizontal", "none"])
+def test_a_long_date_beside_a_drawn_signature_stays_one_date(tmp_path: Path, rules: str) -> None:
+    """Column bounds without vertical rules: "September 21, 2026" is one date, though the
+    signature column beside it holds no text to place the bound by."""
+    rows = tuple({**r, "date": f"September {20 + k}, 2026"} for k, r in enumerate(ROWS))
+    layout = replace(
+        CLASSIC, family="t", rules=rules, row_h=30.0, heading="PETITION", signature_ink="image"
+    )
+    columns = [("Date", "date", 110.0), *WIDE[1:]]
+    sheet = _read(tmp_path, _plan(columns, layout, rows=rows))
+    assert [ln.text("date") for ln in sheet.lines[:3]] == [
+        "September 20, 2026",
+        "September 21, 2026",
+        "September 22, 2026",
+    ]
+    assert sheet.lines[0].text("signature") == SIGNED
+
+
+def test_abbreviated_titles_and_a_residence_beside_a_town(tmp_path: Path) -> None:
+    columns = [
+        ("No.", "line_number", 30.0),
+        ("Date", "date", 70.0),
+        ("Signature", "signature", 150.0),
+        ("Residence", "street", 150.0),
+        ("Town/City", "town", 110.0),
+        ("Elec. Dist. No.", "election_district", 60.0),
+    ]
+    layout = replace(CLASSIC, family="t", rules="grid", heading="PETITION")
+    sheet = _read(tmp_path, _plan(columns, layout))
+    assert sheet.lines[0].text("residence") == "12 Maple Ave, Elmwood Falls"
+    assert sheet.lines[1].text("election_district") == "1"
+    assert sheet.layout_doubts == ()

@@ -1169,5 +1169,7 @@ def read_image_page(ref: PageRef, context: ReadContext) -> Sheet:
     Raises UnreadableInputError when the file cannot be opened; a page without a readable
     table is a Sheet with no lines (the judge reports SHEET_NOT_READ)."""
     page = load_page_image(ref)
+    if page.identity is not None:  # an image file's page is its pixels (pipeline.ingest)
+        ref = replace(ref, content_hash=page.identity)
     layer = layer_words(ref.path, ref.page_index) if ref.kind is PageKind.PDF_OCR else None
     return read_scan(page.gray, page.dpi, ref, context, layer)
