@@ -113,7 +113,7 @@ class _Tasks:
 
     def map(self, name: str, fn: Callable[[Any], Any], items: Sequence[Any]) -> list:
         if name == Stage.READ:
-            return _READ_TASK.map(unmapped(quote(fn)), list(items)).result()
+            return _READ_TASK.map(unmapped(fn), list(items)).result()
         return _OPEN_TASK(quote(fn), quote(list(items)))
 
 
