@@ -82,9 +82,20 @@ def _all(fn: Callable[[Any], Any], items: list) -> list:
 
 # Records are small and inputs change every run: caching by input hash would cost more than it
 # saves, so tasks do not cache (a page's reading is remembered by `pipeline.cache` instead).
-_IO = {"retries": 2, "retry_delay_seconds": 1, "retry_condition_fn": _transient}
-_STAGE_TASKS = {
-    name: task(_call, name=name, cache_policy=NO_CACHE, **(_IO if io else {}))
+def _stage_task(fn: Callable[..., Any], name: str, io: bool) -> Any:
+    """The task of one stage; with `io` (it reads or writes files), retried when the error
+    may pass (`_transient`)."""
+    return task(
+        name=name,
+        cache_policy=NO_CACHE,
+        retries=2 if io else 0,
+        retry_delay_seconds=1,
+        retry_condition_fn=_transient if io else None,
+    )(fn)
+
+
+_STAGE_TASKS: dict[str, Any] = {
+    name: _stage_task(_call, name, io)
     for name, io in (
         (Stage.REGISTER, True),
         (Stage.CLOSED_WORLD, False),
@@ -93,10 +104,8 @@ _STAGE_TASKS = {
         (Stage.WRITE, True),
     )
 }
-_OPEN_TASK = task(_all, name=Stage.OPEN, cache_policy=NO_CACHE, **_IO)
-_READ_TASK = task(
-    _each, name=Stage.READ, cache_policy=NO_CACHE, task_run_name=_page_run_name, **_IO
-)
+_OPEN_TASK = _stage_task(_all, Stage.OPEN, io=True)
+_READ_TASK = _stage_task(_each, Stage.READ, io=True).with_options(task_run_name=_page_run_name)
 
 
 class _Tasks:
