@@ -107,7 +107,9 @@ def low_confidence_fields(ctx: LineContext) -> Iterable[Finding]:
 
 def low_confidence_sheet_fields(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
     """A sheet whose number, or whose witness statement's stated count, date or signature, was
-    read with low confidence: a person checks them before the sheet's lines count."""
+    read with low confidence: a person checks them before the sheet's lines count. A date the
+    closed-world stage read among the days it can be is held to the resolved fields'
+    threshold; a handwritten signature's confidence is its ink test's (signed or not)."""
     fields: list[tuple[str, Field | None]] = [("sheet_number", sheet.sheet_number)]
     if sheet.witness is not None:
         w = sheet.witness
@@ -127,7 +129,7 @@ def low_confidence_sheet_fields(sheet: Sheet, case: CaseConfig) -> Iterable[Find
             f"read with low confidence on the sheet: {names}",
             page_id=sheet.page.page_id,
             fields=low,
-            thresholds={name: threshold_for(name.split(".")[-1]) for name in low},
+            thresholds={name: _threshold(f) for name, f in fields if name in low and f},
         )
 
 
