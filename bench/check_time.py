@@ -2,7 +2,9 @@
 fresh page cache, a fresh Prefect home): the default command with no Prefect server configured,
 the default with one configured (a `prefect server start` this script starts), the plain
 engine (`--engine local`), and the flow with no server (`--engine prefect`: Prefect starts a
-temporary server for the run). Prints each wall time and its ratio to `--engine local`.
+temporary server for the run). The configurations take turns, run by run (a machine's load
+drifts: each figure sees the same), the server up throughout. Prints each wall time, the
+command's CPU time, and their ratios to `--engine local`.
 
     .venv/bin/python bench/check_time.py [--runs 2] [--no-server]
 """
@@ -10,7 +12,9 @@ temporary server for the run). Prints each wall time and its ratio to `--engine 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -28,18 +32,24 @@ CASE = REPO / "fixtures" / "demo"
 PETITIONS = Path(sys.executable).with_name("petitions")
 
 
-def run(args: list[str], tmp: Path, env: dict[str, str]) -> float:
-    """One `petitions check` of a fresh copy of the case (so nothing is in its page cache)."""
+def _cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def run(args: list[str], tmp: Path, env: dict[str, str]) -> tuple[float, float]:
+    """One `petitions check` of a fresh copy of the case (so nothing is in its page cache):
+    its wall time and its CPU time (the server's not counted)."""
     case = Path(tempfile.mkdtemp(dir=tmp)) / "case"
     shutil.copytree(CASE, case, ignore=shutil.ignore_patterns(".petitions-cache"))
-    started = time.perf_counter()
+    cpu, started = _cpu(), time.perf_counter()
     subprocess.run(
         [str(PETITIONS), "check", str(case / "case.toml"), "--out", str(case / "out"), *args],
         check=True,
         env=env,
         stdout=subprocess.DEVNULL,
     )
-    return time.perf_counter() - started
+    return time.perf_counter() - started, _cpu() - cpu
 
 
 def main() -> int:
@@ -54,26 +64,34 @@ def main() -> int:
         tmp = Path(tmp_name)
         base = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
         base |= {"PREFECT_HOME": str(tmp / "prefect-home"), "DO_NOT_TRACK": "1"}
-        figures: dict[str, list[float]] = {}
-
-        def timed(label: str, argv: list[str], env: dict[str, str]) -> None:
-            figures[label] = [run(argv, tmp, env) for _ in range(args.runs)]
-
-        print(f"petitions check fixtures/demo/case.toml, {args.runs} runs each, wall time of the")
-        print(f"whole command in a fresh process; load {os.getloadavg()[0]:.2f} at the start")
-        timed("--engine local", ["--engine", "local"], base)
-        timed("default, no server configured", [], base)
+        configs: dict[str, tuple[list[str], dict[str, str]]] = {
+            "--engine local": (["--engine", "local"], base),
+            "default, no server configured": ([], base),
+        }
         if args.temporary:
-            timed("--engine prefect, no server", ["--engine", "prefect"], base)
-        if not args.no_server:
-            with local_server(log_path=tmp / "server.log") as api:
-                served = {**base, "PREFECT_API_URL": api}
-                timed("default, a server configured", [], served)
-        local = statistics.median(figures["--engine local"])
+            configs["--engine prefect, no server"] = (["--engine", "prefect"], base)
+        figures: dict[str, list[tuple[float, float]]] = {label: [] for label in configs}
+        print(f"petitions check fixtures/demo/case.toml, {args.runs} runs each in turn, wall")
+        print("time of the whole command in a fresh process, and its CPU time")
+        with contextlib.ExitStack() as stack:
+            if not args.no_server:
+                api = stack.enter_context(local_server(log_path=tmp / "server.log"))
+                configs["default, a server configured"] = ([], {**base, "PREFECT_API_URL": api})
+                figures["default, a server configured"] = []
+            print(f"load {os.getloadavg()[0]:.2f} at the start")
+            for _ in range(args.runs):
+                for label, (argv, env) in configs.items():
+                    figures[label].append(run(argv, tmp, env))
+        local = statistics.median(w for w, _ in figures["--engine local"])
+        local_cpu = statistics.median(c for _, c in figures["--engine local"])
         for label, times in figures.items():
-            med = statistics.median(times)
-            each = ", ".join(f"{t:.2f}" for t in times)
-            print(f"  {label:<32} median {med:6.2f} s  ({each})  {med / local:5.2f}x local")
+            med = statistics.median(w for w, _ in times)
+            cpu = statistics.median(c for _, c in times)
+            each = ", ".join(f"{w:.2f}" for w, _ in times)
+            print(
+                f"  {label:<30} median {med:6.2f} s ({each})  {med / local:5.2f}x local;"
+                f"  CPU {cpu:5.2f} s {cpu / local_cpu:5.2f}x"
+            )
         print(f"load {os.getloadavg()[0]:.2f} at the end")
     return 0
 

@@ -1,11 +1,12 @@
 """The Prefect flow: one petition checked end to end.
 
-A short flow calling thin tasks, each wrapping one plain stage function from `pipeline`. Pages are
-read in parallel (`.map`, on the flow's task runner: threads by default, Dask workers with
-`flows.runners.dask_runner`); pages the case's page cache already holds are not read again
-(`pipeline.cache`). The register is loaded once and every line matched in one task. Retries only
-on the tasks that do file I/O. Configuration arrives as flow parameters (the case file's path),
-so a deployment runs the same flow on each upload or on a schedule through a filing window.
+The flow is `pipeline.run.check_case`, the one list of stages, with an executor that runs each
+stage as a Prefect task named after it (`run.Stage`): pages read in parallel, one task each, on
+the flow's task runner (threads by default, Dask workers with `flows.runners.dask_runner`);
+pages the case's page cache already holds are not read again (`pipeline.cache`); the register
+loaded once and every line matched in one task. Retries only on the tasks that do file I/O.
+Configuration arrives as flow parameters (the case file's path), so a deployment runs the same
+flow on each upload or on a schedule through a filing window.
 
 Each run is named after its case, and publishes its verdict, totals and lines in review as
 artifacts: a table, and a link to the report.
@@ -15,8 +16,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from prefect import flow, task, unmapped
 from prefect.artifacts import create_link_artifact, create_table_artifact
@@ -26,16 +28,14 @@ from prefect.task_runners import ThreadPoolTaskRunner
 from prefect.utilities.annotations import quote
 
 from pipeline import run
-from pipeline.cache import PageCache
-from pipeline.case import CaseConfig, LimitsConfig, load_case
+from pipeline.case import load_case
 from pipeline.decisions import load_decisions
 from pipeline.errors import PetitionError
-from pipeline.ingest import discover
-from pipeline.records import FileError, PageRef, ReviewDecision, Sheet, SufficiencyReport
-from pipeline.report import write_report
+from pipeline.records import PageRef, SufficiencyReport
+from pipeline.run import Stage
 from pipeline.scan.context import ReadContext
 
-__all__ = ["artifact_key", "check_petition", "summary_rows"]
+__all__ = ["artifact_key", "check", "check_petition", "summary_rows"]
 
 
 def _transient(task, task_run, state) -> bool:
@@ -52,11 +52,6 @@ def _transient(task, task_run, state) -> bool:
     return False
 
 
-def _page_run_name() -> str:
-    ref = task_run.parameters["ref"]
-    return f"read {Path(ref.path).name} p{ref.page_index + 1}"
-
-
 def _case_run_name() -> str:
     """The flow run's name: the case's own name (its file's folder when it cannot be read)."""
     path = Path(flow_run.parameters["case_path"])
@@ -66,61 +61,69 @@ def _case_run_name() -> str:
         return path.resolve().parent.name or path.stem
 
 
+def _page_run_name() -> str:
+    ref = task_run.parameters["item"]
+    if isinstance(ref, PageRef):
+        return f"read {Path(ref.path).name} p{ref.page_index + 1}"
+    return f"{task_run.task_name} {ref}"
+
+
+def _call(fn: Callable[..., Any], args: tuple) -> Any:
+    return fn(*args)
+
+
+def _each(fn: Callable[[Any], Any], item: Any) -> Any:
+    return fn(item)
+
+
+def _all(fn: Callable[[Any], Any], items: list) -> list:
+    return [fn(item) for item in items]
+
+
 # Records are small and inputs change every run: caching by input hash would cost more than it
 # saves, so tasks do not cache (a page's reading is remembered by `pipeline.cache` instead).
-_task = task(cache_policy=NO_CACHE)
-_io_task = task(
-    cache_policy=NO_CACHE, retries=2, retry_delay_seconds=1, retry_condition_fn=_transient
-)
+def _stage_task(fn: Callable[..., Any], name: str, io: bool) -> Any:
+    """The task of one stage; with `io` (it reads or writes files), retried when the error
+    may pass (`_transient`)."""
+    return task(
+        name=name,
+        cache_policy=NO_CACHE,
+        retries=2 if io else 0,
+        retry_delay_seconds=1,
+        retry_condition_fn=_transient if io else None,
+    )(fn)
 
 
-@_io_task
-def ingest(
-    files: list[Path], limits: LimitsConfig | None = None, cache: PageCache | None = None
-) -> tuple[list[PageRef], list[FileError]]:
-    """Every file's pages, under the case's limits (files ingested before come from the
-    cache: one task for all)."""
-    pages = (run.ingest_one(path, limits, cache) for path in files)
-    return run.collect_pages(zip(files, pages, strict=True), limits)
+_STAGE_TASKS: dict[str, Any] = {
+    name: _stage_task(_call, name, io)
+    for name, io in (
+        (Stage.REGISTER, True),
+        (Stage.CLOSED_WORLD, False),
+        (Stage.MATCH, False),
+        (Stage.JUDGE, False),
+        (Stage.WRITE, True),
+    )
+}
+_OPEN_TASK = _stage_task(_all, Stage.OPEN, io=True)
+_READ_TASK = _stage_task(_each, Stage.READ, io=True).with_options(task_run_name=_page_run_name)
 
 
-@task(
-    cache_policy=NO_CACHE,
-    retries=2,
-    retry_delay_seconds=1,
-    retry_condition_fn=_transient,
-    task_run_name=_page_run_name,
-)
-def read_page(read: Callable[[PageRef], Sheet | FileError], ref: PageRef) -> Sheet | FileError:
-    """One page read (and its reading stored) by `read`, `pipeline.run.read_and_store`."""
-    return read(ref)
+class _Tasks:
+    """`run.check_case`'s executor in the flow. Each stage is a task named after it (finding
+    the sheet files, a directory listing, runs in the flow itself); the files are opened in
+    one task; each page is read in a task of its own, in parallel on the flow's task runner.
+    Arguments are passed quoted: Prefect does not walk the records looking for futures
+    (walking every line, field and register entry cost more than the rest of the flow)."""
 
+    def stage(self, name: str, fn: Callable[..., Any], /, *args: Any) -> Any:
+        if name not in _STAGE_TASKS:
+            return fn(*args)
+        return _STAGE_TASKS[name](quote(fn), quote(args))
 
-def _map_pages(read: Callable[[PageRef], Sheet | FileError], refs: Iterable[PageRef]):
-    return read_page.map(unmapped(read), list(refs)).result()
-
-
-@_io_task
-def load_register(case: CaseConfig) -> run.RegisterData:
-    return run.load_register(case)
-
-
-@_task
-def match_and_judge(
-    case: CaseConfig,
-    sheets: list[Sheet],
-    errors: list[FileError],
-    register: run.RegisterData,
-    decisions: list[ReviewDecision],
-    inputs: dict[str, str],
-    keep_in: Path | None = None,
-) -> SufficiencyReport:
-    return run.finish(case, sheets, errors, register, decisions, inputs, keep_in)
-
-
-@_io_task
-def write(report: SufficiencyReport, out_dir: Path) -> dict[str, Path]:
-    return write_report(report, out_dir)
+    def map(self, name: str, fn: Callable[[Any], Any], items: Sequence[Any]) -> list:
+        if name == Stage.READ:
+            return _READ_TASK.map(unmapped(fn), list(items)).result()
+        return _OPEN_TASK(quote(fn), quote(list(items)))
 
 
 def artifact_key(case_path: str | Path) -> str:
@@ -147,7 +150,7 @@ def summary_rows(report: SufficiencyReport) -> list[dict[str, str | int]]:
     ]
 
 
-def _publish(case_path: str, report: SufficiencyReport, paths: dict[str, Path]) -> None:
+def _publish(case_path: str, report: SufficiencyReport, html: Path) -> None:
     key = artifact_key(case_path)
     t = report.totals
     create_table_artifact(
@@ -158,14 +161,12 @@ def _publish(case_path: str, report: SufficiencyReport, paths: dict[str, Path]) 
             f"{t.required} required, {t.needs_review} in review"
         ),
     )
-    html = paths.get("html") or next(iter(paths.values()), None)
-    if html is not None:
-        create_link_artifact(
-            key=f"{key}-report",
-            link=Path(html).resolve().as_uri(),
-            link_text=f"{report.case_name}: the report",
-            description=f"The sufficiency report ({report.verdict.value})",
-        )
+    create_link_artifact(
+        key=f"{key}-report",
+        link=html.resolve().as_uri(),
+        link_text=f"{report.case_name}: the report",
+        description=f"The sufficiency report ({report.verdict.value})",
+    )
 
 
 @flow(
@@ -182,23 +183,39 @@ def check_petition(
     already read from the case's page cache (and store the others there)."""
     case = load_case(case_path)
     decisions = load_decisions(Path(decisions_path)) if decisions_path else []
-    files, errors = discover(case.sheets)
-    register = load_register.submit(case)
-    cache = run.page_cache(case) if use_cache else None
-    pages, page_errors = ingest(files, case.limits, cache)
-    context = ReadContext(crops_dir=Path(out_dir) / "crops")  # each thread its own tesseract
-    read = run.read_sheets(pages, _map_pages, context, cache)
-    # Records are passed quoted: Prefect does not walk them looking for futures (walking every
-    # line, field and register entry cost more than the rest of the flow's overhead).
-    report = match_and_judge(  # type: ignore[call-overload]
-        quote(case),
-        quote(read.sheets),
-        quote(errors + page_errors + read.errors),
-        quote(register.result()),
-        quote(decisions),
-        run.input_hashes(case, files),
-        Path(out_dir),
+    out = Path(out_dir)
+    report = run.check_case(
+        case,
+        decisions,
+        context=ReadContext(crops_dir=out / "crops"),  # each thread its own tesseract
+        keep_in=out,
+        cache=run.page_cache(case) if use_cache else None,
+        executor=_Tasks(),
+        write=True,
     )
-    paths = write(quote(report), Path(out_dir))  # type: ignore[call-overload]
-    _publish(case_path, report, paths)
+    _publish(case_path, report, out / "report.html")
     return report
+
+
+def check(
+    case_path: Path,
+    out_dir: Path,
+    decisions_path: Path | None = None,
+    use_cache: bool = True,
+    task_runner: Any = None,
+) -> SufficiencyReport:
+    """`petitions check` through the flow, on `task_runner` (the flow's threads when None).
+    The run sends no heartbeats: they are for an automation on the server to notice a run
+    that died, which a person at the terminal sees for themselves, and Prefect's stopping
+    their thread costs up to a second at the end of every run (served runs keep them)."""
+    from prefect.settings import PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings
+
+    fn = (
+        check_petition
+        if task_runner is None
+        else check_petition.with_options(task_runner=task_runner)
+    )
+    with temporary_settings(updates={PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}):
+        return fn(
+            str(case_path), str(out_dir), str(decisions_path) if decisions_path else None, use_cache
+        )

@@ -1,8 +1,10 @@
 """The stages in order: one case from its file to its report.
 
 Each stage is a plain function of records; this module holds the few that join the others
-(`collect_pages`, `read_sheets`, `load_register`, `match_lines`) and `check_case`, the whole run
-without Prefect. `flows/check.py` runs the same stages as Prefect tasks, pages in parallel.
+(`collect_pages`, `read_sheets`, `load_register`, `match_signers`, `judge`) and `check_case`,
+the one orchestrator: the list of stages (`Stage`), written once. An `Executor` decides where
+each stage runs: in this process (`InProcess`, per-page work on the builtin `map` or a process
+pool's), or as Prefect tasks on the flow's threads or Dask workers (`flows/check.py`).
 
 Pages already read by this reader are taken from the case's page cache (`pipeline.cache`) and
 only the others are read, each stored as soon as it is read; matching and judging always run.
@@ -13,11 +15,12 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from functools import partial
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
 from matchers import BaselineMatcher, FSMatcher, Matcher, RegisterRead, read_register
 from matchers.assessment_roll import RollRead, read_roll
@@ -43,20 +46,27 @@ from .records import (
     Sheet,
     SufficiencyReport,
 )
+from .report import write_report
 from .rules.base import RuleSet, finding
 from .rules.electors import count_electors_on
 from .scan.context import ReadContext
 
 __all__ = [
     "LARGE_REGISTER_BYTES",
+    "Executor",
+    "InProcess",
     "Readings",
     "RegisterData",
+    "Stage",
     "StoredRegister",
     "check_case",
     "collect_pages",
+    "finish",
     "ingest_one",
+    "judge",
     "load_register",
     "match_lines",
+    "match_signers",
     "page_cache",
     "read_one",
     "read_sheets",
@@ -67,6 +77,8 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 Mapper = Callable[[Callable, Iterable], Iterable]
+A = TypeVar("A")
+T = TypeVar("T")
 
 
 class Progress(Protocol):
@@ -614,20 +626,18 @@ def read_in_closed_world(
     return resolve_sheets(sheets, case, list(register.entries.values()))
 
 
-def finish(
+def match_signers(
     case: CaseConfig,
     sheets: Sequence[Sheet],
     errors: Sequence[FileError],
     register: RegisterData,
     decisions: Sequence[ReviewDecision],
     inputs: Mapping[str, str],
-    keep_in: Path | None = None,
     progress: Progress | None = None,
-) -> SufficiencyReport:
-    """Corrections, matching and judging: everything after the pages are read. With `keep_in`
-    (the report's folder) the judging inputs are kept there for the review dashboard."""
+) -> JudgingInputs:
+    """Every signed line (as the reviewers corrected it) matched to the register, the people
+    the petition names looked up, and the register entries the judge may look at."""
     in_force = latest_decisions(decisions)
-    sheets = read_in_closed_world(case, sheets, register)  # a reviewer's correction still wins
     corrected = apply_corrections(sheets, in_force)
     store = register.stored.open() if register.stored is not None else None
     try:
@@ -642,7 +652,7 @@ def finish(
                 return {i: register.entries[i] for i in ids if i in register.entries}
             return store.get(sorted(ids))
 
-        judging = JudgingInputs(
+        return JudgingInputs(
             case,
             tuple(sheets),
             tuple(errors),
@@ -662,9 +672,83 @@ def finish(
     finally:
         if store is not None:
             store.close()
+
+
+def judge(
+    judging: JudgingInputs, decisions: Sequence[ReviewDecision], keep_in: Path | None = None
+) -> SufficiencyReport:
+    """The statute's rules over the matched lines, and the verdict. With `keep_in` (the
+    report's folder) the judging inputs are kept there for the review dashboard."""
     if keep_in is not None:
         save_judging(judging, keep_in)
-    return judge_inputs(judging, decisions, rules_for(case))
+    return judge_inputs(judging, decisions, rules_for(judging.case))
+
+
+class Executor(Protocol):
+    """How the stages run (OCRmyPDF's shape: one pipeline, several executors): in this process
+    (`InProcess`: the builtin `map` or a process pool's), or as Prefect tasks on the flow's
+    task runner (threads or Dask workers: `flows.check`). `check_case` is the one list of
+    stages; an executor only decides where each runs."""
+
+    def stage(self, name: str, fn: Callable[..., T], /, *args: Any) -> T:
+        """`fn(*args)`: the stage called `name`."""
+        ...
+
+    def map(self, name: str, fn: Callable[[A], T], items: Sequence[A]) -> Iterable[T]:
+        """`fn` over `items` (files, pages), in filing order, in parallel where it can."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class InProcess:
+    """The stages called in this process, in order; per-file and per-page work through
+    `mapper` (the builtin `map`, or a process pool's)."""
+
+    mapper: Mapper = map
+
+    def stage(self, name: str, fn: Callable[..., T], /, *args: Any) -> T:
+        with stage(name):
+            return fn(*args)
+
+    def map(self, name: str, fn: Callable[[A], T], items: Sequence[A]) -> Iterator[T]:
+        with stage(name):
+            yield from self.mapper(fn, items)
+
+
+class Stage(StrEnum):
+    """The stages of a check, in order; each name is how a stage is known everywhere (the
+    internal-error message, the flow's task, its runs in Prefect's UI)."""
+
+    FIND = "finding the sheet files"
+    REGISTER = "reading the register"
+    OPEN = "opening the sheet files"
+    READ = "reading the pages"
+    CLOSED_WORLD = "reading in the closed world"
+    MATCH = "matching"
+    JUDGE = "judging"
+    WRITE = "writing the report"
+
+
+def finish(
+    case: CaseConfig,
+    sheets: Sequence[Sheet],
+    errors: Sequence[FileError],
+    register: RegisterData,
+    decisions: Sequence[ReviewDecision],
+    inputs: Mapping[str, str],
+    keep_in: Path | None = None,
+    progress: Progress | None = None,
+    executor: Executor | None = None,
+) -> SufficiencyReport:
+    """Everything after the pages are read: the closed world's reading, matching (a
+    reviewer's correction still wins over the closed world), judging. With `keep_in` (the
+    report's folder) the judging inputs are kept there for the review dashboard."""
+    ex = executor or InProcess()
+    sheets = ex.stage(Stage.CLOSED_WORLD, read_in_closed_world, case, sheets, register)
+    judging = ex.stage(
+        Stage.MATCH, match_signers, case, sheets, errors, register, decisions, inputs, progress
+    )
+    return ex.stage(Stage.JUDGE, judge, judging, decisions, keep_in)
 
 
 def check_case(
@@ -675,31 +759,37 @@ def check_case(
     keep_in: Path | None = None,
     cache: PageCache | None = None,
     progress: Progress | None = None,
+    executor: Executor | None = None,
+    write: bool = False,
 ) -> SufficiencyReport:
-    """The whole run without Prefect. `mapper` runs per-file and per-page work (the builtin
-    `map`, or a process pool's); scans are read with the context's engine, their lines' crops
-    written to its `crops_dir`; the judging inputs are kept in `keep_in` (`finish`); pages
-    already read are taken from `cache` (`page_cache(case)`; None: every page is read)."""
-    with stage("finding the sheet files"):
-        files, errors = discover(case.sheets)
-    with stage("reading the register"):
-        register = load_register(case)  # before reading: a missing register stops the run early
-    with stage("opening the sheet files"):
-        ingest = partial(ingest_one, limits=case.limits, cache=cache)
-        pages, page_errors = collect_pages(
-            zip(files, mapper(ingest, files), strict=True), case.limits
-        )
-    errors += page_errors
-    with stage("reading the pages"):
-        read = read_sheets(pages, mapper, context, cache, progress)
-    with stage("matching and judging"):
-        return finish(
-            case,
-            read.sheets,
-            errors + read.errors,
-            register,
-            decisions,
-            input_hashes(case, files),
-            keep_in,
-            progress,
-        )
+    """The stages in order, one case from its file to its report: the one orchestrator, for
+    the local engine and the flow alike. `executor` runs each stage (`InProcess(mapper)` by
+    default: per-file and per-page work through `mapper`, the builtin `map` or a process
+    pool's); scans are read with the context's engine, their lines' crops written to its
+    `crops_dir`; pages already read are taken from `cache` (`page_cache(case)`; None: every
+    page is read); the judging inputs are kept in `keep_in` (`judge`) and, with `write`, the
+    report is written there too."""
+    ex = executor or InProcess(mapper)
+    files, errors = ex.stage(Stage.FIND, discover, case.sheets)
+    # before reading: a missing register stops the run early
+    register = ex.stage(Stage.REGISTER, load_register, case)
+    ingest = partial(ingest_one, limits=case.limits, cache=cache)
+    opened = ex.map(Stage.OPEN, ingest, files)
+    pages, page_errors = collect_pages(zip(files, opened, strict=True), case.limits)
+    read = read_sheets(pages, partial(ex.map, Stage.READ), context, cache, progress)
+    report = finish(
+        case,
+        read.sheets,
+        errors + page_errors + read.errors,
+        register,
+        decisions,
+        input_hashes(case, files),
+        keep_in,
+        progress,
+        ex,
+    )
+    if write:
+        if keep_in is None:
+            raise ValueError("check_case(write=True) needs the report's folder (keep_in)")
+        ex.stage(Stage.WRITE, write_report, report, keep_in)
+    return report

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 
@@ -28,6 +29,7 @@ def test_bundled_case_matches_its_ground_truth(demo_case, tmp_path, capsys):
         assert doc["totals"][key] == want[key], key
     assert (out / "lines.csv").is_file() and (out / "report.html").is_file()
     assert "verdict: " in capsys.readouterr().out
+    assert gc.isenabled()  # only the program itself pauses its collector (cli._freeze_imports)
 
 
 def test_demo_command(tmp_path, monkeypatch):
