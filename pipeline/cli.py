@@ -18,6 +18,7 @@ cannot be written; 75 another check is writing the same report folder; 130 inter
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ctypes
 import json
 import logging
@@ -106,20 +107,14 @@ def _run(
     if decisions is not None and (problem := not_a_regular_file(decisions)):
         raise UnreadableInputError(f"the decisions file: {problem}")
     if _engine(engine, dask) == "prefect":
-        from flows.check import check_petition
+        from flows.server import flow_server
 
-        flow = check_petition
-        if dask:
-            from flows.runners import dask_runner
-
-            # The cluster's own chatter (workers joining and leaving) only with -v: set in
-            # dask's configuration, which distributed applies to its loggers when imported.
-            if not logging.getLogger().isEnabledFor(logging.INFO):
-                os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "warning")
-
-            runner = dask_runner(address=dask) if not dask.isdigit() else dask_runner(int(dask))
-            flow = check_petition.with_options(task_runner=runner)
-        return flow(str(case_path), str(out_dir), str(decisions) if decisions else None, use_cache)
+        # No server configured: one started for this run that dies with it, not Prefect's
+        # temporary one (which outlives a killed check); before Prefect is imported.
+        with contextlib.ExitStack() as server:
+            with stage("starting a Prefect server"):
+                server.enter_context(flow_server(log_path=out_dir / "prefect-server.log"))
+            return _run_flow(case_path, out_dir, decisions, dask, use_cache)
     from .progress import terminal_progress
     from .report import write_report
     from .run import check_case, page_cache
@@ -144,6 +139,25 @@ def _run(
     with stage("writing the report"):
         write_report(report, out_dir)
     return report
+
+
+def _run_flow(
+    case_path: Path, out_dir: Path, decisions: Path | None, dask: str | None, use_cache: bool
+):
+    from flows.check import check_petition
+
+    flow = check_petition
+    if dask:
+        from flows.runners import dask_runner
+
+        # The cluster's own chatter (workers joining and leaving) only with -v: set in
+        # dask's configuration, which distributed applies to its loggers when imported.
+        if not logging.getLogger().isEnabledFor(logging.INFO):
+            os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "warning")
+
+        runner = dask_runner(address=dask) if not dask.isdigit() else dask_runner(int(dask))
+        flow = check_petition.with_options(task_runner=runner)
+    return flow(str(case_path), str(out_dir), str(decisions) if decisions else None, use_cache)
 
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
