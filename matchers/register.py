@@ -16,9 +16,11 @@ The NYS export comes in two layouts, told apart by the number of fields in its r
 
 from __future__ import annotations
 
+import codecs
 import csv
 import datetime as dt
 import hashlib
+import itertools
 import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
@@ -31,6 +33,9 @@ from pipeline.records import RegisterEntry
 
 __all__ = [
     "BadRow",
+    "FileFacts",
+    "is_junk",
+    "junk_error",
     "limited_lines",
     "stop_on_junk",
     "NYSBOE_45_FIELDS",
@@ -155,8 +160,25 @@ class _BadRowError(Exception):
 # --------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class FileFacts:
+    """What one pass over a register file's bytes finds, before it is parsed."""
+
+    sha256: str
+    utf8: bool  # every byte sequence is UTF-8 (else the file is read as Latin-1)
+    lines: int  # lines with something on them (a CSV record may take several)
+    longest: int  # the longest line, in bytes
+    longest_at: int  # its 1-based line number
+
+
 def _check_file(path: Path, limits: LimitsConfig | None = None) -> str:
     """The file's sha256; raises if it is missing, too large or is not text."""
+    return _scan_file(path, limits).sha256
+
+
+def _scan_file(path: Path, limits: LimitsConfig | None = None) -> FileFacts:
+    """One pass over the file: its hash, whether it is UTF-8, its lines and the longest one;
+    raises if it is missing, too large or is not text."""
     limits = limits or LimitsConfig()
     if not path.exists():
         raise InputMissingError(
@@ -176,14 +198,37 @@ def _check_file(path: Path, limits: LimitsConfig | None = None) -> str:
             f"{limits.register_bytes:,} ([limits] register_bytes)"
         )
     digest = hashlib.sha256()
+    utf8 = codecs.getincrementaldecoder("utf-8")()
+    is_utf8, lines, longest, longest_at, numbered, carry = True, 0, 0, 0, 0, b""
+    # A line is held while it is read: one over this (any text of line_chars characters is
+    # shorter in UTF-8) stops the read, whatever the file holds.
+    cap = 4 * limits.line_chars
     try:
         with path.open("rb") as fh:
             head = fh.read(_SNIFF_BYTES)
-            digest.update(head)
-            for chunk in iter(lambda: fh.read(1 << 20), b""):
+            for chunk in itertools.chain([head], iter(lambda: fh.read(1 << 20), b"")):
                 digest.update(chunk)
+                if is_utf8:
+                    try:
+                        utf8.decode(chunk)
+                    except UnicodeDecodeError:
+                        is_utf8 = False
+                parts = (carry + chunk).split(b"\n")
+                carry = parts.pop()
+                if parts and (size := max(map(len, parts))) > longest:
+                    longest = size
+                    longest_at = numbered + [len(x) for x in parts].index(size) + 1
+                lines += len(parts) - parts.count(b"") - parts.count(b"\r")
+                numbered += len(parts)
+                if len(carry) > cap:
+                    longest, longest_at = len(carry), numbered + 1
+                    break
     except OSError as err:
         raise UnreadableInputError(f"{path}: the register file cannot be opened: {err}") from None
+    if carry.strip():
+        lines += 1
+        if len(carry) > longest:
+            longest, longest_at = len(carry), numbered + 1
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise UnreadableInputError(
             f"{path}: the register file is UTF-16 text (Excel's 'Unicode Text'); save it as "
@@ -200,7 +245,16 @@ def _check_file(path: Path, limits: LimitsConfig | None = None) -> str:
             f"{path}: the register file is a PDF, not a CSV text file. Give the voter file as "
             "the CSV export (NYS BOE layout, or a CSV with a header row and format = 'csv')."
         )
-    return digest.hexdigest()
+    if longest > cap:  # then over line_chars characters, whatever the encoding
+        raise _long_line(path, longest_at, limits.line_chars, "register file")
+    return FileFacts(digest.hexdigest(), is_utf8, lines, longest, longest_at)
+
+
+def _long_line(path: Path, line: int, limit: int, what: str) -> UnreadableInputError:
+    return UnreadableInputError(
+        f"{path}: line {line:,} of the {what} is over {limit:,} characters: not a CSV export "
+        "([limits] line_chars)"
+    )
 
 
 def _with_encoding_fallback(path: Path, read: Callable[[IO[str]], RegisterRead]) -> RegisterRead:
@@ -228,10 +282,7 @@ class _Lines:
         while line := self.fh.readline(self.limit + 1):
             self.count += 1
             if len(line) > self.limit:
-                raise UnreadableInputError(
-                    f"{self.path}: line {self.count} of the {self.what} is over {self.limit:,} "
-                    "characters: not a CSV export ([limits] line_chars)"
-                )
+                raise _long_line(self.path, self.count, self.limit, self.what)
             yield line
 
 
@@ -272,12 +323,21 @@ def _swallowed(row: int, values: Sequence[str], taken: int) -> list[BadRow] | No
 def stop_on_junk(path: Path, good: int, bad: Sequence[BadRow], what: str = "register") -> None:
     """Stops reading a file that is mostly not rows of a `what`: memory and time stay bounded
     whatever the file holds."""
-    if len(bad) >= _JUNK_ROWS and len(bad) > _JUNK_SHARE * (good + len(bad)):
-        raise UnreadableInputError(
-            f"{path}: {len(bad):,} of the first {good + len(bad):,} rows are not {what} "
-            f"rows (row {bad[0].row}: {bad[0].problem}): not a {what} file; reading stopped. "
-            "Check the file and its format in the case file."
-        )
+    if is_junk(good, len(bad)):
+        raise junk_error(path, good, len(bad), bad[0], what)
+
+
+def is_junk(good: int, bad: int) -> bool:
+    """Whether a file's first `good + bad` rows, `bad` of them bad, show it is not a register."""
+    return bad >= _JUNK_ROWS and bad > _JUNK_SHARE * (good + bad)
+
+
+def junk_error(path: Path, good: int, bad: int, first: BadRow, what: str) -> UnreadableInputError:
+    return UnreadableInputError(
+        f"{path}: {bad:,} of the first {good + bad:,} rows are not {what} rows (row "
+        f"{first.row}: {first.problem}): not a {what} file; reading stopped. Check the file and "
+        "its format in the case file."
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -398,7 +458,7 @@ def _read_nysboe(path: Path, sha256: str, fh: IO[str], limit: int) -> RegisterRe
             )
             bad.append(BadRow(row, f"{len(values)} fields; expected {expected}"))
             continue
-        if row == detected_at and _is_nysboe_header(values, layout[1]):
+        if _is_nysboe_header(values, layout[1]):  # the first row, or exports put together
             log.info("%s: row %d is a header row, not a voter; skipped", path, row)
             continue
         try:
@@ -475,6 +535,7 @@ def _read_generic(
             f"{path}: the register file is empty; format = 'csv' needs a header row and rows."
         )
     index = _find_columns(path, header, columns)
+    folded = [h.casefold() for h in header]
     entries: list[RegisterEntry] = []
     bad: list[BadRow] = []
     for row, values, taken in records:
@@ -484,6 +545,9 @@ def _read_generic(
             continue
         if not any(values):
             bad.append(BadRow(row, "empty row"))
+            continue
+        if [v.casefold() for v in values] == folded:  # exports put together, headers and all
+            log.info("%s: row %d repeats the header row; skipped", path, row)
             continue
         if len(values) < len(header) or any(values[len(header) :]):
             bad.append(BadRow(row, f"{len(values)} fields; the header has {len(header)}"))

@@ -23,7 +23,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -324,6 +324,25 @@ PROBES: tuple[Probe, ...] = (
     Probe("out-locked", _demo_with(lambda c: None), 75, "another `petitions check`",
           hold_lock=True),
 )  # fmt: skip
+
+
+
+
+def _in_duckdb(probe: Probe) -> Probe:
+    """The probe with its register imported into DuckDB (the path a register of 64 MB or more
+    takes: `[matching] store = "duckdb"` forces it): the same end is expected."""
+
+    def build(folder: Path) -> list[str]:
+        argv = probe.build(folder)
+        case = Path(argv[1])
+        text = case.read_text(encoding="utf-8")
+        case.write_text(text + '\n[matching]\nstore = "duckdb"\n', encoding="utf-8")
+        return argv
+
+    return replace(probe, name=f"{probe.name}-duckdb", build=build)
+
+
+PROBES += tuple(_in_duckdb(p) for p in PROBES if p.name.startswith("register-"))
 
 
 # -- running one --------------------------------------------------------------------------
