@@ -194,9 +194,29 @@ def _summary(report, out_dir: Path, seconds: float) -> None:
     for err in report.file_errors:
         problem = err.problem if err.problem.startswith(err.path) else f"{err.path}: {err.problem}"
         print(f"  could not read: {problem}", file=sys.stderr)
+    unread: dict[str, int] = {}  # pages read, but no signature table found on them: by file
     for f in report.findings:
         if f.code in WARN_ON_TERMINAL:
             print(f"  warning: {f.message} ({f.code})", file=sys.stderr)
+        elif f.code == "SHEET_NOT_READ":
+            where = str(f.evidence.get("file") or f.page_id)
+            unread[where] = unread.get(where, 0) + 1
+    conflicts = [
+        f for j in report.lines for f in j.findings if f.code == "DECISIONS_CONFLICTING"
+    ] + [f for f in report.findings if f.code == "DECISIONS_CONFLICTING"]
+    if conflicts:
+        print(
+            f"  warning: {len(conflicts)} line(s) have reviewers' decisions that disagree, made "
+            f"at the same moment; none is applied (first: {conflicts[0].message}) "
+            "(DECISIONS_CONFLICTING)",
+            file=sys.stderr,
+        )
+    for where, pages in unread.items():
+        print(
+            f"  warning: {where}: no signature table could be read on {pages} page(s); a person "
+            "checks them by hand (SHEET_NOT_READ)",
+            file=sys.stderr,
+        )
     print(f"  report: {out_dir / 'report.html'}  ({seconds:.1f} s)")
 
 
