@@ -301,6 +301,15 @@ class CaseConfig(_Strict):
         section = sections.get(self.kind)
         if section is not None and getattr(self, section) is None:
             missing.append(f"[{section}]")
+        # Another kind's section is a wrong kind or a case file copied from another petition:
+        # its roll would be read in place of the register.
+        if stray := [
+            f"[{s}]" for k, s in sections.items() if k is not self.kind and getattr(self, s)
+        ]:
+            raise ValueError(
+                f"{', '.join(stray)} belongs to another kind of petition, not kind = "
+                f"'{self.kind}': fix kind, or remove the section"
+            )
         owners_only = self.kind is PetitionKind.IMPROVEMENT_DISTRICT or (
             self.incorporation is not None and self.incorporation.basis == "owners"
         )

@@ -312,6 +312,23 @@ def _tiff(path: Path, pages: int) -> None:
     frames[0].save(path, save_all=True, append_images=frames[1:], compression="tiff_deflate")
 
 
+def _exif_turned_jpeg(case: Path) -> None:
+    """A sheet photographed sideways: the pixels on their side, the EXIF orientation saying how
+    to turn them upright (as a phone saves it). It replaces the sheet's PDF."""
+    import pypdfium2
+    from PIL import Image
+
+    pdf = pypdfium2.PdfDocument(case / "sheets" / "sheet-02.pdf")
+    image = pdf[0].render(scale=200 / 72).to_pil().convert("L")
+    pdf.close()
+    exif = Image.Exif()
+    exif[0x0112] = 6  # the viewer turns it 90 degrees clockwise
+    image.transpose(Image.Transpose.ROTATE_90).save(
+        case / "sheets" / "sheet-02.jpg", quality=90, exif=exif, dpi=(200, 200)
+    )
+    (case / "sheets" / "sheet-02.pdf").unlink()
+
+
 def _spaced_unicode(folder: Path) -> list[str]:
     """The case in a folder whose path has spaces and letters outside ASCII."""
     case = folder / "Village Clerk's files" / "pétition — 2026"
@@ -456,6 +473,12 @@ PROBES: tuple[Probe, ...] = (
           0, "sheet-99.tif: no signature table", DEMO_LINES, slow=True, timeout=300),
     Probe("sheets-in-a-subfolder", _demo_with(_subfolder), 5, "batch 2", DEMO_LINES - 10),
     Probe("case-path-spaces-unicode", _spaced_unicode, 0, "", DEMO_LINES, "sufficient"),
+    Probe("jpeg-exif-turned", _demo_with(_exif_turned_jpeg), 0, "", DEMO_LINES, slow=True,
+          timeout=300),
+    Probe("case-another-kinds-section", _demo_with(lambda c: _edit_case(
+        c, "[register]", '[district]\nname = "Maple Ridge Sewer District"\n'
+        'roll = { path = "register.csv" }\nboundaries_described = true\n\n[register]')),
+        2, "district"),
     Probe("case-wrong-kind", _demo_with(lambda c: _edit_case(
         c, 'kind = "permissive_referendum"', 'kind = "improvement_district"')), 2, "case.toml"),
     Probe("decisions-empty", _decisions(b""), 0, "", DEMO_LINES, "sufficient"),
