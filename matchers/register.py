@@ -20,6 +20,7 @@ import codecs
 import csv
 import datetime as dt
 import hashlib
+import io
 import itertools
 import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -28,12 +29,14 @@ from pathlib import Path
 from typing import IO
 
 from pipeline.case import LimitsConfig, RegisterConfig, RegisterFormat
-from pipeline.errors import CaseFileError, InputMissingError, UnreadableInputError
+from pipeline.errors import CaseFileError, InputMissingError, PetitionError, UnreadableInputError
 from pipeline.records import RegisterEntry
 
 __all__ = [
     "BadRow",
     "FileFacts",
+    "JunkFileError",
+    "stop_on_junk_at_the_start",
     "is_junk",
     "junk_error",
     "limited_lines",
@@ -332,12 +335,41 @@ def is_junk(good: int, bad: int) -> bool:
     return bad >= _JUNK_ROWS and bad > _JUNK_SHARE * (good + bad)
 
 
-def junk_error(path: Path, good: int, bad: int, first: BadRow, what: str) -> UnreadableInputError:
-    return UnreadableInputError(
+class JunkFileError(UnreadableInputError):
+    """A file whose rows are mostly not rows of what it should be (`is_junk`)."""
+
+
+def junk_error(path: Path, good: int, bad: int, first: BadRow, what: str) -> JunkFileError:
+    return JunkFileError(
         f"{path}: {bad:,} of the first {good + bad:,} rows are not {what} rows (row "
         f"{first.row}: {first.problem}): not a {what} file; reading stopped. Check the file and "
         "its format in the case file."
     )
+
+
+def stop_on_junk_at_the_start(
+    cfg: RegisterConfig, facts: FileFacts, limits: LimitsConfig, rows: int = 20_000
+) -> None:
+    """The stream's reading of the file's first `rows` lines (16 M characters at most): raises
+    JunkFileError where they show a file mostly of junk, as `read_register` would, before the
+    whole file is imported into DuckDB (`matchers.store`). Other problems of the first lines
+    are left to the import, which reads them all."""
+    path = Path(cfg.path)
+    with path.open(encoding="utf-8-sig" if facts.utf8 else "latin-1", newline="") as fh:
+        head, size = [], 0
+        while len(head) < rows and size < 1 << 24 and (line := fh.readline(4 * limits.line_chars)):
+            head.append(line)
+            size += len(line)
+    text = io.StringIO("".join(head))
+    try:
+        if cfg.format is RegisterFormat.CSV:
+            _read_generic(path, facts.sha256, dict(cfg.columns), text, limits.line_chars)
+        else:
+            _read_nysboe(path, facts.sha256, text, limits.line_chars)
+    except JunkFileError:
+        raise
+    except PetitionError:
+        pass
 
 
 # --------------------------------------------------------------------------------------------

@@ -59,6 +59,7 @@ from .register import (
     _scan_file,
     is_junk,
     junk_error,
+    stop_on_junk_at_the_start,
 )
 
 __all__ = [
@@ -451,29 +452,47 @@ def _detect_nysboe(path: Path) -> tuple[str, tuple[str, ...]]:
 
 
 def _read_csv_sql(path: Path, columns: Sequence[str] | None, facts: FileFacts) -> str:
-    """DuckDB's reader of the file: every field text, bad records kept in `reject_errors`;
-    Latin-1 when the file is not UTF-8 (as `read_register` reads it)."""
+    """DuckDB's reader of the file (UTF-8: `_as_utf8`): every field text; bad records skipped,
+    or kept in `reject_errors` where `_KEEP_REJECTS` is replaced by `store_rejects`."""
     cols = (
         "columns = {" + ", ".join(f"{_sql_str(c)}: 'VARCHAR'" for c in columns) + "}, "
         "auto_detect = false, null_padding = false, header = false, "
         if columns
         else "all_varchar = true, header = true, "
     )
-    encoding = "utf-8" if facts.utf8 else "latin-1"
+    longest = facts.longest * (1 if facts.utf8 else 2)  # a Latin-1 byte is 1 or 2 in UTF-8
     return (
         f"read_csv({_sql_str(str(path))}, {cols}delim = ',', quote = '\"', escape = '\"', "
-        "ignore_errors = true, store_rejects = true, strict_mode = true, "
-        f"encoding = '{encoding}', max_line_size = {max(_DUCKDB_LINE, facts.longest + 16)})"
+        f"ignore_errors = true, strict_mode = true, {_KEEP_REJECTS}"
+        f"max_line_size = {max(_DUCKDB_LINE, longest + 16)})"
     )
 
 
+def _as_utf8(path: Path, into: Path) -> Path:
+    """A register that is not UTF-8 is read as Latin-1, as `read_register` reads it (every
+    byte is a letter; DuckDB's own Latin-1 refuses 0x80-0x9F): copied into UTF-8 first."""
+    with path.open("rb") as src, into.open("wb") as dst:
+        for chunk in iter(lambda: src.read(1 << 20), b""):
+            dst.write(chunk.decode("latin-1").encode("utf-8"))
+    return into
+
+
 _DUCKDB_LINE = 2_097_152  # DuckDB's default max_line_size
+# DuckDB keeps each bad record it is asked to keep (`store_rejects`) at ~23 KB whatever its
+# size: 200,000 took 4.6 GB. A file with more lines than this that no row took in is imported
+# without them: those lines are counted as bad rows, without their own row numbers and reasons.
+_REJECTS = 10_000
+_KEEP_REJECTS = "/*keep rejects*/"
+_NO_REJECTS = (
+    "(SELECT NULL::BIGINT AS line, NULL::VARCHAR AS error_type, NULL::VARCHAR AS csv_line "
+    "WHERE false)"
+)
 
 
-def _line_numbers(con: duckdb.DuckDBPyConnection, header_lines: int) -> None:
+def _line_numbers(con: duckdb.DuckDBPyConnection, header_lines: int, rejects: str) -> None:
     """Give the rows of `raw0` (rn: 1..n in file order among the rows read) their line in the
     file: the rn-th line that was not rejected, counting a header line."""
-    con.execute("CREATE TEMP TABLE rej AS SELECT DISTINCT line FROM reject_errors ORDER BY line")
+    con.execute(f"CREATE TEMP TABLE rej AS SELECT DISTINCT line FROM {rejects} ORDER BY line")
     con.execute(
         "CREATE TEMP TABLE rej_s AS SELECT line - row_number() OVER (ORDER BY line) AS s, "
         "row_number() OVER (ORDER BY line) AS i FROM rej"
@@ -500,21 +519,26 @@ def _csv_header(path: Path) -> list[str]:
 
 
 def _import(
-    con: duckdb.DuckDBPyConnection, cfg: RegisterConfig, path: Path, facts: FileFacts
+    con: duckdb.DuckDBPyConnection,
+    cfg: RegisterConfig,
+    path: Path,
+    facts: FileFacts,
+    utf8_file: Path,
 ) -> tuple[str, int, int, int, int]:
     """Import the file into `entries` and `bad_rows`; (layout, entries, bad rows, rows that
     repeat another exactly, ids whose rows disagree).
 
     Only the columns a RegisterEntry needs are kept from the file (`raw0`, the one temporary
     copy); line numbers, typing, checks and normalization are views evaluated once, into
-    `entries`. The guarantees of `read_register` hold: a header row repeated in the file is not
+    `entries`. `utf8_file` is the file as UTF-8 (`path` itself, or `_as_utf8`'s copy). The
+    guarantees of `read_register` hold: a header row repeated in the file is not
     a voter; a value running over several lines (an unterminated quote) is a bad row for each
     line it took in, and every line of the file is an entry, a bad row or a header (the lines
     DuckDB's reader cannot place are bad rows); a file mostly of bad rows is refused
     (`is_junk`, over every first part of the file, as the stream is stopped)."""
     if cfg.format is RegisterFormat.CSV:
         layout = "csv"
-        header = _csv_header(path)
+        header = _csv_header(utf8_file)
         folded = {h.casefold(): h for h in reversed(header)}
         missing = [c for c in cfg.columns.values() if c.strip().casefold() not in folded]
         if missing:
@@ -540,14 +564,14 @@ def _import(
             for f in _DATE_FIELDS
         }
         formats: tuple[str, ...] = _GENERIC_DATE_FORMATS
-        source = _read_csv_sql(path, None, facts)
+        source = _read_csv_sql(utf8_file, None, facts)
         header_lines = 1
         is_header = " AND ".join(
             f"lower(trim(coalesce({col(h)}, ''))) = {_sql_str(h.strip().lower())}"
             for h in mapped.values()
         )
     else:
-        layout, names = _detect_nysboe(path)
+        layout, names = _detect_nysboe(utf8_file)
         text = {
             f: f"trim(coalesce({NYSBOE_TEXT_FIELDS[f]}, ''))" if f in NYSBOE_TEXT_FIELDS else "''"
             for f in _TEXT_FIELDS
@@ -566,7 +590,7 @@ def _import(
             f: f"nullif(trim(coalesce({c}, '')), '')" for f, c in NYSBOE_DATE_FIELDS.items()
         }
         formats = ("%Y%m%d",)
-        source = _read_csv_sql(path, names, facts)
+        source = _read_csv_sql(utf8_file, names, facts)
         header_lines = 0
         is_header = " AND ".join(
             f"upper(trim(coalesce({c}, ''))) = '{c.upper()}'"
@@ -576,11 +600,18 @@ def _import(
         [*(f"{expr} AS {f}" for f, expr in text.items())]
         + [f"{date_sql[f]} AS {f}_raw" for f in _DATE_FIELDS]
     )
-    con.execute(
+    raw0 = (
         f"CREATE TEMP TABLE raw0 AS SELECT {keep}, {is_header} AS is_header, "
         f"row_number() OVER () AS rn FROM {source}"
     )
-    _line_numbers(con, header_lines=header_lines)
+    con.execute(raw0)
+    rejects = _NO_REJECTS
+    missed = facts.lines - header_lines - _scalar(con, "SELECT count(*) FROM raw0")
+    if 0 < missed <= _REJECTS:  # read again, keeping the bad records: their rows and reasons
+        con.execute("DROP TABLE raw0")
+        con.execute(raw0.replace(_KEEP_REJECTS, "store_rejects = true, "))
+        rejects = "reject_errors"
+    _line_numbers(con, header_lines=header_lines, rejects=rejects)
     parsed = ", ".join(
         "coalesce("
         + ", ".join(f"try_strptime({f}_raw, '{fmt}')::DATE" for fmt in formats)
@@ -627,7 +658,7 @@ def _import(
             "'not readable as a register row: ' || lower(any_value(error_type)) AS problem, "
             "greatest(1, len(list_filter(string_split(any_value(csv_line), chr(10)), "
             "lambda x: trim(x, chr(13) || ' ') <> ''))) AS lines "
-            "FROM reject_errors GROUP BY line), range(lines) ORDER BY row"
+            f"FROM {rejects} GROUP BY line), range(lines) ORDER BY row"
         ),
         raw_is_view=True,
     )
@@ -640,8 +671,9 @@ def _import(
     if (unplaced := facts.lines - headers - n_entries - n_bad) > 0:
         log.info("%s: %d lines not in any row DuckDB read; bad rows", path, unplaced)
         con.execute(
-            "INSERT INTO bad_rows SELECT coalesce((SELECT min(row) FROM bad_rows), 0), "
-            "'a line of the file that no row took in (a quote that is never closed?)' "
+            "INSERT INTO bad_rows SELECT greatest((SELECT max(row) FROM bad_rows), "
+            "(SELECT max(source_row) FROM entries), 0), "
+            "'a line of the file that no row took in (a malformed row, or a quote never closed)' "
             f"FROM range({unplaced})"
         )
         n_bad += unplaced
@@ -663,7 +695,7 @@ def _stop_on_junk(con: duckdb.DuckDBPyConnection, path: Path, n_bad: int) -> Non
         "count(*) OVER w AS n FROM (SELECT source_row AS row, 0 AS bad FROM entries "
         "UNION ALL SELECT row, 1 AS bad FROM bad_rows) "
         "WINDOW w AS (ORDER BY row, bad ROWS UNBOUNDED PRECEDING)) "
-        f"WHERE nbad >= {_JUNK_ROWS} AND nbad > n * {_JUNK_SHARE} ORDER BY row LIMIT 1"
+        f"WHERE nbad >= {_JUNK_ROWS} AND nbad > n * {_JUNK_SHARE} ORDER BY n LIMIT 1"
     ).fetchall()
     if got:
         good, bad = (int(v) for v in got[0])
@@ -745,6 +777,7 @@ def open_store(
     facts = _scan_file(path, limits)
     if facts.longest > limits.line_chars:
         raise _long_line(path, facts.longest_at, limits.line_chars, "register file")
+    stop_on_junk_at_the_start(cfg, facts, limits)  # a junk file stops here, in a second
     sha256 = facts.sha256
     cache = Path(cache_dir)
     cache.mkdir(parents=True, exist_ok=True)
@@ -763,7 +796,17 @@ def open_store(
     try:
         con.execute(f"SET enable_progress_bar = {str(progress).lower()}")
         _macros(con)
-        layout, n_entries, n_bad, repeats, conflicting = _import(con, cfg, path, facts)
+        text = path if facts.utf8 else _as_utf8(path, tmp.with_suffix(".utf-8.csv"))
+        try:
+            layout, n_entries, n_bad, repeats, conflicting = _import(con, cfg, path, facts, text)
+        except duckdb.InvalidInputException as err:  # what ignore_errors does not take in
+            problem = str(err).strip().splitlines()[0][:200]
+            raise UnreadableInputError(
+                f"{path}: the register file cannot be read as CSV ({problem})"
+            ) from None
+        finally:
+            if text != path:
+                text.unlink(missing_ok=True)
         if n_entries == 0:
             raise UnreadableInputError(
                 f"{path}: no row of the register file could be read ({n_bad} bad rows). Check "

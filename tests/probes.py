@@ -306,9 +306,11 @@ XFA_PDF = (
 
 
 def _tiff(path: Path, pages: int) -> None:
-    from PIL import Image
+    from PIL import Image, ImageDraw
 
     frames = [Image.new("L", (850, 1100), 255) for _ in range(pages)]
+    for i, frame in enumerate(frames):  # each page its own (identical pages are read once)
+        ImageDraw.Draw(frame).text((100, 100 + 15 * i), f"synthetic probe page {i + 1}", fill=0)
     frames[0].save(path, save_all=True, append_images=frames[1:], compression="tiff_deflate")
 
 

@@ -371,3 +371,20 @@ def test_decisions_that_disagree_at_the_same_moment_are_none_applied():
     assert tied.conflict == ("a", "b") and tied.action is ReviewAction.CORRECT
     (later,) = latest_decisions([d("accept", "a"), d("reject", "b"), d("reject", "c", 1)]).values()
     assert later.action is ReviewAction.REJECT and not later.conflict
+
+
+@pytest.mark.parametrize("kept", [10_000, 100])
+def test_the_duckdb_import_stops_on_junk_after_the_start_too(tmp_path, monkeypatch, kept):
+    """Past the stream's look at the first lines: the import's own junk stop, with DuckDB's bad
+    records kept (their rows and reasons) or, past `_REJECTS` of them, counted only."""
+    import matchers.store as store
+    from matchers.register import JunkFileError
+    from pipeline.case import load_case
+
+    monkeypatch.setattr(store, "stop_on_junk_at_the_start", lambda *a, **k: None)
+    monkeypatch.setattr(store, "_REJECTS", kept)
+    case_dir = probes._copy(probes.DEMO, tmp_path)
+    probes._write_register(case_dir, probes._register_lines(case_dir) + ["junk,junk\n"] * 1200)
+    case = load_case(case_dir / "case.toml")
+    with pytest.raises(JunkFileError, match="1,000 of the first 1,166 rows"):
+        store.open_store(case.register_file, tmp_path / "cache")
