@@ -1,10 +1,10 @@
 """Hand-filled scans read in the closed world (pipeline.closedworld): development fonts against
 held-out fonts, side by side, with printed sheets timed in the same run.
 
-Three synthetic 9-902 corpora (pipeline.synth; no real person's data), each scanned clean and
+Three synthetic 9-902 corpora (synth; no real person's data), each scanned clean and
 degraded: filled in by hand in the development fonts (seed S), in the held-out fonts (seed
 S+1: other people, other layouts), and typed (seed S+2, clean scans only: the time per printed
-sheet). The fonts' split is fixed (pipeline.synth.handwriting.font_part). Prints, per part
+sheet). The fonts' split is fixed (synth.handwriting.font_part). Prints, per part
 and style: signed lines sent to review, lines decided wrongly (valid/invalid against truth,
 without review: must be 0), verdicts wrong (decided and not truth's), dates right on the
 lines decided, residences right, signers matched to the right voter, sheet numbers and stated
@@ -72,8 +72,8 @@ from pipeline.run import (  # noqa: E402
     read_one,
     split_results,
 )
-from pipeline.synth.corpus import generate_corpus  # noqa: E402
-from pipeline.synth.varied import Variation  # noqa: E402
+from synth.corpus import generate_corpus  # noqa: E402
+from synth.varied import Variation  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 SCANS = ("clean-scan", "degraded-scan")

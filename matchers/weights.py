@@ -12,7 +12,7 @@ are estimated, not guessed:
   and units, abbreviations), paired with the entry they came from (`estimate_m`).
 
 Both use add-one smoothing. `python -m matchers.weights --out matchers/weights/default.json`
-rebuilds the stored weights from a synthetic register (pipeline.synth, no real person) and
+rebuilds the stored weights from a synthetic register (synth, no real person) and
 records how in the file's "made" entry. The thresholds (MATCH / REVIEW / NO_MATCH) are set from
 bench/match_speed.py's labelled run and stored in the same file.
 """
@@ -605,12 +605,12 @@ def write_synthetic_register(path: str | Path, rows: int, seed: int = 5, layout:
 
 
 def _synthetic_village_register(seed: int, size: int) -> list[RegisterEntry]:
-    """Entries of a synthetic village register (pipeline.synth: invented people)."""
+    """Entries of a synthetic village register (synth: invented people)."""
     import tempfile
 
     from pipeline.case import RegisterConfig
-    from pipeline.synth.people import build_register, default_village
-    from pipeline.synth.register import write_register
+    from synth.people import build_register, default_village
+    from synth.register import write_register
 
     from .register import read_register
 
@@ -655,7 +655,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         size = len(county)
         county.close()
         village.close()
-    # Names: the county register's u (pipeline.synth's village draws from a few dozen names, far
+    # Names: the county register's u (synth's village draws from a few dozen names, far
     # fewer than a real village has). Addresses: per level the larger u of the two registers:
     # agreement by chance is likelier in a village (few streets, one ZIP); the larger is the
     # conservative choice.
@@ -670,7 +670,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"distinct entries of a synthetic county register of {size} rows "
         "(matchers.weights.synthetic_register_sql, invented syllable names); for the address "
         "fields, per level the larger of that and the same estimate on a synthetic village "
-        f"register of {args.village} voters (pipeline.synth, invented people). m: 50,000 "
+        f"register of {args.village} voters (synth, invented people). m: 50,000 "
         "synthetic signer lines written from random county entries by "
         "matchers.weights.noisy_signer (half typed, half handwriting-like OCR confusions), "
         "each compared with its entry. "

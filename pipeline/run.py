@@ -24,7 +24,7 @@ from matchers.assessment_roll import RollRead, read_roll
 from matchers.store import RegisterStore, open_import, open_store
 
 from .cache import PageCache
-from .case import CaseConfig, LimitsConfig, PetitionKind, RegisterConfig
+from .case import CaseConfig, LimitsConfig, RegisterConfig
 from .closedworld import resolve_sheets
 from .errors import CaseFileError, PetitionError, stage
 from .ingest import discover, ingest_file, read_page, sha256_file
@@ -43,7 +43,6 @@ from .records import (
     Sheet,
     SufficiencyReport,
 )
-from .rules import town_191, village_2202, village_9902, village_nomination
 from .rules.base import RuleSet, finding
 from .rules.electors import count_electors_on
 from .scan.context import ReadContext
@@ -79,15 +78,8 @@ class Progress(Protocol):
 
 
 def rules_for(case: CaseConfig) -> RuleSet:
-    """The rule set of the case's petition kind (and, for 2-202, its petitioners' basis)."""
-    if case.kind is PetitionKind.INCORPORATION:
-        return village_2202.rules_for_case(case)
-    rule_sets = {
-        PetitionKind.PERMISSIVE_REFERENDUM: village_9902.RULES,
-        PetitionKind.INDEPENDENT_NOMINATION: village_nomination.RULES,
-        PetitionKind.IMPROVEMENT_DISTRICT: town_191.RULES,
-    }
-    return rule_sets[case.kind]
+    """The rule set of the case's petition kind in force on its filing day."""
+    return case.spec.rules_on(case)
 
 
 def ingest_one(
@@ -595,12 +587,14 @@ def people_named_in_the_petition(
     entries: Callable[[Sequence[Match]], Mapping[str, RegisterEntry]],
 ) -> list[Finding]:
     """People the petition names who must be registered voters of the village (the nominating
-    petition's committee to fill vacancies), looked up on the register like signers."""
-    if case.nomination is None or not case.nomination.committee:
+    petition's committee to fill vacancies: the kind's `people_named`), looked up on the
+    register like signers."""
+    named = case.spec.people_named
+    people = named.lines(case) if named is not None else ()
+    if named is None or not people:
         return []
-    people = village_nomination.committee_lines(case.nomination.committee)
     matches = matcher.match_all(people)
-    return list(village_nomination.committee_registered(case, people, matches, entries(matches)))
+    return list(named.check(case, people, matches, entries(matches)))
 
 
 def input_hashes(case: CaseConfig, files: Sequence[Path]) -> dict[str, str]:

@@ -426,7 +426,7 @@ def test_each_statement_forms_date_and_signature_are_read_from_a_scan() -> None:
 @pytest.fixture(scope="module")
 def unruled_case(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A synthetic case (invented people) whose signature tables are printed without rules."""
-    from pipeline.synth import generate_case
+    from synth import generate_case
 
     out = tmp_path_factory.mktemp("unruled")
     generate_case(out, seed=4, n_sheets=2, ruled=False)

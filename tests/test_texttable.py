@@ -14,8 +14,8 @@ import pytest
 from reportlab.lib.pagesizes import landscape, legal, letter
 
 from pipeline.records import PageKind, PageRef, Source
-from pipeline.synth.sheets import CLASSIC, LinePlan, SheetPlan, WitnessPlan, write_pdf
 from pipeline.textlayer import SIGNED, read_text_page
+from synth.sheets import CLASSIC, LinePlan, SheetPlan, WitnessPlan, write_pdf
 from tests.test_textlayer_forms import read
 
 ROWS = (
@@ -130,7 +130,7 @@ def test_line_numbers_street_and_town_on_legal_landscape(tmp_path: Path) -> None
 def test_a_signature_drawn_not_typed_is_signed(tmp_path: Path, ink: str) -> None:
     import random
 
-    from pipeline.synth.handwriting import available_fonts, pick_hand
+    from synth.handwriting import available_fonts, pick_hand
 
     hand = pick_hand(random.Random(1), available_fonts(False))
     layout = replace(CLASSIC, family="t", signature_ink=ink)
@@ -186,7 +186,7 @@ def test_unseen_ink_is_looked_at_on_the_rendered_page(tmp_path: Path) -> None:
     from reportlab.lib.colors import black
     from reportlab.pdfgen.canvas import Canvas
 
-    from pipeline.synth.sheets import draw_sheet
+    from synth.sheets import draw_sheet
 
     plan = _plan(WIDE, replace(CLASSIC, family="t"))
     box = _read(tmp_path, plan).lines[2].get("signature").box

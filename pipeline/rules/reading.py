@@ -32,7 +32,7 @@ __all__ = [
 #   blur + JPEG, speckle, uneven light + faint broken rules, 200 dpi image PDF, sideways, all at
 #   once): 2,808 fields, 14 misread, all sans-serif I/l slips ("Kettleby II" for "III") at
 #   0.75-0.90 that the matcher tolerates. Correct fields below 0.80 / 0.85 / 0.90: 23 / 47 / 142.
-# - handwriting-font scans (pipeline.synth's degraded corpus, 8 cases): 1,787 fields, 718
+# - handwriting-font scans (synth's degraded corpus, 8 cases): 1,787 fields, 718
 #   misread. Misreads (other than upper/lower case) at or above 0.80 / 0.85 / 0.90: 22 / 15 / 2;
 #   among them single digits ("1" for "2") in ward and district at 0.86-0.89, and dates at
 #   0.91-0.92 that do not parse (DATE_UNREADABLE catches those).
