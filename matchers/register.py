@@ -35,12 +35,18 @@ from pipeline.records import RegisterEntry
 __all__ = [
     "BadRow",
     "FileFacts",
+    "JUNK_ROWS",
+    "JUNK_SHARE",
     "JunkFileError",
-    "stop_on_junk_at_the_start",
+    "check_file",
+    "check_mapping",
     "is_junk",
     "junk_error",
     "limited_lines",
+    "long_line_error",
+    "scan_file",
     "stop_on_junk",
+    "stop_on_junk_at_the_start",
     "NYSBOE_45_FIELDS",
     "NYSBOE_47_FIELDS",
     "RegisterRead",
@@ -127,8 +133,8 @@ _SNIFF_BYTES = 8192
 _MAX_PROBLEMS_SHOWN = 5
 # A file whose rows are mostly not register rows is not a register: reading stops once this
 # many rows are bad and they are more than this share of the rows read.
-_JUNK_ROWS = 1000
-_JUNK_SHARE = 0.5
+JUNK_ROWS = 1000
+JUNK_SHARE = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,12 +180,12 @@ class FileFacts:
     longest_at: int  # its 1-based line number
 
 
-def _check_file(path: Path, limits: LimitsConfig | None = None) -> str:
+def check_file(path: Path, limits: LimitsConfig | None = None) -> str:
     """The file's sha256; raises if it is missing, too large or is not text."""
-    return _scan_file(path, limits).sha256
+    return scan_file(path, limits).sha256
 
 
-def _scan_file(path: Path, limits: LimitsConfig | None = None) -> FileFacts:
+def scan_file(path: Path, limits: LimitsConfig | None = None) -> FileFacts:
     """One pass over the file: its hash, whether it is UTF-8, its lines and the longest one;
     raises if it is missing, too large or is not text."""
     limits = limits or LimitsConfig()
@@ -249,11 +255,11 @@ def _scan_file(path: Path, limits: LimitsConfig | None = None) -> FileFacts:
             "the CSV export (NYS BOE layout, or a CSV with a header row and format = 'csv')."
         )
     if longest > cap:  # then over line_chars characters, whatever the encoding
-        raise _long_line(path, longest_at, limits.line_chars, "register file")
+        raise long_line_error(path, longest_at, limits.line_chars, "register file")
     return FileFacts(digest.hexdigest(), is_utf8, lines, longest, longest_at)
 
 
-def _long_line(path: Path, line: int, limit: int, what: str) -> UnreadableInputError:
+def long_line_error(path: Path, line: int, limit: int, what: str) -> UnreadableInputError:
     return UnreadableInputError(
         f"{path}: line {line:,} of the {what} is over {limit:,} characters: not a CSV export "
         "([limits] line_chars)"
@@ -285,7 +291,7 @@ class _Lines:
         while line := self.fh.readline(self.limit + 1):
             self.count += 1
             if len(line) > self.limit:
-                raise _long_line(self.path, self.count, self.limit, self.what)
+                raise long_line_error(self.path, self.count, self.limit, self.what)
             yield line
 
 
@@ -332,7 +338,7 @@ def stop_on_junk(path: Path, good: int, bad: Sequence[BadRow], what: str = "regi
 
 def is_junk(good: int, bad: int) -> bool:
     """Whether a file's first `good + bad` rows, `bad` of them bad, show it is not a register."""
-    return bad >= _JUNK_ROWS and bad > _JUNK_SHARE * (good + bad)
+    return bad >= JUNK_ROWS and bad > JUNK_SHARE * (good + bad)
 
 
 class JunkFileError(UnreadableInputError):
@@ -506,7 +512,7 @@ def _read_nysboe(path: Path, sha256: str, fh: IO[str], limit: int) -> RegisterRe
 # --------------------------------------------------------------------------------------------
 
 
-def _check_mapping(columns: Mapping[str, str]) -> None:
+def check_mapping(columns: Mapping[str, str]) -> None:
     problems = [
         f"unknown register field {k!r} (known: {', '.join(_ENTRY_FIELDS)})"
         for k in columns
@@ -604,8 +610,8 @@ def read_register(cfg: RegisterConfig, limits: LimitsConfig | None = None) -> Re
     path = Path(cfg.path)
     limits = limits or LimitsConfig()
     if cfg.format is RegisterFormat.CSV:
-        _check_mapping(cfg.columns)
-    sha256 = _check_file(path, limits)
+        check_mapping(cfg.columns)
+    sha256 = check_file(path, limits)
     limit = limits.line_chars
     if cfg.format is RegisterFormat.CSV:
         columns = dict(cfg.columns)

@@ -19,7 +19,7 @@ from functools import partial
 from pathlib import Path
 from typing import Protocol
 
-from matchers import BaselineMatcher, FSMatcher, RegisterRead, read_register
+from matchers import BaselineMatcher, FSMatcher, Matcher, RegisterRead, read_register
 from matchers.assessment_roll import RollRead, read_roll
 from matchers.store import RegisterStore, open_import, open_store
 
@@ -548,7 +548,7 @@ def _store_findings(store: RegisterStore) -> list[Finding]:
 
 def make_matcher(
     register: RegisterData, case: CaseConfig, store: RegisterStore | None = None
-) -> BaselineMatcher | FSMatcher:
+) -> Matcher:
     """The case's matcher over the register in memory, or over `store` (an open
     `register.stored`)."""
     if store is not None:
@@ -566,7 +566,7 @@ def make_matcher(
 
 def match_lines(
     sheets: Sequence[Sheet],
-    matcher: BaselineMatcher | FSMatcher,
+    matcher: Matcher,
     progress: Progress | None = None,
 ) -> dict[str, Match]:
     """Every signed line matched, in one batch: the matcher fits its weights to the lines at
@@ -583,7 +583,7 @@ def match_lines(
 
 def people_named_in_the_petition(
     case: CaseConfig,
-    matcher: BaselineMatcher | FSMatcher,
+    matcher: Matcher,
     entries: Callable[[Sequence[Match]], Mapping[str, RegisterEntry]],
 ) -> list[Finding]:
     """People the petition names who must be registered voters of the village (the nominating
