@@ -16,9 +16,12 @@ The NYS export comes in two layouts, told apart by the number of fields in its r
 
 from __future__ import annotations
 
+import codecs
 import csv
 import datetime as dt
 import hashlib
+import io
+import itertools
 import logging
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
@@ -26,13 +29,24 @@ from pathlib import Path
 from typing import IO
 
 from pipeline.case import LimitsConfig, RegisterConfig, RegisterFormat
-from pipeline.errors import CaseFileError, InputMissingError, UnreadableInputError
+from pipeline.errors import CaseFileError, InputMissingError, PetitionError, UnreadableInputError
 from pipeline.records import RegisterEntry
 
 __all__ = [
     "BadRow",
+    "FileFacts",
+    "JUNK_ROWS",
+    "JUNK_SHARE",
+    "JunkFileError",
+    "check_file",
+    "check_mapping",
+    "is_junk",
+    "junk_error",
     "limited_lines",
+    "long_line_error",
+    "scan_file",
     "stop_on_junk",
+    "stop_on_junk_at_the_start",
     "NYSBOE_45_FIELDS",
     "NYSBOE_47_FIELDS",
     "RegisterRead",
@@ -119,8 +133,8 @@ _SNIFF_BYTES = 8192
 _MAX_PROBLEMS_SHOWN = 5
 # A file whose rows are mostly not register rows is not a register: reading stops once this
 # many rows are bad and they are more than this share of the rows read.
-_JUNK_ROWS = 1000
-_JUNK_SHARE = 0.5
+JUNK_ROWS = 1000
+JUNK_SHARE = 0.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,8 +169,25 @@ class _BadRowError(Exception):
 # --------------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True, slots=True)
+class FileFacts:
+    """What one pass over a register file's bytes finds, before it is parsed."""
+
+    sha256: str
+    utf8: bool  # every byte sequence is UTF-8 (else the file is read as Latin-1)
+    lines: int  # lines with something on them (a CSV record may take several)
+    longest: int  # the longest line, in bytes
+    longest_at: int  # its 1-based line number
+
+
 def check_file(path: Path, limits: LimitsConfig | None = None) -> str:
     """The file's sha256; raises if it is missing, too large or is not text."""
+    return scan_file(path, limits).sha256
+
+
+def scan_file(path: Path, limits: LimitsConfig | None = None) -> FileFacts:
+    """One pass over the file: its hash, whether it is UTF-8, its lines and the longest one;
+    raises if it is missing, too large or is not text."""
     limits = limits or LimitsConfig()
     if not path.exists():
         raise InputMissingError(
@@ -176,14 +207,37 @@ def check_file(path: Path, limits: LimitsConfig | None = None) -> str:
             f"{limits.register_bytes:,} ([limits] register_bytes)"
         )
     digest = hashlib.sha256()
+    utf8 = codecs.getincrementaldecoder("utf-8")()
+    is_utf8, lines, longest, longest_at, numbered, carry = True, 0, 0, 0, 0, b""
+    # A line is held while it is read: one over this (any text of line_chars characters is
+    # shorter in UTF-8) stops the read, whatever the file holds.
+    cap = 4 * limits.line_chars
     try:
         with path.open("rb") as fh:
             head = fh.read(_SNIFF_BYTES)
-            digest.update(head)
-            for chunk in iter(lambda: fh.read(1 << 20), b""):
+            for chunk in itertools.chain([head], iter(lambda: fh.read(1 << 20), b"")):
                 digest.update(chunk)
+                if is_utf8:
+                    try:
+                        utf8.decode(chunk)
+                    except UnicodeDecodeError:
+                        is_utf8 = False
+                parts = (carry + chunk).split(b"\n")
+                carry = parts.pop()
+                if parts and (size := max(map(len, parts))) > longest:
+                    longest = size
+                    longest_at = numbered + [len(x) for x in parts].index(size) + 1
+                lines += len(parts) - parts.count(b"") - parts.count(b"\r")
+                numbered += len(parts)
+                if len(carry) > cap:
+                    longest, longest_at = len(carry), numbered + 1
+                    break
     except OSError as err:
         raise UnreadableInputError(f"{path}: the register file cannot be opened: {err}") from None
+    if carry.strip():
+        lines += 1
+        if len(carry) > longest:
+            longest, longest_at = len(carry), numbered + 1
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise UnreadableInputError(
             f"{path}: the register file is UTF-16 text (Excel's 'Unicode Text'); save it as "
@@ -200,7 +254,16 @@ def check_file(path: Path, limits: LimitsConfig | None = None) -> str:
             f"{path}: the register file is a PDF, not a CSV text file. Give the voter file as "
             "the CSV export (NYS BOE layout, or a CSV with a header row and format = 'csv')."
         )
-    return digest.hexdigest()
+    if longest > cap:  # then over line_chars characters, whatever the encoding
+        raise long_line_error(path, longest_at, limits.line_chars, "register file")
+    return FileFacts(digest.hexdigest(), is_utf8, lines, longest, longest_at)
+
+
+def long_line_error(path: Path, line: int, limit: int, what: str) -> UnreadableInputError:
+    return UnreadableInputError(
+        f"{path}: line {line:,} of the {what} is over {limit:,} characters: not a CSV export "
+        "([limits] line_chars)"
+    )
 
 
 def _with_encoding_fallback(path: Path, read: Callable[[IO[str]], RegisterRead]) -> RegisterRead:
@@ -228,10 +291,7 @@ class _Lines:
         while line := self.fh.readline(self.limit + 1):
             self.count += 1
             if len(line) > self.limit:
-                raise UnreadableInputError(
-                    f"{self.path}: line {self.count} of the {self.what} is over {self.limit:,} "
-                    "characters: not a CSV export ([limits] line_chars)"
-                )
+                raise long_line_error(self.path, self.count, self.limit, self.what)
             yield line
 
 
@@ -272,12 +332,50 @@ def _swallowed(row: int, values: Sequence[str], taken: int) -> list[BadRow] | No
 def stop_on_junk(path: Path, good: int, bad: Sequence[BadRow], what: str = "register") -> None:
     """Stops reading a file that is mostly not rows of a `what`: memory and time stay bounded
     whatever the file holds."""
-    if len(bad) >= _JUNK_ROWS and len(bad) > _JUNK_SHARE * (good + len(bad)):
-        raise UnreadableInputError(
-            f"{path}: {len(bad):,} of the first {good + len(bad):,} rows are not {what} "
-            f"rows (row {bad[0].row}: {bad[0].problem}): not a {what} file; reading stopped. "
-            "Check the file and its format in the case file."
-        )
+    if is_junk(good, len(bad)):
+        raise junk_error(path, good, len(bad), bad[0], what)
+
+
+def is_junk(good: int, bad: int) -> bool:
+    """Whether a file's first `good + bad` rows, `bad` of them bad, show it is not a register."""
+    return bad >= JUNK_ROWS and bad > JUNK_SHARE * (good + bad)
+
+
+class JunkFileError(UnreadableInputError):
+    """A file whose rows are mostly not rows of what it should be (`is_junk`)."""
+
+
+def junk_error(path: Path, good: int, bad: int, first: BadRow, what: str) -> JunkFileError:
+    return JunkFileError(
+        f"{path}: {bad:,} of the first {good + bad:,} rows are not {what} rows (row "
+        f"{first.row}: {first.problem}): not a {what} file; reading stopped. Check the file and "
+        "its format in the case file."
+    )
+
+
+def stop_on_junk_at_the_start(
+    cfg: RegisterConfig, facts: FileFacts, limits: LimitsConfig, rows: int = 20_000
+) -> None:
+    """The stream's reading of the file's first `rows` lines (16 M characters at most): raises
+    JunkFileError where they show a file mostly of junk, as `read_register` would, before the
+    whole file is imported into DuckDB (`matchers.store`). Other problems of the first lines
+    are left to the import, which reads them all."""
+    path = Path(cfg.path)
+    with path.open(encoding="utf-8-sig" if facts.utf8 else "latin-1", newline="") as fh:
+        head, size = [], 0
+        while len(head) < rows and size < 1 << 24 and (line := fh.readline(4 * limits.line_chars)):
+            head.append(line)
+            size += len(line)
+    text = io.StringIO("".join(head))
+    try:
+        if cfg.format is RegisterFormat.CSV:
+            _read_generic(path, facts.sha256, dict(cfg.columns), text, limits.line_chars)
+        else:
+            _read_nysboe(path, facts.sha256, text, limits.line_chars)
+    except JunkFileError:
+        raise
+    except PetitionError:
+        pass
 
 
 # --------------------------------------------------------------------------------------------
@@ -398,7 +496,7 @@ def _read_nysboe(path: Path, sha256: str, fh: IO[str], limit: int) -> RegisterRe
             )
             bad.append(BadRow(row, f"{len(values)} fields; expected {expected}"))
             continue
-        if row == detected_at and _is_nysboe_header(values, layout[1]):
+        if _is_nysboe_header(values, layout[1]):  # the first row, or exports put together
             log.info("%s: row %d is a header row, not a voter; skipped", path, row)
             continue
         try:
@@ -475,6 +573,7 @@ def _read_generic(
             f"{path}: the register file is empty; format = 'csv' needs a header row and rows."
         )
     index = _find_columns(path, header, columns)
+    folded = [h.casefold() for h in header]
     entries: list[RegisterEntry] = []
     bad: list[BadRow] = []
     for row, values, taken in records:
@@ -484,6 +583,9 @@ def _read_generic(
             continue
         if not any(values):
             bad.append(BadRow(row, "empty row"))
+            continue
+        if [v.casefold() for v in values] == folded:  # exports put together, headers and all
+            log.info("%s: row %d repeats the header row; skipped", path, row)
             continue
         if len(values) < len(header) or any(values[len(header) :]):
             bad.append(BadRow(row, f"{len(values)} fields; the header has {len(header)}"))

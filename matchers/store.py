@@ -41,20 +41,27 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from pipeline.case import RegisterConfig, RegisterFormat
+from pipeline.case import LimitsConfig, RegisterConfig, RegisterFormat
 from pipeline.errors import UnreadableInputError
 from pipeline.records import RegisterEntry
 
 from .nicknames import NICKNAMES, canonical_given_name
 from .normalize import ADDRESS_WORDS
 from .register import (
+    JUNK_ROWS,
+    JUNK_SHARE,
     NYSBOE_45_FIELDS,
     NYSBOE_47_FIELDS,
     NYSBOE_DATE_FIELDS,
     NYSBOE_TEXT_FIELDS,
     BadRow,
-    check_file,
+    FileFacts,
     check_mapping,
+    is_junk,
+    junk_error,
+    long_line_error,
+    scan_file,
+    stop_on_junk_at_the_start,
 )
 
 __all__ = [
@@ -221,6 +228,8 @@ class ImportInfo:
     imported_at: dt.datetime
     seconds: float
     bad_examples: tuple[BadRow, ...] = ()  # the first few, for the report
+    duplicate_rows: int = 0  # rows that repeat another row of their voter id exactly
+    conflicting_ids: int = 0  # voter ids whose rows disagree (`RegisterStore.conflicting_ids`)
 
 
 def status_on(entry: RegisterEntry, day: dt.date) -> str:
@@ -366,6 +375,12 @@ class RegisterStore:
         rng = random.Random(seed)
         return [got[rng.randrange(len(got))] for _ in range(n)]
 
+    def conflicting_ids(self) -> frozenset[str]:
+        """The voter ids whose rows disagree (one voter id, different data)."""
+        if not self.info.conflicting_ids:
+            return frozenset()
+        return frozenset(str(r[0]) for r in self._rows("SELECT voter_id FROM conflicting_ids"))
+
     def bad_rows(self) -> tuple[BadRow, ...]:
         got = self._rows("SELECT row, problem FROM bad_rows ORDER BY row")
         return tuple(BadRow(int(r), str(p)) for r, p in got)  # type: ignore[call-overload]
@@ -463,27 +478,48 @@ def _detect_nysboe(path: Path) -> tuple[str, tuple[str, ...]]:
     return "nysboe-45", NYSBOE_45_FIELDS
 
 
-def _read_csv_sql(path: Path, columns: Sequence[str] | None, header: bool) -> str:
+def _read_csv_sql(path: Path, columns: Sequence[str] | None, facts: FileFacts) -> str:
+    """DuckDB's reader of the file (UTF-8: `_as_utf8`): every field text; bad records skipped,
+    or kept in `reject_errors` where `_KEEP_REJECTS` is replaced by `store_rejects`."""
     cols = (
         "columns = {" + ", ".join(f"{_sql_str(c)}: 'VARCHAR'" for c in columns) + "}, "
+        "auto_detect = false, null_padding = false, header = false, "
         if columns
-        else "all_varchar = true, "
+        else "all_varchar = true, header = true, "
     )
+    longest = facts.longest * (1 if facts.utf8 else 2)  # a Latin-1 byte is 1 or 2 in UTF-8
     return (
-        f"read_csv({_sql_str(str(path))}, header = {str(header).lower()}, {cols}"
-        "auto_detect = false, delim = ',', quote = '\"', escape = '\"', "
-        "ignore_errors = true, store_rejects = true, null_padding = false, strict_mode = true)"
-        if columns
-        else f"read_csv({_sql_str(str(path))}, header = true, all_varchar = true, "
-        "delim = ',', quote = '\"', escape = '\"', ignore_errors = true, store_rejects = true, "
-        "strict_mode = true)"
+        f"read_csv({_sql_str(str(path))}, {cols}delim = ',', quote = '\"', escape = '\"', "
+        f"ignore_errors = true, strict_mode = true, {_KEEP_REJECTS}"
+        f"max_line_size = {max(_DUCKDB_LINE, longest + 16)})"
     )
 
 
-def _line_numbers(con: duckdb.DuckDBPyConnection, header_lines: int) -> None:
+def _as_utf8(path: Path, into: Path) -> Path:
+    """A register that is not UTF-8 is read as Latin-1, as `read_register` reads it (every
+    byte is a letter; DuckDB's own Latin-1 refuses 0x80-0x9F): copied into UTF-8 first."""
+    with path.open("rb") as src, into.open("wb") as dst:
+        for chunk in iter(lambda: src.read(1 << 20), b""):
+            dst.write(chunk.decode("latin-1").encode("utf-8"))
+    return into
+
+
+_DUCKDB_LINE = 2_097_152  # DuckDB's default max_line_size
+# DuckDB keeps each bad record it is asked to keep (`store_rejects`) at ~23 KB whatever its
+# size: 200,000 took 4.6 GB. A file with more lines than this that no row took in is imported
+# without them: those lines are counted as bad rows, without their own row numbers and reasons.
+_REJECTS = 10_000
+_KEEP_REJECTS = "/*keep rejects*/"
+_NO_REJECTS = (
+    "(SELECT NULL::BIGINT AS line, NULL::VARCHAR AS error_type, NULL::VARCHAR AS csv_line "
+    "WHERE false)"
+)
+
+
+def _line_numbers(con: duckdb.DuckDBPyConnection, header_lines: int, rejects: str) -> None:
     """Give the rows of `raw0` (rn: 1..n in file order among the rows read) their line in the
     file: the rn-th line that was not rejected, counting a header line."""
-    con.execute("CREATE TEMP TABLE rej AS SELECT DISTINCT line FROM reject_errors ORDER BY line")
+    con.execute(f"CREATE TEMP TABLE rej AS SELECT DISTINCT line FROM {rejects} ORDER BY line")
     con.execute(
         "CREATE TEMP TABLE rej_s AS SELECT line - row_number() OVER (ORDER BY line) AS s, "
         "row_number() OVER (ORDER BY line) AS i FROM rej"
@@ -510,16 +546,26 @@ def _csv_header(path: Path) -> list[str]:
 
 
 def _import(
-    con: duckdb.DuckDBPyConnection, cfg: RegisterConfig, path: Path
-) -> tuple[str, int, int]:
-    """Import the file into `entries` and `bad_rows`; (layout, entries, bad rows).
+    con: duckdb.DuckDBPyConnection,
+    cfg: RegisterConfig,
+    path: Path,
+    facts: FileFacts,
+    utf8_file: Path,
+) -> tuple[str, int, int, int, int]:
+    """Import the file into `entries` and `bad_rows`; (layout, entries, bad rows, rows that
+    repeat another exactly, ids whose rows disagree).
 
     Only the columns a RegisterEntry needs are kept from the file (`raw0`, the one temporary
     copy); line numbers, typing, checks and normalization are views evaluated once, into
-    `entries`."""
+    `entries`. `utf8_file` is the file as UTF-8 (`path` itself, or `_as_utf8`'s copy). The
+    guarantees of `read_register` hold: a header row repeated in the file is not
+    a voter; a value running over several lines (an unterminated quote) is a bad row for each
+    line it took in, and every line of the file is an entry, a bad row or a header (the lines
+    DuckDB's reader cannot place are bad rows); a file mostly of bad rows is refused
+    (`is_junk`, over every first part of the file, as the stream is stopped)."""
     if cfg.format is RegisterFormat.CSV:
         layout = "csv"
-        header = _csv_header(path)
+        header = _csv_header(utf8_file)
         folded = {h.casefold(): h for h in reversed(header)}
         missing = [c for c in cfg.columns.values() if c.strip().casefold() not in folded]
         if missing:
@@ -545,11 +591,14 @@ def _import(
             for f in _DATE_FIELDS
         }
         formats: tuple[str, ...] = _GENERIC_DATE_FORMATS
-        source = _read_csv_sql(path, None, header=True)
+        source = _read_csv_sql(utf8_file, None, facts)
         header_lines = 1
-        is_header = "false"
+        is_header = " AND ".join(
+            f"lower(trim(coalesce({col(h)}, ''))) = {_sql_str(h.strip().lower())}"
+            for h in mapped.values()
+        )
     else:
-        layout, names = _detect_nysboe(path)
+        layout, names = _detect_nysboe(utf8_file)
         text = {
             f: f"trim(coalesce({NYSBOE_TEXT_FIELDS[f]}, ''))" if f in NYSBOE_TEXT_FIELDS else "''"
             for f in _TEXT_FIELDS
@@ -568,18 +617,28 @@ def _import(
             f: f"nullif(trim(coalesce({c}, '')), '')" for f, c in NYSBOE_DATE_FIELDS.items()
         }
         formats = ("%Y%m%d",)
-        source = _read_csv_sql(path, names, header=False)
+        source = _read_csv_sql(utf8_file, names, facts)
         header_lines = 0
-        is_header = "upper(trim(coalesce(LASTNAME, ''))) = 'LASTNAME'"
+        is_header = " AND ".join(
+            f"upper(trim(coalesce({c}, ''))) = '{c.upper()}'"
+            for c in ("LASTNAME", "FIRSTNAME", "SBOEID")
+        )
     keep = ", ".join(
         [*(f"{expr} AS {f}" for f, expr in text.items())]
         + [f"{date_sql[f]} AS {f}_raw" for f in _DATE_FIELDS]
     )
-    con.execute(
+    raw0 = (
         f"CREATE TEMP TABLE raw0 AS SELECT {keep}, {is_header} AS is_header, "
         f"row_number() OVER () AS rn FROM {source}"
     )
-    _line_numbers(con, header_lines=header_lines)
+    con.execute(raw0)
+    rejects = _NO_REJECTS
+    missed = facts.lines - header_lines - _scalar(con, "SELECT count(*) FROM raw0")
+    if 0 < missed <= _REJECTS:  # read again, keeping the bad records: their rows and reasons
+        con.execute("DROP TABLE raw0")
+        con.execute(raw0.replace(_KEEP_REJECTS, "store_rejects = true, "))
+        rejects = "reject_errors"
+    _line_numbers(con, header_lines=header_lines, rejects=rejects)
     parsed = ", ".join(
         "coalesce("
         + ", ".join(f"try_strptime({f}_raw, '{fmt}')::DATE" for fmt in formats)
@@ -590,6 +649,8 @@ def _import(
         "concat_ws('; ', "
         + ", ".join(
             [
+                "CASE WHEN lines > 1 THEN 'an unterminated quote: one value runs over ' || "
+                "lines || ' lines from row ' || line END",
                 "CASE WHEN voter_id = '' THEN 'no voter id' END",
                 "CASE WHEN last_name = '' AND first_name = '' THEN 'no last name and no "
                 "first name' END",
@@ -603,7 +664,8 @@ def _import(
         + ")"
     )
     con.execute(
-        f"CREATE TEMP VIEW typed AS SELECT *, {parsed} FROM raw1 WHERE NOT (is_header AND line = 1)"
+        f"CREATE TEMP VIEW typed AS SELECT *, {parsed}, {_lines_sql(_TEXT_FIELDS)} AS lines "
+        "FROM raw1 WHERE NOT is_header"
     )
     con.execute(f"CREATE TEMP VIEW checked AS SELECT *, {problem_expr} AS problem FROM typed")
     con.execute(
@@ -613,13 +675,17 @@ def _import(
         + ", ".join(_DATE_FIELDS)
         + ", line AS source_row FROM checked WHERE problem = ''"
     )
+    headers = _scalar(con, "SELECT count(*) FROM raw0 WHERE is_header") + header_lines
+    # A bad row for each line a bad record took in (a record over k lines is k bad rows).
     _finish_tables(
         con,
         bad=(
-            "SELECT line AS row, problem FROM checked WHERE problem <> '' "
-            "UNION ALL SELECT line AS row, 'not readable as a register row: ' || "
-            "lower(any_value(error_type)) AS problem FROM reject_errors GROUP BY line "
-            "ORDER BY row"
+            "SELECT line AS row, problem FROM checked, range(lines) WHERE problem <> '' "
+            "UNION ALL SELECT line AS row, problem FROM (SELECT line, "
+            "'not readable as a register row: ' || lower(any_value(error_type)) AS problem, "
+            "greatest(1, len(list_filter(string_split(any_value(csv_line), chr(10)), "
+            "lambda x: trim(x, chr(13) || ' ') <> ''))) AS lines "
+            f"FROM {rejects} GROUP BY line), range(lines) ORDER BY row"
         ),
         raw_is_view=True,
     )
@@ -629,7 +695,59 @@ def _import(
         con.execute(f"DROP TABLE IF EXISTS {t}")
     n_entries = _scalar(con, "SELECT count(*) FROM entries")
     n_bad = _scalar(con, "SELECT count(*) FROM bad_rows")
-    return layout, n_entries, n_bad
+    if (unplaced := facts.lines - headers - n_entries - n_bad) > 0:
+        log.info("%s: %d lines not in any row DuckDB read; bad rows", path, unplaced)
+        con.execute(
+            "INSERT INTO bad_rows SELECT greatest((SELECT max(row) FROM bad_rows), "
+            "(SELECT max(source_row) FROM entries), 0), "
+            "'a line of the file that no row took in (a malformed row, or a quote never closed)' "
+            f"FROM range({unplaced})"
+        )
+        n_bad += unplaced
+    _stop_on_junk(con, path, n_bad)
+    return layout, n_entries, n_bad, *_repeated_ids(con)
+
+
+def _lines_sql(columns: Sequence[str]) -> str:
+    """The physical lines a record's values take (1 for a record on one line)."""
+    return "1 + " + " + ".join(f"(len({c}) - len(replace({c}, chr(10), '')))" for c in columns)
+
+
+def _stop_on_junk(con: duckdb.DuckDBPyConnection, path: Path, n_bad: int) -> None:
+    """`is_junk` over every first part of the file (in row order), as `read_register` stops."""
+    if not is_junk(0, n_bad):  # fewer bad rows in the whole file than it takes
+        return
+    got = con.execute(
+        "SELECT n - nbad, nbad FROM (SELECT row, bad, sum(bad) OVER w AS nbad, "
+        "count(*) OVER w AS n FROM (SELECT source_row AS row, 0 AS bad FROM entries "
+        "UNION ALL SELECT row, 1 AS bad FROM bad_rows) "
+        "WINDOW w AS (ORDER BY row, bad ROWS UNBOUNDED PRECEDING)) "
+        f"WHERE nbad >= {JUNK_ROWS} AND nbad > n * {JUNK_SHARE} ORDER BY n LIMIT 1"
+    ).fetchall()
+    if got:
+        good, bad = (int(v) for v in got[0])
+        row, problem = con.execute(
+            "SELECT row, problem FROM bad_rows ORDER BY row LIMIT 1"
+        ).fetchall()[0]
+        raise junk_error(path, good, bad, BadRow(int(row), str(problem)), "register")
+
+
+def _repeated_ids(con: duckdb.DuckDBPyConnection) -> tuple[int, int]:
+    """The table `conflicting_ids`, the voter ids whose rows disagree; (rows that repeat
+    another of their id exactly: the same export given twice, one voter; conflicting ids)."""
+    cols = ", ".join((*_TEXT_FIELDS, *_DATE_FIELDS))
+    con.execute(
+        f"CREATE TEMP TABLE id_repeats AS SELECT voter_id, count(*) AS n, "
+        f"count(DISTINCT ({cols})) AS variants FROM entries GROUP BY voter_id HAVING n > 1"
+    )
+    con.execute(
+        "CREATE TABLE conflicting_ids AS SELECT voter_id FROM id_repeats WHERE variants > 1 "
+        "ORDER BY voter_id"
+    )
+    repeats = _scalar(con, "SELECT coalesce(sum(n - 1), 0) FROM id_repeats WHERE variants = 1")
+    conflicting = _scalar(con, "SELECT count(*) FROM conflicting_ids")
+    con.execute("DROP TABLE id_repeats")
+    return repeats, conflicting
 
 
 def _scalar(con: duckdb.DuckDBPyConnection, sql: str) -> int:
@@ -641,7 +759,7 @@ def _read_meta(con: duckdb.DuckDBPyConnection) -> ImportInfo | None:
     try:
         row = con.execute(
             "SELECT path, sha256, layout, rows_read, entries, bad_rows, imported_at, seconds, "
-            "schema_version FROM meta"
+            "schema_version, duplicate_rows, conflicting_ids FROM meta"
         ).fetchall()[0]
     except duckdb.Error:
         return None
@@ -659,6 +777,8 @@ def _read_meta(con: duckdb.DuckDBPyConnection) -> ImportInfo | None:
         bad_rows=int(row[5]),
         imported_at=imported,
         seconds=float(row[7]),
+        duplicate_rows=int(row[9]),
+        conflicting_ids=int(row[10]),
     )
 
 
@@ -669,16 +789,23 @@ def open_store(
     progress: bool = False,
     memory_limit: str = "2GB",
     threads: int | None = None,
+    limits: LimitsConfig | None = None,
 ) -> RegisterStore:
     """The register file of `cfg` as a store, imported into `cache_dir` on first use.
 
     Raises InputMissingError / UnreadableInputError like `read_register` (missing file, not
-    text, a mapped column missing, no readable row); CaseFileError for an unknown mapped field.
+    text, over the case's limits, a mapped column missing, no readable row, mostly junk);
+    CaseFileError for an unknown mapped field.
     """
     path = Path(cfg.path)
+    limits = limits or LimitsConfig()
     if cfg.format is RegisterFormat.CSV:
         check_mapping(cfg.columns)
-    sha256 = check_file(path)
+    facts = scan_file(path, limits)
+    if facts.longest > limits.line_chars:
+        raise long_line_error(path, facts.longest_at, limits.line_chars, "register file")
+    stop_on_junk_at_the_start(cfg, facts, limits)  # a junk file stops here, in a second
+    sha256 = facts.sha256
     cache = Path(cache_dir)
     cache.mkdir(parents=True, exist_ok=True)
     db = import_path(cache, sha256)
@@ -696,7 +823,17 @@ def open_store(
     try:
         con.execute(f"SET enable_progress_bar = {str(progress).lower()}")
         _macros(con)
-        layout, n_entries, n_bad = _import(con, cfg, path)
+        text = path if facts.utf8 else _as_utf8(path, tmp.with_suffix(".utf-8.csv"))
+        try:
+            layout, n_entries, n_bad, repeats, conflicting = _import(con, cfg, path, facts, text)
+        except duckdb.InvalidInputException as err:  # what ignore_errors does not take in
+            problem = str(err).strip().splitlines()[0][:200]
+            raise UnreadableInputError(
+                f"{path}: the register file cannot be read as CSV ({problem})"
+            ) from None
+        finally:
+            if text != path:
+                text.unlink(missing_ok=True)
         if n_entries == 0:
             raise UnreadableInputError(
                 f"{path}: no row of the register file could be read ({n_bad} bad rows). Check "
@@ -707,7 +844,8 @@ def open_store(
         now = dt.datetime.now(dt.UTC)
         con.execute(
             "CREATE TABLE meta AS SELECT ? AS path, ? AS sha256, ? AS layout, ? AS rows_read, "
-            "? AS entries, ? AS bad_rows, ? AS imported_at, ? AS seconds, ? AS schema_version",
+            "? AS entries, ? AS bad_rows, ? AS imported_at, ? AS seconds, ? AS schema_version, "
+            "? AS duplicate_rows, ? AS conflicting_ids",
             [
                 str(path),
                 sha256,
@@ -718,6 +856,8 @@ def open_store(
                 now.replace(tzinfo=None),
                 seconds,
                 SCHEMA_VERSION,
+                repeats,
+                conflicting,
             ],
         )
         con.execute("CHECKPOINT")

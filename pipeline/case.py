@@ -351,6 +351,16 @@ class CaseConfig(_Strict):
             missing.append("[register]")
         if missing:
             raise ValueError(f"kind = '{self.kind}' needs " + ", ".join(missing))
+        # Another kind's section: a wrong kind, or a case file copied from another petition.
+        if stray := [
+            f"[{name}]"
+            for name in ("nomination", "incorporation", "district")
+            if name != spec.section and getattr(self, name) is not None
+        ]:
+            raise ValueError(
+                f"{', '.join(stray)} belongs to another kind of petition, not kind = "
+                f"'{self.kind}': fix kind, or remove the section"
+            )
         if self.dates.adopted is not None and self.dates.filed < self.dates.adopted:
             raise ValueError(
                 f"dates.filed ({self.dates.filed}) is before dates.adopted ({self.dates.adopted})"

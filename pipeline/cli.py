@@ -18,6 +18,7 @@ cannot be written; 75 another check is writing the same report folder; 130 inter
 from __future__ import annotations
 
 import argparse
+import contextlib
 import ctypes
 import gc
 import json
@@ -107,20 +108,14 @@ def _run(
     if decisions is not None and (problem := not_a_regular_file(decisions)):
         raise UnreadableInputError(f"the decisions file: {problem}")
     if _engine(engine, dask) == "prefect":
-        from flows.check import check
+        from flows.server import flow_server
 
-        runner = None
-        if dask:
-            from flows.runners import dask_runner
-
-            # The cluster's own chatter (workers joining and leaving) only with -v: set in
-            # dask's configuration, which distributed applies to its loggers when imported.
-            if not logging.getLogger().isEnabledFor(logging.INFO):
-                os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "warning")
-
-            runner = dask_runner(address=dask) if not dask.isdigit() else dask_runner(int(dask))
-        _freeze_imports()
-        return check(case_path, out_dir, decisions, use_cache, runner)
+        # No server configured: one started for this run that dies with it, not Prefect's
+        # temporary one (which outlives a killed check); before Prefect is imported.
+        with contextlib.ExitStack() as server:
+            with stage("starting a Prefect server"):
+                server.enter_context(flow_server(log_path=out_dir / "prefect-server.log"))
+            return _run_flow(case_path, out_dir, decisions, dask, use_cache)
     from .progress import terminal_progress
     from .run import check_case, page_cache
     from .scan.context import ReadContext
@@ -157,6 +152,25 @@ def _freeze_imports() -> None:
         gc.enable()
 
 
+def _run_flow(
+    case_path: Path, out_dir: Path, decisions: Path | None, dask: str | None, use_cache: bool
+):
+    from flows.check import check
+
+    runner = None
+    if dask:
+        from flows.runners import dask_runner
+
+        # The cluster's own chatter (workers joining and leaving) only with -v: set in
+        # dask's configuration, which distributed applies to its loggers when imported.
+        if not logging.getLogger().isEnabledFor(logging.INFO):
+            os.environ.setdefault("DASK_LOGGING__DISTRIBUTED", "warning")
+
+        runner = dask_runner(address=dask) if not dask.isdigit() else dask_runner(int(dask))
+    _freeze_imports()
+    return check(case_path, out_dir, decisions, use_cache, runner)
+
+
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
@@ -191,9 +205,29 @@ def _summary(report, out_dir: Path, seconds: float) -> None:
     for err in report.file_errors:
         problem = err.problem if err.problem.startswith(err.path) else f"{err.path}: {err.problem}"
         print(f"  could not read: {problem}", file=sys.stderr)
+    unread: dict[str, int] = {}  # pages read, but no signature table found on them: by file
     for f in report.findings:
         if f.code in WARN_ON_TERMINAL:
             print(f"  warning: {f.message} ({f.code})", file=sys.stderr)
+        elif f.code == "SHEET_NOT_READ":
+            where = str(f.evidence.get("file") or f.page_id)
+            unread[where] = unread.get(where, 0) + 1
+    conflicts = [
+        f for j in report.lines for f in j.findings if f.code == "DECISIONS_CONFLICTING"
+    ] + [f for f in report.findings if f.code == "DECISIONS_CONFLICTING"]
+    if conflicts:
+        print(
+            f"  warning: {len(conflicts)} line(s) have reviewers' decisions that disagree, made "
+            f"at the same moment; none is applied (first: {conflicts[0].message}) "
+            "(DECISIONS_CONFLICTING)",
+            file=sys.stderr,
+        )
+    for where, pages in unread.items():
+        print(
+            f"  warning: {where}: no signature table could be read on {pages} page(s); a person "
+            "checks them by hand (SHEET_NOT_READ)",
+            file=sys.stderr,
+        )
     print(f"  report: {out_dir / 'report.html'}  ({seconds:.1f} s)")
 
 

@@ -604,6 +604,20 @@ _ENTRIES = (
         ),
     ),
     _code(
+        "DECISIONS_CONFLICTING",
+        Category.INPUTS,
+        "Reviewers' latest decisions for one line, made at the same moment, disagree; none is "
+        "applied.",
+        _use(
+            ALL_KINDS,
+            REVIEW,
+            L,
+            "reviewers' decisions for the line at the same moment disagree: none applied, the "
+            "line waits for a person",
+            "—",
+        ),
+    ),
+    _code(
         "OBJECTION_WINDOW",
         Category.CALENDAR,
         "The last day for written objections to the petition.",

@@ -55,14 +55,25 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
+_FOLDER_IN_SHEETS = (
+    "a folder inside the sheets folder: its files are not read (name it in the case file's "
+    "sheets to read them)"
+)
+
+
 def discover(paths: Sequence[Path]) -> tuple[list[Path], list[FileError]]:
     """The sheet files under the given paths, folders expanded in name order. Files of a kind we
-    cannot read are reported, not skipped silently (hidden files and README files excepted)."""
+    cannot read are reported, not skipped silently (hidden files and README files excepted); so
+    is a folder inside a folder of sheets (its files are not read: not followed, a link to a
+    folder cannot loop)."""
     files: list[Path] = []
     errors: list[FileError] = []
     for p in paths:
         if p.is_dir():
-            children = sorted(c for c in p.iterdir() if not c.is_dir())
+            children = sorted(p.iterdir())
+            for c in (c for c in children if c.is_dir() and not c.name.startswith(".")):
+                errors.append(FileError(str(c), f"{c}: {_FOLDER_IN_SHEETS}"))
+            children = [c for c in children if not c.is_dir()]
         elif p.exists():
             children = [p]
         else:

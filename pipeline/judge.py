@@ -75,11 +75,57 @@ log = logging.getLogger(__name__)
 
 
 def latest_decisions(decisions: Sequence[ReviewDecision]) -> dict[str, ReviewDecision]:
-    """The decision in force for each line: the latest by time (all are kept in the log)."""
+    """The decision in force for each line: the latest by time (all are kept in the log). Two
+    latest decisions made at the same moment that disagree (one accepts, one rejects) are
+    neither applied: the line's decision is a `conflict`, which the judge reports and which
+    leaves the line as the software judged it (in review, when it was)."""
     latest: dict[str, ReviewDecision] = {}
     for d in sorted(decisions, key=lambda d: d.decided_at):
+        before = latest.get(d.line_id)
+        if before is not None and before.decided_at == d.decided_at and not _same(before, d):
+            d = ReviewDecision(
+                d.line_id,
+                ReviewAction.CORRECT,
+                d.reviewer,
+                d.decided_at,
+                reason="decisions that disagree",
+                conflict=_reviewers(before, d),
+            )
         latest[d.line_id] = d
     return latest
+
+
+def _reviewers(before: ReviewDecision, d: ReviewDecision) -> tuple[str, ...]:
+    return tuple(dict.fromkeys((*(before.conflict or (before.reviewer,)), d.reviewer)))
+
+
+def _same(a: ReviewDecision, b: ReviewDecision) -> bool:
+    """The same decision (whoever made it, whatever the reason given)."""
+    if a.conflict:
+        return False
+    return (a.action, dict(a.corrections), a.voter_id) == (
+        b.action,
+        dict(b.corrections),
+        b.voter_id,
+    )
+
+
+def _conflict(d: ReviewDecision | None, page_id: str, line_no: int | None = None) -> list[Finding]:
+    if d is None or not d.conflict:
+        return []
+    what = f"line {line_no}" if line_no is not None else "the sheet"
+    return [
+        finding(
+            "DECISIONS_CONFLICTING",
+            Severity.REVIEW,
+            "",
+            f"reviewers' decisions for {what} ({d.line_id}) made at the same moment disagree "
+            f"({', '.join(d.conflict)}, {d.decided_at.isoformat()}); none is applied",
+            page_id=page_id,
+            line_no=line_no,
+            reviewers=list(d.conflict),
+        )
+    ]
 
 
 def apply_corrections(
@@ -142,7 +188,7 @@ def _sheet_decision(
     so its review findings are settled; a fatal one stands unless its fields are corrected),
     or rejected (every line falls)."""
     if d is None or d.action is ReviewAction.CORRECT:
-        return own
+        return own + _conflict(d, page_id)
     who = f"{d.reviewer} on {d.decided_at.isoformat()}"
     if d.action is ReviewAction.ACCEPT:
         kept = [f for f in own if f.severity is not Severity.REVIEW]
@@ -320,8 +366,11 @@ def judge_line(
     )
     found = [f for rule in rules.line_rules + READING_LINE_RULES for f in rule(ctx)]
     found += _cascade(sheet_level, line.line_no)
+    found += _conflict(decision, sheet.page.page_id, line.line_no)
     status = status_of(found)
-    if decision is not None and decision.action is ReviewAction.ACCEPT:
+    if decision is not None and decision.conflict:  # one accepts, one rejects: a person
+        status = LineStatus.NEEDS_REVIEW
+    elif decision is not None and decision.action is ReviewAction.ACCEPT:
         status = LineStatus.VALID
     elif decision is not None and decision.action is ReviewAction.REJECT:
         found.append(

@@ -460,6 +460,9 @@ class ReviewDecision:
     corrections: Mapping[str, str] = field(default_factory=dict)  # field name -> text
     voter_id: str | None = None  # the register entry the reviewer chose, if any
     reason: str = ""
+    # Set by `latest_decisions` only: the reviewers whose latest decisions for this line, made
+    # at the same moment, disagree (none of them is applied; the line waits for a person).
+    conflict: tuple[str, ...] = ()
 
 
 class LineStatus(StrEnum):

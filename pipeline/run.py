@@ -264,6 +264,7 @@ class StoredRegister:
     config: RegisterConfig
     cache: Path
     sha256: str = ""
+    limits: LimitsConfig | None = None  # the case's; checked before an import
 
     def open(self) -> RegisterStore:
         # DuckDB's share of the 2 GB budget; Python's records take the rest at state scale.
@@ -272,7 +273,11 @@ class StoredRegister:
             if store is not None:
                 return store
         return open_store(
-            self.config, self.cache, memory_limit=STORE_MEMORY, progress=sys.stderr.isatty()
+            self.config,
+            self.cache,
+            memory_limit=STORE_MEMORY,
+            progress=sys.stderr.isatty(),
+            limits=self.limits,
         )
 
 
@@ -308,7 +313,11 @@ def _by_id(
             repeated += 1
         else:
             conflicting.add(e.voter_id)
-    name = Path(path).name
+    findings = _repeat_findings(Path(path).name, repeated, sorted(conflicting))
+    return by_id, findings, frozenset(conflicting)
+
+
+def _repeat_findings(name: str, repeated: int, conflicting: Sequence[str]) -> list[Finding]:
     findings = []
     if repeated:
         findings.append(
@@ -328,10 +337,10 @@ def _by_id(
                 "",
                 f"{len(conflicting)} ids of {name} have rows that disagree; the first row of each "
                 "is used, and a verdict that depends on them waits for a person",
-                ids=sorted(conflicting)[:20],
+                ids=list(conflicting[:20]),
             )
         )
-    return by_id, findings, frozenset(conflicting)
+    return findings
 
 
 def _bad_rows(read: RegisterRead | RollRead) -> list[Finding]:
@@ -419,12 +428,13 @@ def load_register(case: CaseConfig) -> RegisterData:
         raise PetitionError("this kind of petition needs [register] in the case file")
     if _in_duckdb(case, cfg):
         # A large register: imported on first use (later runs reuse the import).
-        store = StoredRegister(cfg, case.matching.cache).open()
+        store = StoredRegister(cfg, case.matching.cache, limits=case.limits).open()
         try:
             count = _electors(case, (), store)
             findings = _store_findings(store) + count.findings
             stored = StoredRegister(cfg, case.matching.cache, store.info.sha256)
             unread = store.info.bad_rows
+            conflicting = store.conflicting_ids()
         finally:
             store.close()
         return RegisterData(
@@ -433,7 +443,7 @@ def load_register(case: CaseConfig) -> RegisterData:
             count.source,
             tuple(findings),
             stored=stored,
-            doubt=RegisterDoubt(unread_rows=unread, denominator_rows=count.unread_rows),
+            doubt=RegisterDoubt(unread, count.unread_rows, conflicting),
         )
     read = read_register(cfg, case.limits)
     entries, dup, conflicting = _by_id(read.entries, read.path)
@@ -485,7 +495,7 @@ def _electors(
     findings: list[Finding] = []
     if cfg.path != case.register_file.path:
         if _in_duckdb(case, cfg):
-            other_store = StoredRegister(cfg, case.matching.cache).open()
+            other_store = StoredRegister(cfg, case.matching.cache, limits=case.limits).open()
             try:
                 counted = _electors_in_store(other_store, case, day)
                 findings = _store_findings(other_store)
@@ -541,13 +551,19 @@ def _implausible(electors: int, register: int, what: str) -> list[Finding]:
 
 def _store_findings(store: RegisterStore) -> list[Finding]:
     info = store.info
+    found = _repeat_findings(
+        Path(info.path).name,
+        info.duplicate_rows,
+        sorted(store.conflicting_ids()) if info.conflicting_ids else [],
+    )
     if not info.bad_rows:
-        return []
+        return found
     first = info.bad_examples[0].problem if info.bad_examples else ""
     return [
         _bad_rows_finding(
             info.path, info.bad_rows, info.rows_read, first, [b.row for b in info.bad_examples]
-        )
+        ),
+        *found,
     ]
 
 

@@ -28,6 +28,7 @@ malformed sheet. The caller opens the file.
 
 from __future__ import annotations
 
+import copy
 import logging
 import re
 from collections.abc import Mapping, Sequence
@@ -447,7 +448,27 @@ def _read_sheet_number(
 
 def read_text_page(page: Page, ref: PageRef) -> Sheet:
     """Read one born-digital sheet. Never raises for a malformed sheet: no table gives
-    `lines=()`, no statement gives `witness=None`, for the judge to report."""
+    `lines=()`, no statement gives `witness=None`, for the judge to report. A page turned by
+    its /Rotate (a scanner's or a viewer's quarter turn of a sheet drawn upright) is read as
+    drawn when it shows no table as displayed."""
+    sheet = _read_text_page(page, ref)
+    if sheet.lines or not page.rotation:
+        return sheet
+    drawn = _as_drawn(page)
+    again = _read_text_page(drawn, ref)
+    drawn.close()
+    return again if again.lines else sheet
+
+
+def _as_drawn(page: Page) -> Page:
+    """The page without its /Rotate: its content as drawn (pdfplumber applies the turn)."""
+    obj = copy.copy(page.page_obj)
+    obj.attrs = {**obj.attrs, "Rotate": 0}
+    obj.rotate = 0
+    return Page(page.pdf, obj, page_number=page.page_number, initial_doctop=page.initial_doctop)
+
+
+def _read_text_page(page: Page, ref: PageRef) -> Sheet:
     words = page.extract_words(extra_attrs=["fontname", "size"])
     table, lines, columns, doubts, stop = _read_table(page, words, ref)
     width, height = float(page.width), float(page.height)

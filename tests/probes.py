@@ -23,7 +23,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -222,6 +222,131 @@ def _out_under_a_file(folder: Path) -> list[str]:
     return argv
 
 
+# -- a careless clerk's inputs ---------------------------------------------------------------
+
+
+def _header_row() -> str:
+    from matchers.register import NYSBOE_45_FIELDS
+
+    return ",".join(f'"{n}"' for n in NYSBOE_45_FIELDS) + "\n"
+
+
+def _register_bytes(encode: Callable[[str], bytes]) -> Callable[[Path], None]:
+    def make(case: Path) -> None:
+        text = (case / "register.csv").read_text(encoding="utf-8")
+        (case / "register.csv").write_bytes(encode(text))
+
+    return make
+
+
+def _latin_1(text: str) -> bytes:
+    """Latin-1 with accented names (as an older state export may be)."""
+    return text.replace('"Juniper"', '"Juníper"', 3).replace('"Enid"', '"Énid"').encode("latin-1")
+
+
+def _sheet_pages(case: Path) -> list:
+    from pipeline.run import ingest_one
+
+    return [r for f in sorted((case / "sheets").iterdir()) for r in ingest_one(f)]
+
+
+def _line_id(case: Path, page: int = 0, line: int = 1) -> str:
+    return f"{_sheet_pages(case)[page].page_id}-{line:02d}"
+
+
+def _conflicting_decisions(folder: Path) -> list[str]:
+    """Two reviewers' decisions for one line at the same moment: one accepts, one rejects."""
+    case = _copy(DEMO, folder)
+    line = _line_id(case)
+    rows = [
+        {"line_id": line, "action": action, "reviewer": who, "reason": "synthetic probe",
+         "decided_at": "2026-10-12T14:06:00+00:00"}
+        for action, who in (("accept", "clerk-a@test"), ("reject", "clerk-b@test"))
+    ]  # fmt: skip
+    text = "".join(json.dumps(r) + "\n" for r in rows)
+    (case / "decisions.jsonl").write_text(text + text, encoding="utf-8")  # and each twice
+    return _argv(case, "--decisions", str(case / "decisions.jsonl"))
+
+
+def _conflicted_line_in_review(out: Path) -> None:
+    doc = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    line = _line_id(out.parent / "case")
+    (status,) = [ln["status"] for ln in doc["lines"] if ln["line_id"] == line]
+    assert status == "needs_review", f"the line with conflicting decisions is {status}"
+
+
+def _rotated_sheet(case: Path) -> None:
+    """A sheet's page turned a quarter (its /Rotate, as a scanner's software sets it)."""
+    path = case / "sheets" / "sheet-01.pdf"
+    data = path.read_bytes()
+    assert b"/Rotate 0 /Trans" in data
+    path.write_bytes(data.replace(b"/Rotate 0 /Trans", b"/Rotate 90/Trans"))  # same length
+
+
+def _mixed_sizes(path: Path) -> None:
+    from reportlab.pdfgen import canvas
+
+    c = canvas.Canvas(str(path))
+    for size in ((612, 792), (612, 1008), (595, 842), (792, 612)):
+        c.setPageSize(size)
+        c.drawString(72, 72, f"synthetic probe page {size}")
+        c.showPage()
+    c.save()
+
+
+XFA_PDF = (
+    b"%PDF-1.7\n1 0 obj <</Type/Catalog/Pages 2 0 R/AcroForm 4 0 R/NeedsRendering true>> endobj\n"
+    b"2 0 obj <</Type/Pages/Kids[3 0 R]/Count 1>> endobj\n"
+    b"3 0 obj <</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]>> endobj\n"
+    b"4 0 obj <</Fields[]/XFA 5 0 R>> endobj\n"
+    b"5 0 obj <</Length 44>> stream\n"
+    b'<xdp:xdp xmlns:xdp="http://ns.adobe.com/xdp/"/>\nendstream endobj\n'
+    b"trailer <</Root 1 0 R>>\n%%EOF\n"
+)
+
+
+def _tiff(path: Path, pages: int) -> None:
+    from PIL import Image, ImageDraw
+
+    frames = [Image.new("L", (850, 1100), 255) for _ in range(pages)]
+    for i, frame in enumerate(frames):  # each page its own (identical pages are read once)
+        ImageDraw.Draw(frame).text((100, 100 + 15 * i), f"synthetic probe page {i + 1}", fill=0)
+    frames[0].save(path, save_all=True, append_images=frames[1:], compression="tiff_deflate")
+
+
+def _exif_turned_jpeg(case: Path) -> None:
+    """A sheet photographed sideways: the pixels on their side, the EXIF orientation saying how
+    to turn them upright (as a phone saves it). It replaces the sheet's PDF."""
+    import pypdfium2
+    from PIL import Image
+
+    pdf = pypdfium2.PdfDocument(case / "sheets" / "sheet-02.pdf")
+    image = pdf[0].render(scale=200 / 72).to_pil().convert("L")
+    pdf.close()
+    exif = Image.Exif()
+    exif[0x0112] = 6  # the viewer turns it 90 degrees clockwise
+    image.transpose(Image.Transpose.ROTATE_90).save(
+        case / "sheets" / "sheet-02.jpg", quality=90, exif=exif, dpi=(200, 200)
+    )
+    (case / "sheets" / "sheet-02.pdf").unlink()
+
+
+def _spaced_unicode(folder: Path) -> list[str]:
+    """The case in a folder whose path has spaces and letters outside ASCII."""
+    case = folder / "Village Clerk's files" / "pétition — 2026"
+    shutil.copytree(DEMO, case)
+    out = folder / "out"
+    return ["check", str(case / "case.toml"), "--out", str(out), "--engine", "local"]
+
+
+def _subfolder(case: Path) -> None:
+    """Sheets put in a folder inside the sheets folder, and a link back to it (a loop)."""
+    (case / "sheets" / "batch 2").mkdir()
+    shutil.move(case / "sheets" / "sheet-04.pdf", case / "sheets" / "batch 2" / "sheet-04.pdf")
+    os.symlink("..", case / "sheets" / "batch 2" / "loop")
+    os.symlink(".", case / "sheets" / "again")
+
+
 STRAY = (
     b'{"line_id": "0123456789ab-07", "action": "reject", "reviewer": "clerk@test", '
     b'"decided_at": "2026-10-12T14:06:00+00:00", "reason": "a sheet re-scanned since"}\n'
@@ -323,7 +448,62 @@ PROBES: tuple[Probe, ...] = (
     Probe("out-under-a-file", _out_under_a_file, 73, "plain"),
     Probe("out-locked", _demo_with(lambda c: None), 75, "another `petitions check`",
           hold_lock=True),
+    # a careless clerk: encodings, line ends, exports put together, empty files, odd pages
+    Probe("register-latin-1", _demo_with(_register_bytes(_latin_1)), 0, "", DEMO_LINES,
+          "sufficient"),
+    Probe("register-utf-16", _demo_with(_register_bytes(lambda t: t.encode("utf-16"))), 4,
+          "register.csv"),
+    Probe("register-crlf", _demo_with(_register_bytes(
+        lambda t: t.replace("\n", "\r\n").encode())), 0, "", DEMO_LINES, "sufficient"),
+    Probe("register-header-repeated", _demo_with(lambda c: _write_register(
+        c, [_header_row(), *_register_lines(c), _header_row(), *_register_lines(c)])),
+        0, "", DEMO_LINES, "sufficient"),
+    Probe("register-ids-padded", _demo_with(lambda c: _write_register(c, _register_lines(c) + [
+        ln.replace('"NY0', '"  NY0') for ln in _register_lines(c)])),
+        0, "", DEMO_LINES, "sufficient"),
+    Probe("register-empty", _demo_with(lambda c: (c / "register.csv").write_bytes(b"")), 4,
+          "register.csv"),
+    Probe("sheet-empty", _demo_with(lambda c: (c / "sheets" / "sheet-99.pdf").write_bytes(b"")),
+          5, "sheet-99.pdf", DEMO_LINES),
+    Probe("sheet-rotated-page", _demo_with(_rotated_sheet), 0, "", DEMO_LINES, "sufficient"),
+    # pages read but holding no signature table: a person checks them, and the terminal says so
+    Probe("sheet-mixed-page-sizes", _demo_with(lambda c: _mixed_sizes(
+        c / "sheets" / "sheet-99.pdf")), 0, "sheet-99.pdf: no signature table", DEMO_LINES),
+    Probe("sheet-xfa-form", _demo_with(lambda c: (c / "sheets" / "sheet-99.pdf").write_bytes(
+        XFA_PDF)), 0, "sheet-99.pdf: no signature table", DEMO_LINES),
+    Probe("tiff-50-pages", _demo_with(lambda c: _tiff(c / "sheets" / "sheet-99.tif", 50)),
+          0, "sheet-99.tif: no signature table", DEMO_LINES, slow=True, timeout=300),
+    Probe("sheets-in-a-subfolder", _demo_with(_subfolder), 5, "batch 2", DEMO_LINES - 10),
+    Probe("case-path-spaces-unicode", _spaced_unicode, 0, "", DEMO_LINES, "sufficient"),
+    Probe("jpeg-exif-turned", _demo_with(_exif_turned_jpeg), 0, "", DEMO_LINES, slow=True,
+          timeout=300),
+    Probe("case-another-kinds-section", _demo_with(lambda c: _edit_case(
+        c, "[register]", '[district]\nname = "Maple Ridge Sewer District"\n'
+        'roll = { path = "register.csv" }\nboundaries_described = true\n\n[register]')),
+        2, "district"),
+    Probe("case-wrong-kind", _demo_with(lambda c: _edit_case(
+        c, 'kind = "permissive_referendum"', 'kind = "improvement_district"')), 2, "case.toml"),
+    Probe("decisions-empty", _decisions(b""), 0, "", DEMO_LINES, "sufficient"),
+    Probe("decisions-conflicting", _conflicting_decisions, 0, "DECISIONS_CONFLICTING",
+          DEMO_LINES, check=_conflicted_line_in_review),
 )  # fmt: skip
+
+
+def _in_duckdb(probe: Probe) -> Probe:
+    """The probe with its register imported into DuckDB (the path a register of 64 MB or more
+    takes: `[matching] store = "duckdb"` forces it): the same end is expected."""
+
+    def build(folder: Path) -> list[str]:
+        argv = probe.build(folder)
+        case = Path(argv[1])
+        text = case.read_text(encoding="utf-8")
+        case.write_text(text + '\n[matching]\nstore = "duckdb"\n', encoding="utf-8")
+        return argv
+
+    return replace(probe, name=f"{probe.name}-duckdb", build=build)
+
+
+PROBES += tuple(_in_duckdb(p) for p in PROBES if p.name.startswith("register-"))
 
 
 # -- running one --------------------------------------------------------------------------

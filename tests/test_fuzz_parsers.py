@@ -122,3 +122,25 @@ def test_decisions(tmp_path, data):
     path = _file(tmp_path, "decisions.jsonl", _mutated([DECISION, "", "{}", "[1, 2]"], data))
     with contextlib.suppress(PetitionError):
         load_decisions(path)
+
+
+@settings(FUZZ, max_examples=4, deadline=None)
+@given(data=st.data())
+def test_register_imported_into_duckdb_loses_no_line(tmp_path, data):
+    """The import of a register of 64 MB or more (matchers.store): every line with something on
+    it is an entry or a bad row (a header row aside), or the file is refused with a clear line."""
+    from matchers.store import open_store
+
+    raw = _mutated(REGISTER_ROWS, data)
+    path = _file(tmp_path, "register.csv", raw)
+    cache = tmp_path / f"cache-{hash(raw)}"
+    try:
+        store = open_store(RegisterConfig(path=path, format="nysboe"), cache, memory_limit="256MB")
+    except PetitionError:
+        return
+    try:
+        info = store.info
+        lines = [ln for ln in raw.split(b"\n") if ln.strip(b"\r")]
+        assert info.rows_read == info.entries + info.bad_rows >= len(lines)
+    finally:
+        store.close()

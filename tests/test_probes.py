@@ -13,6 +13,7 @@ import csv
 import errno
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -272,3 +273,118 @@ def test_ctrl_c_mid_check_is_130_without_a_traceback(tmp_path):
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == ExitCode.INTERRUPTED, err
     assert b"Traceback" not in err and err.strip() == b"petitions: interrupted"
+
+
+# -- a register imported into DuckDB (64 MB and more) keeps the stream's guarantees ----------
+
+
+def _register_probe(name: str) -> probes.Probe:
+    (probe,) = [p for p in probes.PROBES if p.name == name]
+    return probe
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["register-twice", "register-unterminated-quote", "register-quote-takes-the-rest",
+     "register-conflicting-id", "register-header-repeated", "register-latin-1"],
+)  # fmt: skip
+def test_duckdb_reads_a_register_as_the_stream_does(tmp_path, name):
+    from pipeline.case import load_case
+    from pipeline.run import load_register
+
+    got = {}
+    for path in ("memory", "duckdb"):
+        argv = _register_probe(name if path == "memory" else f"{name}-duckdb").build(
+            tmp_path / path
+        )
+        data = load_register(load_case(Path(argv[1])))
+        doubt = data.doubt
+        got[path] = (
+            data.electors,
+            sorted((f.code, f.evidence.get("count"), f.evidence.get("ids")) for f in data.findings),
+            (doubt.unread_rows, doubt.denominator_rows, doubt.conflicting_ids),
+        )
+    assert got["duckdb"] == got["memory"]
+
+
+@pytest.mark.parametrize("name", ["register-mostly-junk", "register-one-long-line"])
+def test_duckdb_refuses_what_the_stream_refuses(tmp_path, name):
+    from pipeline.case import load_case
+    from pipeline.errors import UnreadableInputError
+    from pipeline.run import load_register
+
+    said = []
+    for path in ("memory", "duckdb"):
+        argv = _register_probe(name if path == "memory" else f"{name}-duckdb").build(
+            tmp_path / path
+        )
+        with pytest.raises(UnreadableInputError) as err:
+            load_register(load_case(Path(argv[1])))
+        said.append(str(err.value).replace(str(tmp_path / path), "DIR"))
+    # the same line, but for the words of the first bad row's problem
+
+    def gist(text: str) -> str:
+        return re.sub(r"\(row (\d+): .*\): not a ", r"(row \1: ...): not a ", text)
+
+    assert gist(said[0]) == gist(said[1])
+
+
+# -- a careless clerk's inputs, each where it is met ------------------------------------------
+
+
+def test_a_folder_among_the_sheets_is_said_and_a_link_loop_is_not_followed(tmp_path):
+    probes._copy(probes.DEMO, tmp_path)
+    probes._subfolder(tmp_path / "case")
+    files, errors = discover([tmp_path / "case" / "sheets"])
+    assert [Path(f).name for f in files] == [
+        "sheet-01.pdf", "sheet-02.pdf", "sheet-03.pdf", "sheet-05-06.pdf"
+    ]  # fmt: skip
+    assert sorted(Path(e.path).name for e in errors) == ["again", "batch 2"]
+    assert all("its files are not read" in e.problem for e in errors)
+
+
+def test_a_page_turned_by_its_rotate_is_read_as_drawn(tmp_path):
+    from pipeline.ingest import read_page
+
+    probes._copy(probes.DEMO, tmp_path)
+    upright = read_page(ingest_one(tmp_path / "case" / "sheets" / "sheet-01.pdf")[0])
+    probes._rotated_sheet(tmp_path / "case")
+    turned = read_page(ingest_one(tmp_path / "case" / "sheets" / "sheet-01.pdf")[0])
+    assert len(turned.lines) == len(upright.lines) == 10
+    assert [ln.text("name") for ln in turned.lines] == [ln.text("name") for ln in upright.lines]
+
+
+def test_decisions_that_disagree_at_the_same_moment_are_none_applied():
+    import datetime as dt
+
+    from pipeline.judge import latest_decisions
+    from pipeline.records import ReviewAction, ReviewDecision
+
+    at = dt.datetime(2026, 10, 12, 14, 6, tzinfo=dt.UTC)
+
+    def d(action: str, who: str, minutes: int = 0) -> ReviewDecision:
+        return ReviewDecision("p-01", ReviewAction(action), who, at + dt.timedelta(minutes=minutes))
+
+    (same,) = latest_decisions([d("accept", "a"), d("accept", "b")]).values()
+    assert same.action is ReviewAction.ACCEPT and not same.conflict
+    (tied,) = latest_decisions([d("accept", "a"), d("reject", "b"), d("accept", "a")]).values()
+    assert tied.conflict == ("a", "b") and tied.action is ReviewAction.CORRECT
+    (later,) = latest_decisions([d("accept", "a"), d("reject", "b"), d("reject", "c", 1)]).values()
+    assert later.action is ReviewAction.REJECT and not later.conflict
+
+
+@pytest.mark.parametrize("kept", [10_000, 100])
+def test_the_duckdb_import_stops_on_junk_after_the_start_too(tmp_path, monkeypatch, kept):
+    """Past the stream's look at the first lines: the import's own junk stop, with DuckDB's bad
+    records kept (their rows and reasons) or, past `_REJECTS` of them, counted only."""
+    import matchers.store as store
+    from matchers.register import JunkFileError
+    from pipeline.case import load_case
+
+    monkeypatch.setattr(store, "stop_on_junk_at_the_start", lambda *a, **k: None)
+    monkeypatch.setattr(store, "_REJECTS", kept)
+    case_dir = probes._copy(probes.DEMO, tmp_path)
+    probes._write_register(case_dir, probes._register_lines(case_dir) + ["junk,junk\n"] * 1200)
+    case = load_case(case_dir / "case.toml")
+    with pytest.raises(JunkFileError, match="1,000 of the first 1,166 rows"):
+        store.open_store(case.register_file, tmp_path / "cache")
