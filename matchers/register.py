@@ -362,7 +362,8 @@ def stop_on_junk_at_the_start(
     are left to the import, which reads them all."""
     path = Path(cfg.path)
     with path.open(encoding="utf-8-sig" if facts.utf8 else "latin-1", newline="") as fh:
-        head, size = [], 0
+        head: list[str] = []
+        size = 0
         while len(head) < rows and size < 1 << 24 and (line := fh.readline(4 * limits.line_chars)):
             head.append(line)
             size += len(line)
