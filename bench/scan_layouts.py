@@ -3,6 +3,7 @@ development and the held-out families side by side: tune on the first, report th
 
     OMP_THREAD_LIMIT=1 .venv/bin/python bench/scan_layouts.py --cases 3 --seed 41
     .venv/bin/python bench/scan_layouts.py --dev DIR --heldout DIR   # corpora already made
+    .venv/bin/python bench/scan_layouts.py --dev DIR --heldout DIR --fresh DIR --sheets
 
 Each part is a corpus (`python -m pipeline.synth.corpus --layouts dev|heldout`) of clean and
 degraded scans; every page is read with the scan reader and compared with its truth:
@@ -54,7 +55,7 @@ def make_corpus(out: Path, split: str, cases: int, seed: int) -> Path:
     return out
 
 
-def measure(corpus: Path) -> Counter:
+def measure(corpus: Path, verbose: bool = False) -> Counter:
     c: Counter = Counter()
     context = ReadContext()
     for truth_path in sorted(corpus.glob("case-*/*-scan/truth.json")):
@@ -64,7 +65,10 @@ def measure(corpus: Path) -> Counter:
         for t in truth["sheets"]:
             pages = refs.setdefault(t["file"], ingest_file(case / t["file"]))
             sheet = read_page(next(r for r in pages if r.page_index == t["page_index"]), context)
+            before = c.copy()
             _score(c, sheet, t)
+            if verbose:
+                _print_sheet(case.relative_to(corpus), t, sheet, c - before)
     return c
 
 
@@ -111,6 +115,21 @@ def _score(c: Counter, sheet, t: dict) -> None:  # type: ignore[no-untyped-def]
         c["columns_placed"] += 1
 
 
+def _print_sheet(where: Path, t: dict, sheet, got: Counter) -> None:  # type: ignore[no-untyped-def]
+    """One line a sheet that is not read perfectly: what went wrong on it."""
+    bad = {k: got[k] for k in ("invented", "blank_as_signed", "lost_signed", "number_flagged")}
+    bad |= {k: got[k] for k in ("number_wrong", "columns_silent")}
+    missed = got["rows"] - got["found"]
+    if not missed and not any(bad.values()):
+        return
+    number = sheet.sheet_number.text if sheet.sheet_number else None
+    print(
+        f"  {where}/{t['file']}: rows {len(sheet.lines)}/{got['rows']}"
+        + "".join(f" {k}={v}" for k, v in bad.items() if v)
+        + f" number {t['sheet_number']}->{number!r} doubts={list(sheet.layout_doubts)}"
+    )
+
+
 def _pct(a: int, b: int) -> str:
     return f"{100 * a / b:.1f}%" if b else "-"
 
@@ -148,12 +167,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=41)
     parser.add_argument("--dev", type=Path, help="a development corpus already made")
     parser.add_argument("--heldout", type=Path, help="a held-out corpus already made")
+    parser.add_argument("--fresh", type=Path, help="a second held-out corpus (another seed)")
+    parser.add_argument("--sheets", action="store_true", help="list every sheet not read right")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="scan-layouts-") as tmp:
         parts = {}
         for split, given in (("dev", args.dev), ("heldout", args.heldout)):
             corpus = given or make_corpus(Path(tmp) / split, split, args.cases, args.seed)
-            parts[split] = measure(corpus)
+            parts[split] = measure(corpus, args.sheets)
+        if args.fresh is not None:
+            parts["heldout (fresh)"] = measure(args.fresh, args.sheets)
         report(parts)
     return 0
 

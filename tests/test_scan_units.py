@@ -26,14 +26,14 @@ from pipeline.scan.table import find_grid, rule_masks
 DPI = 150.0
 
 
-def _form(dpi: float = DPI, rows: int = 6, faint: bool = False) -> np.ndarray:
+def _form(dpi: float = DPI, rows: int = 6, faint: bool = False, row_in: float = 0.3) -> np.ndarray:
     """A Letter page with a ruled table (header row + `rows` rows) and some text lines."""
     w, h = int(8.5 * dpi), int(11 * dpi)
     img = np.full((h, w), 255, np.uint8)
     x0, x1 = int(0.5 * dpi), int(8.0 * dpi)
     top = int(2.0 * dpi)
     ys = [top, top + int(0.45 * dpi)] + [
-        top + int(0.45 * dpi) + int(0.3 * dpi) * k for k in range(1, rows + 1)
+        top + int(0.45 * dpi) + int(row_in * dpi) * k for k in range(1, rows + 1)
     ]
     colour = 170 if faint else 0
     for y in ys:
@@ -109,6 +109,19 @@ def test_lost_row_rule_is_restored() -> None:
         cv2.line(img, (x, grid0.ys[0]), (x, grid0.ys[-1]), 0, 2)
     grid = find_grid((img < 128).astype(np.uint8) * 255, DPI)
     assert grid is not None and grid.n_rows == 8
+
+
+def test_a_text_line_inside_a_row_is_not_a_rule() -> None:
+    # A row of entries dense enough to smear into a long "rule" (each entry inside its cell,
+    # stopping short of the column rules) does not split the row: the rows stay as printed.
+    img = _form(rows=8, row_in=0.45)
+    grid0 = find_grid((img < 128).astype(np.uint8) * 255, DPI)
+    assert grid0 is not None and grid0.n_rows == 8
+    y = (grid0.ys[1] + grid0.ys[2]) // 2
+    for a, b in zip(grid0.xs, grid0.xs[1:], strict=False):
+        cv2.line(img, (a + int(0.08 * DPI), y), (a + (b - a) * 3 // 4, y), 0, 2)
+    grid = find_grid((img < 128).astype(np.uint8) * 255, DPI)
+    assert grid is not None and grid.ys == grid0.ys
 
 
 def test_no_table_gives_none() -> None:

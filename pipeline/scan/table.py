@@ -341,6 +341,23 @@ def _crossed(ys: list[int], vert: np.ndarray, xs: list[int], dpi: float) -> list
     return kept
 
 
+def _runs_through(y: int, horiz: np.ndarray, xs: Sequence[int], dpi: float) -> bool:
+    """A row rule of a fully ruled table runs on through the column rules it crosses (at least
+    half of the inner ones, a broken rule having lost some); a line of text inside a row, which
+    bridging and a long kernel can turn into a "rule" as long as one, stops short of every
+    column rule (an entry is set inside its cell; an overflowing signature crosses one)."""
+    inner = xs[1:-1]
+    if not inner:
+        return True
+    band = max(2, int(dpi * 0.01))
+    reach = max(3, int(dpi * 0.04))
+    rows = horiz[max(0, y - band) : y + band + 1]
+    crossing = sum(
+        bool(rows[:, max(0, x - reach) : x + reach + 1].max(axis=0).all()) for x in inner
+    )
+    return crossing * 2 >= len(inner)
+
+
 def _spanning(
     vert: np.ndarray, top: int, bottom: int, dpi: float, xs: Sequence[int] | None = None
 ) -> int:
@@ -433,11 +450,15 @@ def find_grid(
     if len(xs) >= 3:
         kept = _crossed(ys, vert, xs, dpi)
         ys = kept if len(kept) >= 2 else ys
+        through = [y for y in ys if _runs_through(y, horiz, xs, dpi)]
+        ys = through if len(through) >= 2 else ys
         near = dpi * NEAR_STRONG_IN
         thin = [
             y
             for y in weak
-            if min(abs(y - z) for z in ys) > near and _thin_line(y, horiz, binary, dpi)
+            if min(abs(y - z) for z in ys) > near
+            and _thin_line(y, horiz, binary, dpi)
+            and (not ys[0] < y < ys[-1] or _runs_through(y, horiz, xs, dpi))
         ]
         crossed = set(_crossed(thin, vert, xs, dpi))
 
