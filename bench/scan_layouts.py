@@ -11,6 +11,10 @@ degraded scans; every page is read with the scan reader and compared with its tr
 - rows: table rows found / rows in truth (blank rows included); invented: rows read that truth
   does not have; blank->signed: a blank row read as signed; lost signed: a signed row missing
   or read as blank;
+- missed rows caught: sheets with rows missed that the reader flagged (a layout doubt, no
+  table read, or the witness's stated count disagreeing with the lines read), of all such
+  sheets, and of those whose missed rows hold signatures; rows doubted needlessly: sheets read
+  whole that a doubt about missed rows still sends to a person;
 - sheet numbers: read right, flagged (below the review threshold or missing: a person reads
   them), wrong and not flagged (must be 0);
 - columns: sheets whose columns gave every field truth has, or that the reader flagged
@@ -43,6 +47,8 @@ from pipeline.scan.metrics import cer  # noqa: E402
 
 PRINT_FONTS = ("Helvetica", "Times-Roman", "Courier")
 FIELDS = ("date", "name", "residence", "ward", "election_district")
+# The reader's doubts that rows were missed (pipeline/scan/reader.py's `_rows_below`, ...).
+ROW_DOUBTS = ("the table's column rules", "a rule across", "the line-number column", "the statement counts")
 
 
 def make_corpus(out: Path, split: str, cases: int, seed: int) -> Path:
@@ -92,6 +98,17 @@ def _score(c: Counter, sheet, t: dict) -> None:  # type: ignore[no-untyped-def]
             f = line.get(name)
             c[f"chars_{name}"] += len(ref)
             c[f"edits_{name}"] += round(cer(ref, f.text if f else "") * len(ref))
+    if len(sheet.lines) < len(lines):  # rows missed: caught by a doubt or the witness's count
+        w = sheet.witness
+        miscount = w is not None and w.stated_count_value != len(sheet.filled_lines)
+        caught = not sheet.lines or bool(sheet.layout_doubts) or miscount
+        signed = any(not tl["blank"] for tl in lines[len(sheet.lines) :])
+        c["missed_sheets"] += 1
+        c["missed_caught"] += caught
+        c["missed_signed_sheets"] += signed
+        c["missed_signed_caught"] += signed and caught
+    elif any(d.startswith(ROW_DOUBTS) for d in sheet.layout_doubts):
+        c["rows_doubted_needlessly"] += 1
     n = t["sheet_number"]
     got = sheet.sheet_number
     if got is not None and sheet.sheet_number_value == n and n is not None:
@@ -141,6 +158,12 @@ def report(parts: dict[str, Counter]) -> None:
         ("rows invented", lambda c: str(c["invented"])),
         ("blank read as signed", lambda c: str(c["blank_as_signed"])),
         ("signed rows lost", lambda c: f"{c['lost_signed']}/{c['signed']}"),
+        ("sheets rows missed: caught", lambda c: f"{c['missed_caught']}/{c['missed_sheets']}"),
+        (
+            "  signed missed: caught",
+            lambda c: f"{c['missed_signed_caught']}/{c['missed_signed_sheets']}",
+        ),
+        ("rows doubted needlessly", lambda c: str(c["rows_doubted_needlessly"])),
         ("sheet no. right", lambda c: _pct(c["number_right"], c["sheets"])),
         ("sheet no. flagged", lambda c: str(c["number_flagged"])),
         ("sheet no. wrong, unflagged", lambda c: str(c["number_wrong"])),

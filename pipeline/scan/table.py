@@ -24,7 +24,15 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["Grid", "find_grid", "find_grids", "rule_masks", "table_bands"]
+__all__ = [
+    "Grid",
+    "dashed_rules",
+    "find_grid",
+    "find_grids",
+    "rule_masks",
+    "table_bands",
+    "with_dashed_rows",
+]
 
 log = logging.getLogger(__name__)
 
@@ -376,9 +384,11 @@ def _spanning(
 
 
 def _ruled_through(vert: np.ndarray, ys: Sequence[int], dpi: float) -> list[bool]:
-    """For each gap between successive rules: a vertical rule runs through it, and on into a
-    neighbouring gap at the same place (within a fiftieth of an inch). Tall pen strokes in a
-    row written large run through one gap each, at no fixed place."""
+    """For each gap between successive rules: vertical rules run through it, and on across
+    the rule above or below it into the neighbouring gap at the same place (within a
+    fiftieth of an inch), at two places at least (a table's column rules cross its row rules,
+    its borders among them). Tall pen strokes in rows written large run through one gap
+    each; two rows' strokes may fall at the same place, but they stop short of the rule."""
     band = max(2, int(dpi * 0.02))
     pad = max(1, int(dpi * 0.01))
     found: list[list[int]] = []
@@ -390,14 +400,21 @@ def _ruled_through(vert: np.ndarray, ys: Sequence[int], dpi: float) -> list[bool
         cover = np.count_nonzero(seg, axis=0) >= SPAN_COVER * seg.shape[0]
         found.append(_centres(_peaks(cover.astype(np.int64), 1), merge=max(2, int(dpi * 0.03))))
 
-    def shared(a: list[int], b: list[int]) -> bool:
-        return any(abs(x - y) <= band for x in a for y in b)
+    reach = max(2, int(dpi * 0.05))
+
+    def crossing(a: list[int], b: list[int], y: int) -> bool:
+        rows = vert[max(0, y - reach) : y + reach + 1]
+        places = [x for x in a if any(abs(x - z) <= band for z in b)]
+        through = sum(
+            bool(rows[:, max(0, x - band) : x + band + 1].max(axis=1).all()) for x in places
+        )
+        return through >= 2
 
     return [
         bool(xs)
         and (
-            (k > 0 and shared(xs, found[k - 1]))
-            or (k + 1 < len(found) and shared(xs, found[k + 1]))
+            (k > 0 and crossing(xs, found[k - 1], ys[k]))
+            or (k + 1 < len(found) and crossing(xs, found[k + 1], ys[k + 1]))
             or len(found) == 1
         )
         for k, xs in enumerate(found)
@@ -499,6 +516,81 @@ def find_grid(
     if len(xs) < 3 or len(ys) < 3:  # a table is a header row and at least one row
         return None
     return Grid(tuple(xs), tuple(ys), method)
+
+
+# A broken rule's dashes are at least this long (inches) and cover this share of the table's
+# width along one line.
+DASH_MIN_IN = 0.05
+DASH_COVER = 0.4
+
+
+def _dash_lines(binary: np.ndarray, grid: Grid, dpi: float) -> tuple[np.ndarray, int, list[int]]:
+    """The lines of dashes below the title row, down to two rows past the table: (the region's
+    rule-thin straight strokes, the region's top, the lines' y)."""
+    left, right = grid.xs[0], grid.xs[-1]
+    pitch = int(np.median(np.diff(grid.ys[1:]))) if len(grid.ys) > 2 else int(dpi * 0.3)
+    top, bottom = grid.ys[1], min(binary.shape[0], grid.ys[-1] + 2 * pitch)
+    region = binary[top:bottom, left:right]
+    if region.size == 0:
+        return region, top, []
+    k = max(3, int(dpi * DASH_MIN_IN))
+    flat = cv2.morphologyEx(region, cv2.MORPH_OPEN, np.ones((1, k), np.uint8))
+    t = max(3, int(dpi * RULE_MAX_IN * 0.6))
+    thick = cv2.morphologyEx(flat, cv2.MORPH_OPEN, np.ones((t, 1), np.uint8))
+    flat = cv2.subtract(flat, cv2.dilate(thick, np.ones((3, 3), np.uint8)))
+    band = max(2, int(dpi * 0.01))  # a skewed line's dashes are a few pixels off its centre
+    prof = np.count_nonzero(cv2.dilate(flat, np.ones((2 * band + 1, 1), np.uint8)), axis=1)
+    lines = _centres(_peaks(prof, DASH_COVER * (right - left)), merge=band)
+    # a line of prose has letters' bars too, with the letters' ink on both sides
+    lines = [y for y in lines if _thin_line(y, flat, region, dpi)]
+    return region, top, [top + y for y in lines]
+
+
+def dashed_rules(binary: np.ndarray, grid: Grid, dpi: float) -> np.ndarray:
+    """The dashes of rules across a table broken too far for `rule_masks` to keep them (they
+    were not placed as rules, so the table was found from its text or its titles): along a
+    line, rule-thin straight strokes covering DASH_COVER of the table's width. Their pixels
+    (255), to be erased before the cells' ink is measured."""
+    out = np.zeros_like(binary)
+    region, top, lines = _dash_lines(binary, grid, dpi)
+    if not lines:
+        return out
+    band = max(2, int(dpi * 0.01))
+    t = max(3, int(dpi * RULE_MAX_IN * 0.6))
+    # every rule-thin piece along those lines goes (the dashes and their broken-off ends)
+    _, labels, stats, centroids = cv2.connectedComponentsWithStats(region, connectivity=8)
+    ys = np.array(lines) - top
+    near = np.abs(centroids[:, 1][:, None] - ys[None, :]).min(axis=1) <= 3 * band
+    near &= stats[:, cv2.CC_STAT_HEIGHT] <= t
+    near[0] = False
+    left, right = grid.xs[0], grid.xs[-1]
+    out[top : top + region.shape[0], left:right] = np.where(near[labels], 255, 0).astype(np.uint8)
+    return out
+
+
+def with_dashed_rows(binary: np.ndarray, grid: Grid, dpi: float) -> Grid:
+    """A table found without its rules, its rows put on the lines of dashes its broken rules
+    left, when they run from the title row down at a row's height (0.8 to 1.25 rows) apart
+    and hold every row found between two of them: a table found by its text places its rows
+    by the entries' centres and ends its blank rows where it sees nothing."""
+    if len(grid.ys) < 3:
+        return grid
+    pitch = float(np.median(np.diff(grid.ys[1:])))
+    _, _, lines = _dash_lines(binary, grid, dpi)
+    start = [y for y in lines if abs(y - grid.ys[1]) <= 0.5 * pitch]
+    if not start:
+        return grid
+    chain = [start[0]]
+    while True:
+        below = [y for y in lines if 0.8 * pitch <= y - chain[-1] <= 1.25 * pitch]
+        if not below:
+            break
+        chain.append(below[0])
+    centres = [(a + b) / 2 for a, b in zip(grid.ys[1:], grid.ys[2:], strict=False)]
+    rows = [sum(a < c < b for c in centres) for a, b in zip(chain, chain[1:], strict=False)]
+    if len(chain) < 3 or len(chain) < len(grid.ys) - 1 or max(rows) > 1:
+        return grid
+    return Grid(grid.xs, (grid.ys[0], *chain), grid.method)
 
 
 def _only_rows(mask: np.ndarray, top: int, bottom: int) -> np.ndarray:
