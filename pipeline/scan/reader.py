@@ -72,8 +72,8 @@ from .engine import DATE_CHARS, DIGITS, ChoiceOcrEngine, OcrEngine, OcrText, Psm
 from .images import load_page_image
 from .ink import measure_ink
 from .layer import LayerWord, layer_words, on_cleaned_page
-from .table import Grid, dashed_rules, find_grids, rule_masks, with_dashed_rows
-from .textgrid import text_grid
+from .table import Grid, dashed_rules, find_grids, rule_masks, table_span, with_dashed_rows
+from .textgrid import text_grids
 from .titles import (
     LINE_NO,
     SIGNATURE_RESIDENCE,
@@ -258,7 +258,7 @@ def _erase_rules(
         a, b = max(0, x - band), min(wid, x + band + 1)
         rules[y0:y1, a:b] |= masks[1][y0:y1, a:b]
     if grid.method != "rules":  # ruled across only, or found by its text: broken rules too
-        rules |= dashed_rules(cleaned.binary, grid, dpi)
+        rules |= dashed_rules(cleaned.binary, table_span(grid, dpi), dpi)
     k = max(3, int(dpi * 0.01) | 1)
     rules = cv2.dilate(rules, np.ones((k, k), np.uint8))
     gray = cleaned.gray.copy()
@@ -365,11 +365,12 @@ def _try_layout(cleaned: Cleaned, dpi: float, engine: OcrEngine, flipped: bool) 
             return tried[-1]
     # No ruled table holds the signatures: the table may be printed without rules.
     engine.set_page(cleaned.gray, dpi)
-    unruled = text_grid(
-        cleaned.binary, dpi, partial(_statement_line, engine, cleaned.gray.shape[1])
-    )
-    if unruled is not None or not tried:  # a page with no table at all is laid out once
-        tried.append(_layout_for(cleaned, masks, unruled, dpi, engine, flipped))
+    prose = partial(_statement_line, engine, cleaned.gray.shape[1])
+    unruled: list[Grid | None] = [*text_grids(cleaned.binary, dpi, prose, TEXT_TABLES)]
+    if not unruled and not tried:  # a page with no table at all is laid out once
+        unruled = [None]
+    for grid in unruled:
+        tried.append(_layout_for(cleaned, masks, grid, dpi, engine, flipped))
         if _good(tried[-1]):
             return tried[-1]
     best = max(tried, key=_score)
@@ -377,6 +378,10 @@ def _try_layout(cleaned: Cleaned, dpi: float, engine: OcrEngine, flipped: bool) 
         engine.set_page(best.ocr_gray, dpi)
     return best
 
+
+# Tables found by their text alone tried on a page, top to bottom (a line above the table may
+# make pieces like a title row's).
+TEXT_TABLES = 2
 
 _STATEMENT_WORDING = re.compile(
     r"statement|witness|affidavit|notary|sworn|subscribed|undersigned|\bI,", re.IGNORECASE

@@ -31,6 +31,7 @@ __all__ = [
     "find_grids",
     "rule_masks",
     "table_bands",
+    "table_span",
     "with_dashed_rows",
 ]
 
@@ -65,7 +66,10 @@ REACH_IN = 0.2
 MASK_DPI = 150.0
 # A table ruled across only: its rules run at least this share of its longest rule (a line of
 # prose smeared into a "rule" runs less than half of it).
-ACROSS_COVER = 0.65
+ACROSS_COVER = 0.55
+# A table ruled across only ends at its last rule no further than this many rows below the
+# one before.
+LAST_ROW_MAX = 1.12
 # A table row is between these heights (inches).
 ROW_MIN_IN = 0.15
 ROW_MAX_IN = 1.2
@@ -498,11 +502,19 @@ def find_grid(
             if cover[max(0, y - band) : y + band + 1].max() >= ACROSS_COVER * longest
             and _thin_line(y, horiz, binary, dpi)
         ]
+        ys = [y for k, y in enumerate(ys) if k == 0 or y - ys[k - 1] >= dpi * ROW_MIN_IN]
+        # a line of prose under the table (the statement's first line) is no last row: the
+        # rows of a table are alike, and it lies further down than one row's height
+        while len(ys) > 4 and ys[-1] - ys[-2] > LAST_ROW_MAX * float(np.median(np.diff(ys[1:-1]))):
+            ys = ys[:-1]
         if len(ys) < 3:
             return None
         from .textgrid import title_columns  # (textgrid builds on this module's Grid)
 
-        ink = cv2.bitwise_and(binary, cv2.bitwise_not(cv2.dilate(horiz, np.ones((5, 1), np.uint8))))
+        rules = cv2.dilate(horiz, np.ones((5, 1), np.uint8))
+        pitch = int(np.median(np.diff(ys)))
+        rules |= dashed_rules(binary, (left, max(0, ys[0] - pitch), right, ys[-1] + pitch), dpi)
+        ink = cv2.bitwise_and(binary, cv2.bitwise_not(rules))
         titled = title_columns(ink, ys, left, right, dpi) if len(ys) >= 3 else None
         if titled is not None:  # rules above its title row are not the table's
             ys, xs = ys[titled[0] :], titled[1]
@@ -524,13 +536,20 @@ DASH_MIN_IN = 0.05
 DASH_COVER = 0.4
 
 
-def _dash_lines(binary: np.ndarray, grid: Grid, dpi: float) -> tuple[np.ndarray, int, list[int]]:
-    """The lines of dashes below the title row, down to two rows past the table: (the region's
-    rule-thin straight strokes, the region's top, the lines' y)."""
-    left, right = grid.xs[0], grid.xs[-1]
+def table_span(grid: Grid, dpi: float) -> tuple[int, int, int, int]:
+    """Where a table's broken rules are looked for: (left, top, right, bottom), from above
+    its title row down to two rows past its last row."""
     pitch = int(np.median(np.diff(grid.ys[1:]))) if len(grid.ys) > 2 else int(dpi * 0.3)
-    top, bottom = grid.ys[1], min(binary.shape[0], grid.ys[-1] + 2 * pitch)
-    region = binary[top:bottom, left:right]
+    return grid.xs[0], max(0, grid.ys[0] - pitch // 2), grid.xs[-1], grid.ys[-1] + 2 * pitch
+
+
+def _dash_lines(
+    binary: np.ndarray, span: tuple[int, int, int, int], dpi: float
+) -> tuple[np.ndarray, int, list[int]]:
+    """The lines of dashes in a span of the page (left, top, right, bottom): (the span's
+    image, its top, the lines' y)."""
+    left, top, right, bottom = span
+    region = binary[top : min(binary.shape[0], bottom), left:right]
     if region.size == 0:
         return region, top, []
     k = max(3, int(dpi * DASH_MIN_IN))
@@ -546,13 +565,15 @@ def _dash_lines(binary: np.ndarray, grid: Grid, dpi: float) -> tuple[np.ndarray,
     return region, top, [top + y for y in lines]
 
 
-def dashed_rules(binary: np.ndarray, grid: Grid, dpi: float) -> np.ndarray:
+def dashed_rules(
+    binary: np.ndarray, span: tuple[int, int, int, int], dpi: float
+) -> np.ndarray:
     """The dashes of rules across a table broken too far for `rule_masks` to keep them (they
     were not placed as rules, so the table was found from its text or its titles): along a
     line, rule-thin straight strokes covering DASH_COVER of the table's width. Their pixels
     (255), to be erased before the cells' ink is measured."""
     out = np.zeros_like(binary)
-    region, top, lines = _dash_lines(binary, grid, dpi)
+    region, top, lines = _dash_lines(binary, span, dpi)
     if not lines:
         return out
     band = max(2, int(dpi * 0.01))
@@ -563,26 +584,26 @@ def dashed_rules(binary: np.ndarray, grid: Grid, dpi: float) -> np.ndarray:
     near = np.abs(centroids[:, 1][:, None] - ys[None, :]).min(axis=1) <= 3 * band
     near &= stats[:, cv2.CC_STAT_HEIGHT] <= t
     near[0] = False
-    left, right = grid.xs[0], grid.xs[-1]
+    left, right = span[0], span[2]
     out[top : top + region.shape[0], left:right] = np.where(near[labels], 255, 0).astype(np.uint8)
     return out
 
 
 def with_dashed_rows(binary: np.ndarray, grid: Grid, dpi: float) -> Grid:
     """A table found without its rules, its rows put on the lines of dashes its broken rules
-    left, when they run from the title row down at a row's height (0.8 to 1.25 rows) apart
+    left, when they run from the title row down a row's height apart (within LAST_ROW_MAX)
     and hold every row found between two of them: a table found by its text places its rows
     by the entries' centres and ends its blank rows where it sees nothing."""
     if len(grid.ys) < 3:
         return grid
     pitch = float(np.median(np.diff(grid.ys[1:])))
-    _, _, lines = _dash_lines(binary, grid, dpi)
+    _, _, lines = _dash_lines(binary, table_span(grid, dpi), dpi)
     start = [y for y in lines if abs(y - grid.ys[1]) <= 0.5 * pitch]
     if not start:
         return grid
     chain = [start[0]]
     while True:
-        below = [y for y in lines if 0.8 * pitch <= y - chain[-1] <= 1.25 * pitch]
+        below = [y for y in lines if abs(y - chain[-1] - pitch) <= (LAST_ROW_MAX - 1) * pitch]
         if not below:
             break
         chain.append(below[0])
