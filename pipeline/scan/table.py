@@ -536,11 +536,12 @@ DASH_MIN_IN = 0.05
 DASH_COVER = 0.4
 
 
-def table_span(grid: Grid, dpi: float) -> tuple[int, int, int, int]:
+def table_span(grid: Grid, dpi: float, rows_past: int = 2) -> tuple[int, int, int, int]:
     """Where a table's broken rules are looked for: (left, top, right, bottom), from above
-    its title row down to two rows past its last row."""
+    its title row down to `rows_past` rows past its last row."""
     pitch = int(np.median(np.diff(grid.ys[1:]))) if len(grid.ys) > 2 else int(dpi * 0.3)
-    return grid.xs[0], max(0, grid.ys[0] - pitch // 2), grid.xs[-1], grid.ys[-1] + 2 * pitch
+    bottom = grid.ys[-1] + rows_past * pitch
+    return grid.xs[0], max(0, grid.ys[0] - pitch // 2), grid.xs[-1], bottom
 
 
 def _dash_lines(
@@ -554,7 +555,7 @@ def _dash_lines(
         return region, top, []
     k = max(3, int(dpi * DASH_MIN_IN))
     flat = cv2.morphologyEx(region, cv2.MORPH_OPEN, np.ones((1, k), np.uint8))
-    t = max(3, int(dpi * RULE_MAX_IN * 0.6))
+    t = max(4, int(dpi * RULE_MAX_IN * 0.6))
     thick = cv2.morphologyEx(flat, cv2.MORPH_OPEN, np.ones((t, 1), np.uint8))
     flat = cv2.subtract(flat, cv2.dilate(thick, np.ones((3, 3), np.uint8)))
     band = max(2, int(dpi * 0.01))  # a skewed line's dashes are a few pixels off its centre
@@ -577,7 +578,7 @@ def dashed_rules(
     if not lines:
         return out
     band = max(2, int(dpi * 0.01))
-    t = max(3, int(dpi * RULE_MAX_IN * 0.6))
+    t = max(4, int(dpi * RULE_MAX_IN * 0.6))
     # every rule-thin piece along those lines goes (the dashes and their broken-off ends)
     _, labels, stats, centroids = cv2.connectedComponentsWithStats(region, connectivity=8)
     ys = np.array(lines) - top
@@ -589,6 +590,9 @@ def dashed_rules(
     return out
 
 
+DASHED_ROWS_MAX = 40  # rows followed down the dashes past the last row found, at most
+
+
 def with_dashed_rows(binary: np.ndarray, grid: Grid, dpi: float) -> Grid:
     """A table found without its rules, its rows put on the lines of dashes its broken rules
     left, when they run from the title row down a row's height apart (within LAST_ROW_MAX)
@@ -597,7 +601,7 @@ def with_dashed_rows(binary: np.ndarray, grid: Grid, dpi: float) -> Grid:
     if len(grid.ys) < 3:
         return grid
     pitch = float(np.median(np.diff(grid.ys[1:])))
-    _, _, lines = _dash_lines(binary, table_span(grid, dpi), dpi)
+    _, _, lines = _dash_lines(binary, table_span(grid, dpi, DASHED_ROWS_MAX), dpi)
     start = [y for y in lines if abs(y - grid.ys[1]) <= 0.5 * pitch]
     if not start:
         return grid
