@@ -72,7 +72,15 @@ from .engine import DATE_CHARS, DIGITS, ChoiceOcrEngine, OcrEngine, OcrText, Psm
 from .images import load_page_image
 from .ink import measure_ink
 from .layer import LayerWord, layer_words, on_cleaned_page
-from .table import Grid, dashed_rules, find_grids, rule_masks, table_span, with_dashed_rows
+from .table import (
+    Grid,
+    dashed_rules,
+    find_grids,
+    rule_across,
+    rule_masks,
+    table_span,
+    with_dashed_rows,
+)
 from .textgrid import text_grids
 from .titles import (
     LINE_NO,
@@ -664,8 +672,8 @@ def _rows_below(layout: _Layout, dpi: float) -> list[str]:
         )
         if seg.shape[0] >= 2 and run_on * 2 > len(inner):
             doubts.append(f"the table's column rules run on below its last row found ({end})")
-    cover = np.count_nonzero(horiz[top + int(pitch * 0.6) : bottom, left:right], axis=1)
-    if cover.size and cover.max() >= ACROSS_RULE * (right - left):
+    below = (left, end + int(pitch * 0.6), right, bottom)
+    if grid.method != "text" and rule_across(horiz, layout.cleaned.binary, below, dpi):
         doubts.append("a rule across the table lies a row below its last row found")
     if LINE_NO in layout.columns.kinds:
         col = layout.columns.kinds.index(LINE_NO)
@@ -690,8 +698,6 @@ def _within_column(ink: np.ndarray, x0: int, x1: int, dpi: float) -> bool:
 
 # Column rules that cover this share of the space below the last row run on into another row.
 SPAN_ON = 0.6
-# A horizontal rule this share of the table's width long is a row rule.
-ACROSS_RULE = 0.6
 
 
 def _count_beyond_rows(witness: WitnessStatement, rows: int) -> list[str]:

@@ -29,6 +29,7 @@ __all__ = [
     "dashed_rules",
     "find_grid",
     "find_grids",
+    "rule_across",
     "rule_masks",
     "table_bands",
     "table_span",
@@ -210,6 +211,22 @@ def _thin_line(y: int, horiz: np.ndarray, binary: np.ndarray, dpi: float) -> boo
         return True
 
     return clear(-1) or clear(1)
+
+
+def rule_across(
+    horiz: np.ndarray, binary: np.ndarray, span: tuple[int, int, int, int], dpi: float
+) -> bool:
+    """A rule in the span (left, top, right, bottom) of the page: a stroke of the rule image
+    ACROSS_RULE of the span's width long, a thin line with paper beside it (a line of prose
+    under a table smears into a long stroke too, with the letters' ink on both sides)."""
+    left, top, right, bottom = span
+    cover = np.count_nonzero(horiz[top:bottom, left:right], axis=1)
+    rows = np.flatnonzero(cover >= ACROSS_RULE * (right - left))
+    return any(_thin_line(top + int(y), horiz, binary, dpi) for y in rows)
+
+
+# A horizontal rule this share of a table's width long is a row rule.
+ACROSS_RULE = 0.6
 
 
 def _pitch(ys: list[int], candidates: list[int], dpi: float) -> float:
