@@ -48,7 +48,12 @@ from pipeline.scan.metrics import cer  # noqa: E402
 PRINT_FONTS = ("Helvetica", "Times-Roman", "Courier")
 FIELDS = ("date", "name", "residence", "ward", "election_district")
 # The reader's doubts that rows were missed (pipeline/scan/reader.py's `_rows_below`, ...).
-ROW_DOUBTS = ("the table's column rules", "a rule across", "the line-number column", "the statement counts")
+ROW_DOUBTS = (
+    "the table's column rules",
+    "a rule across",
+    "the line-number column",
+    "the statement counts",
+)
 
 
 def make_corpus(out: Path, split: str, cases: int, seed: int) -> Path:

@@ -142,7 +142,9 @@ def test_broken_rules_dashes_are_erased_and_give_the_rows() -> None:
     found = Grid(xs, (rules[0] + 10, rules[1] + 10, rules[2] + 10), "text")
     grid = with_dashed_rows(binary, found, DPI)
     assert grid.ys[1:] == pytest.approx(rules[1:], abs=3)
-    erased = cv2.bitwise_and(binary, cv2.bitwise_not(dashed_rules(binary, table_span(grid, DPI), DPI)))
+    erased = cv2.bitwise_and(
+        binary, cv2.bitwise_not(dashed_rules(binary, table_span(grid, DPI), DPI))
+    )
     for a, b in zip(grid.ys[2:], grid.ys[3:], strict=False):  # the blank rows hold no ink
         assert not measure_ink(erased[a + 4 : b - 4, x0 + 4 : x1 - 4], DPI).present
     assert measure_ink(erased[grid.ys[1] + 4 : grid.ys[2] - 4, x0:x1], DPI).present

@@ -583,9 +583,7 @@ def _dash_lines(
     return region, top, [top + y for y in lines]
 
 
-def dashed_rules(
-    binary: np.ndarray, span: tuple[int, int, int, int], dpi: float
-) -> np.ndarray:
+def dashed_rules(binary: np.ndarray, span: tuple[int, int, int, int], dpi: float) -> np.ndarray:
     """The dashes of rules across a table broken too far for `rule_masks` to keep them (they
     were not placed as rules, so the table was found from its text or its titles): along a
     line, rule-thin straight strokes covering DASH_COVER of the table's width. Their pixels
