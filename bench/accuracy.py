@@ -13,14 +13,14 @@ judge.
     .venv/bin/python bench/accuracy.py --hand-kinds all    # every other-kind variant by hand
     .venv/bin/python bench/accuracy.py --split heldout     # only the held-out layout families
 
-The 9-902 cases are set in the layout families of pipeline/synth/layouts.py: `--split both`
+The 9-902 cases are set in the layout families of synth/layouts.py: `--split both`
 (the default) alternates development and held-out cases, `dev` or `heldout` takes one side,
 `classic` today's form only. The other kinds' signature tables are set as the same split's
 families set them (`layouts.kind_style`; with `both` their variants alternate). Every group is
 printed whole and then per split, and a last table puts the development and held-out figures
 side by side (layouts and fonts: tune on the first, report the second).
 
-The other three petition kinds (pipeline/synth/kinds.py) come typed, every variant in every
+The other three petition kinds (synth/kinds.py) come typed, every variant in every
 style, and filled in by hand (handwriting fonts; the statements' blanks too): one variant a kind
 by default (`--hand-kinds sample`), every variant with `--hand-kinds all`, none with
 `--hand-kinds none`. Their groups are printed apart ("kinds typed ...", "kinds by hand ...").
@@ -43,7 +43,7 @@ The figures:
   (the fields they give), or wrong without a flag (LAYOUT_DOUBT, SHEET_NOT_READ); blank rows
   read as signed.
 
-Synthetic data only (pipeline.synth); no real person's data.
+Synthetic data only (synth); no real person's data.
 """
 
 from __future__ import annotations
@@ -72,12 +72,12 @@ from pipeline.case import load_case  # noqa: E402
 from pipeline.columns import role_field  # noqa: E402
 from pipeline.records import FIELD_NAMES, MatchDecision, SufficiencyReport  # noqa: E402
 from pipeline.run import check_case  # noqa: E402
-from pipeline.synth.corpus import STYLES, generate_corpus  # noqa: E402
-from pipeline.synth.kinds import VARIANTS as KIND_VARIANTS  # noqa: E402
-from pipeline.synth.kinds import generate_kind  # noqa: E402
-from pipeline.synth.layouts import SPLITS  # noqa: E402
-from pipeline.synth.scan import scan_case  # noqa: E402
-from pipeline.synth.varied import Variation  # noqa: E402
+from synth.corpus import STYLES, generate_corpus  # noqa: E402
+from synth.kinds import VARIANTS as KIND_VARIANTS  # noqa: E402
+from synth.kinds import generate_kind  # noqa: E402
+from synth.layouts import SPLITS  # noqa: E402
+from synth.scan import scan_case  # noqa: E402
+from synth.varied import Variation  # noqa: E402
 
 log = logging.getLogger("bench.accuracy")
 
@@ -171,7 +171,7 @@ class CaseResult:
     errors: tuple[str, ...] = field(default=())
     fill: str = ""  # the other kinds: "typed" or "hand"; "" for the 9-902 corpus
     sheets: tuple[SheetResult, ...] = ()
-    family: str = "classic"  # the layout family (pipeline/synth/layouts.py)
+    family: str = "classic"  # the layout family (synth/layouts.py)
     split: str = "dev"  # its split: "dev" or "heldout"
 
 
@@ -564,7 +564,7 @@ HAND_SAMPLE = (
 def generate_other_kinds(
     root: Path, seed: int, styles: Sequence[str], hand: str = "sample", split: str = "classic"
 ) -> list[dict[str, Any]]:
-    """Every variant of the three other petition kinds (pipeline/synth/kinds.py) typed, and
+    """Every variant of the three other petition kinds (synth/kinds.py) typed, and
     filled in by hand `hand` = "all" variants, the "sample" (HAND_SAMPLE: one a kind, to keep
     the CI run short) or "none"; each in `styles` (born-digital, scanned clean and degraded).
     Corpus entries under root/kinds/. `split`: the layout families their signature tables are
@@ -650,7 +650,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         choices=("dev", "heldout", "both", "classic"),
         default="both",
         help="9-902 corpus: the layout families and fonts its sheets are set in "
-        "(pipeline/synth/layouts.py): development, held out, both (cases alternate; "
+        "(synth/layouts.py): development, held out, both (cases alternate; "
         "default), or the classic form only",
     )
     args = parser.parse_args(argv)

@@ -1,6 +1,7 @@
 """The review dashboard's speed on a case of 5,000 lines with 1,000 in review (synthetic).
 
     .venv/bin/python bench/dashboard.py [--sheets 500] [--review 0.2] [--seed 2] [--rounds 200]
+                                        [--store postgresql://USER@HOST/DB]
 
 Builds the case's judging inputs from records (the bundled demo's case file, one of its
 valid lines and the voter it matched, cloned onto 500 sheets of 10 lines with invented ids;
@@ -10,7 +11,8 @@ with httpx like a browser: login, then the queue page, then decisions (accept or
 each a POST answered by a redirect to the next line's page, followed). Prints p50/p95 for
 the queue page and the decision's round trip (decision stored, report judged again, page
 sent), beside the same re-judging measured in this process (the peer) and writing the
-full report files once (what a decision does not do).
+full report files once (what a decision does not do). `--store`: the audit store in that
+PostgreSQL database instead of the report folder's SQLite file.
 
 Seeds: 1 was used while developing; 2 (the default) is held out.
 """
@@ -120,14 +122,16 @@ def _pct(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[q - 1] * 1000
 
 
-def serve(root: str, port: int) -> None:
+def serve(root: str, port: int, store_url: str | None) -> None:
     import uvicorn
 
     from dashboard.accounts import Accounts
     from dashboard.app import create_app
 
     users = Path(root) / "users.sqlite"
-    app = create_app(Path(root) / "case", Accounts(users), secret="bench-secret" * 3)
+    app = create_app(
+        Path(root) / "case", Accounts(users), secret="bench-secret" * 3, store_url=store_url
+    )
     uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
 
 
@@ -137,10 +141,11 @@ def main() -> None:
     ap.add_argument("--review", type=float, default=0.2)
     ap.add_argument("--seed", type=int, default=2)
     ap.add_argument("--rounds", type=int, default=200)
+    ap.add_argument("--store", metavar="URL", help="the audit store (default: SQLite)")
     ap.add_argument("--serve", nargs=2, metavar=("ROOT", "PORT"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.serve:
-        serve(args.serve[0], int(args.serve[1]))
+        serve(args.serve[0], int(args.serve[1]), args.store)
         return
 
     import httpx
@@ -175,7 +180,9 @@ def main() -> None:
         pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
         env = dict(os.environ, PYTHONPATH=str(REPO))
         server = subprocess.Popen(
-            [*pin, sys.executable, __file__, "--serve", str(tmp), str(port)], env=env
+            [*pin, sys.executable, __file__, "--serve", str(tmp), str(port)]
+            + (["--store", args.store] if args.store else []),
+            env=env,
         )
         try:
             url = f"http://127.0.0.1:{port}"
@@ -218,7 +225,10 @@ def main() -> None:
             server.terminate()
             server.wait(10)
 
-        print(f"load: {os.getloadavg()[0]:.2f} (1-minute average), server on one core: {bool(pin)}")
+        print(
+            f"load: {os.getloadavg()[0]:.2f} (1-minute average), server on one core: "
+            f"{bool(pin)}, audit store: {'PostgreSQL' if args.store else 'SQLite'}"
+        )
         print(
             f"queue page ({t.needs_review} lines): p50 {_pct(queue_times, 50):.0f} ms, "
             f"p95 {_pct(queue_times, 95):.0f} ms over {len(queue_times)} requests "

@@ -1,16 +1,19 @@
 """Hand-filled scans read in the closed world (pipeline.closedworld): development fonts against
 held-out fonts, side by side, with printed sheets timed in the same run.
 
-Three synthetic 9-902 corpora (pipeline.synth; no real person's data), each scanned clean and
+Three synthetic 9-902 corpora (synth; no real person's data), each scanned clean and
 degraded: filled in by hand in the development fonts (seed S), in the held-out fonts (seed
 S+1: other people, other layouts), and typed (seed S+2, clean scans only: the time per printed
-sheet). The fonts' split is fixed (pipeline.synth.handwriting.font_part). Prints, per part
+sheet). The fonts' split is fixed (synth.handwriting.font_part). Prints, per part
 and style: signed lines sent to review, lines decided wrongly (valid/invalid against truth,
 without review: must be 0), verdicts wrong (decided and not truth's), dates right on the
 lines decided, residences right, signers matched to the right voter, sheet numbers and stated
-counts right (the rest flagged), the seconds per sheet; then why lines wait for a person
-(their review findings), and the reliability of the probabilities of the fields the
-closed-world stage resolved on the held-out fonts (a table, and a plot in bench/out/).
+counts right (the rest flagged), the seconds per sheet, the sheets with a sheet-level doubt
+(a review finding truth does not give the sheet: it sends every line to a person), the
+witnesses' dates right / decided (not flagged) / dated in truth; then why lines wait for a
+person (their review findings, and the sheets' doubts), and the reliability of the
+probabilities of the fields the closed-world stage resolved on the held-out fonts (a table,
+and a plot in bench/out/).
 
     .venv/bin/python bench/handwriting.py --cases 3           # the figures in the README
     .venv/bin/python bench/handwriting.py --cases 4 --fit     # calibrate on the dev fonts only
@@ -24,6 +27,7 @@ no field decided on the development fonts is wrong: the values of
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
 import logging
 import math
@@ -57,7 +61,12 @@ from pipeline.closedworld import (  # noqa: E402
     posterior,
     world_of,
 )
-from pipeline.closedworld.resolve import PARAMS, sure_day  # noqa: E402
+from pipeline.closedworld.resolve import (  # noqa: E402
+    PARAMS,
+    sure_day,
+    witness_date_field,
+    witness_evidence,
+)
 from pipeline.closedworld.values import name_forms  # noqa: E402
 from pipeline.dates import parse_written_date  # noqa: E402
 from pipeline.records import SufficiencyReport  # noqa: E402
@@ -72,8 +81,8 @@ from pipeline.run import (  # noqa: E402
     read_one,
     split_results,
 )
-from pipeline.synth.corpus import generate_corpus  # noqa: E402
-from pipeline.synth.varied import Variation  # noqa: E402
+from synth.corpus import generate_corpus  # noqa: E402
+from synth.varied import Variation  # noqa: E402
 
 OUT = ROOT / "bench" / "out"
 SCANS = ("clean-scan", "degraded-scan")
@@ -105,6 +114,9 @@ class Checked:
     dates: tuple[int, int]  # right, decided lines with a date in truth
     residences: tuple[int, int]
     reasons: tuple[str, ...]  # review codes of the signed lines in review
+    # sheets with a sheet-level review finding truth does not give the sheet, and its codes
+    sheet_doubts: tuple[str, ...]
+    witness_dates: tuple[int, int, int]  # right and decided (not flagged), dated in truth
 
 
 def _read(case_toml: Path) -> tuple[Any, list[Any], list[Any], list[Path]]:
@@ -191,6 +203,7 @@ def _details(
     decided = [r for r in result.rows if r.signed and r.got_status in ("valid", "invalid")]
     dates = [r for r in decided if r.truth_fields.get("date")]
     res = [r for r in decided if r.truth_fields.get("residence")]
+    witnessed = _witness_dates(report, truth, ref, fields)
     return (
         tuple(fields),
         _sheet_figure(report, truth, "number"),
@@ -210,16 +223,64 @@ def _details(
             len(res),
         ),
         tuple(reasons),
+        _sheet_doubts(report, truth),
+        witnessed,
     )
+
+
+def _truth_sheet(truth: dict[str, Any], sheet: Any) -> dict[str, Any]:
+    """Truth's record of a sheet read ({} when truth has none)."""
+    key = (Path(sheet.page.path).name, sheet.page.page_index)
+    return next((s for s in truth["sheets"] if (Path(s["file"]).name, s["page_index"]) == key), {})
+
+
+def _sheet_doubts(report: SufficiencyReport, truth: dict[str, Any]) -> tuple[str, ...]:
+    """Per sheet, the sheet-level review findings truth does not give it, joined ("" when
+    none; the fields read unsure named): the doubts that send every line of a sheet to a
+    person."""
+    out = []
+    for sheet in report.sheets:
+        planted = set(_truth_sheet(truth, sheet).get("defects", ()))
+        codes = {
+            f.code
+            + (f" ({', '.join(sorted(f.evidence['fields']))})" if "fields" in f.evidence else "")
+            for f in report.findings
+            if f.page_id == sheet.page.page_id
+            and f.severity.value == "review"
+            and f.code not in planted
+        }
+        out.append(" + ".join(sorted(codes)))
+    return tuple(out)
+
+
+def _witness_dates(
+    report: SufficiencyReport, truth: dict[str, Any], ref: Any, fields: list[Any]
+) -> tuple[int, int, int]:
+    """The witnesses' dates read right and not flagged, not flagged, dated in truth; each date
+    the closed-world stage resolved joins `fields` (as a "date", for the reliability table)."""
+    right = decided = total = 0
+    for sheet in report.sheets:
+        want = (_truth_sheet(truth, sheet).get("witness") or {}).get("date")
+        got = sheet.witness.date if sheet.witness is not None else None
+        if not want:
+            continue
+        total += 1
+        day = parse_written_date(got.text, ref) if got is not None else None
+        ok = day is not None and day.isoformat() == want
+        if got is not None and got.resolved:
+            fields.append(("date", got.confidence, ok))
+        if got is not None and got.confidence >= threshold_for("date", got.resolved):
+            decided += 1
+            right += ok
+    return right, decided, total
 
 
 def _sheet_figure(report: SufficiencyReport, truth: dict[str, Any], what: str) -> tuple[int, ...]:
     """Sheets whose number (or stated count) was read right and not flagged, flagged, all."""
-    by_key = {(Path(s["file"]).name, s["page_index"]): s for s in truth["sheets"]}
     right = flagged = total = 0
     for sheet in report.sheets:
-        want = by_key.get((Path(sheet.page.path).name, sheet.page.page_index))
-        if want is None:
+        want = _truth_sheet(truth, sheet)
+        if not want:
             continue
         if what == "number":
             field, expected = sheet.sheet_number, want.get("sheet_number")
@@ -251,6 +312,7 @@ def table(checked: Sequence[Checked]) -> str:
     head = (
         f"{'group':24} {'sheets':>6} {'signed':>6} {'review':>7} {'wrong':>5} {'verdict✗':>8} "
         f"{'dates':>7} {'resid.':>7} {'voter':>7} {'sheet#':>7} {'count':>7} {'s/sheet':>8}"
+        f" {'doubt':>6} {'w.date':>11}"
     )
     lines = [head]
     groups = [(p, s) for p in (*PARTS, "printed") for s in SCANS]
@@ -273,12 +335,15 @@ def table(checked: Sequence[Checked]) -> str:
         cr, _, cn = map(sum, zip(*(c.stated_counts for c in cs), strict=True))
         sheets = sum(c.sheets for c in cs)
         per_sheet = sum(c.seconds for c in cs) / max(1, sheets)
+        doubts = [d for c in cs for d in c.sheet_doubts]
+        wr, wd, wn = map(sum, zip(*(c.witness_dates for c in cs), strict=True))
         lines.append(
             f"{part + ', ' + style:24} {sheets:6d} {fig['signed_true']:6d} "
             f"{_pct(fig['review_share'] or 0, 1):>7} {fig['silent_wrong']:5d} "
             f"{wrong_verdicts:8d} {_pct(dr, dn):>7} {_pct(rr, rn):>7} "
             f"{_pct(voter_right, len(voters)):>7} {_pct(sr, sn):>7} {_pct(cr, cn):>7} "
-            f"{per_sheet:8.2f}"
+            f"{per_sheet:8.2f} {_pct(sum(map(bool, doubts)), len(doubts)):>6} "
+            f"{wr:3d}/{wd:3d}/{wn:3d}"
         )
     return "\n".join(lines)
 
@@ -288,6 +353,11 @@ def reasons(checked: Sequence[Checked], part: str) -> str:
     total = sum(count.values())
     out = [f"why signed lines wait for a person ({part}, {total} lines):"]
     out += [f"  {n:5d}  {reason}" for reason, n in count.most_common(12)]
+    doubts = Counter(d for c in checked if c.part == part for d in c.sheet_doubts if d)
+    out.append(
+        f"  sheets with a sheet-level doubt truth does not give them: {sum(doubts.values())}"
+    )
+    out += [f"  {n:5d}  {reason}" for reason, n in doubts.most_common(6)]
     return "\n".join(out)
 
 
@@ -364,7 +434,10 @@ def _fit_rows(root: str, entry: dict[str, Any]) -> list[tuple[str, Any, Any, Any
             evs = line_evidence(line, world)
             date = evs.get("date")
             chain.append(
-                (date.cost if date is not None else None, sure_day(line, world, case.dates.filed))
+                (
+                    date.cost if date is not None else None,
+                    sure_day(line.get("date"), world, case.dates.filed),
+                )
             )
             day = parse_written_date(
                 (want or {}).get("fields", {}).get("date", ""), case.dates.filed
@@ -389,6 +462,15 @@ def _fit_rows(root: str, entry: dict[str, Any]) -> list[tuple[str, Any, Any, Any
                     hits = [k for k, v in enumerate(values) if v == want["voter_id"]]
                 field = "name" if name == "signature" else name
                 out.append((field, ev.cost, ev.prior, hits[0] if hits else -1))
+        # the witness's date closes the chain, as the stage reads it (`resolve_sheets`)
+        witnessed = witness_date_field(sheet)
+        w_ev = witness_evidence(sheet, world, case.dates.filed)
+        chain.append(
+            (w_ev.cost if w_ev is not None else None, sure_day(witnessed, world, case.dates.filed))
+        )
+        want_w = _truth_sheet(truth, sheet).get("witness") or {}
+        w_day = dt.date.fromisoformat(want_w["date"]) if want_w.get("date") else None
+        day_truth.append(world.day_index.get(w_day, -1) if w_ev is not None else None)
         if any(t is not None for t in day_truth):
             out.append(("date", chain, np.asarray(world.dates.weights), day_truth))
     return out

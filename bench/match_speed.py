@@ -201,16 +201,17 @@ def _splink(args, store, lines, truth) -> dict[str, float]:
         return {}
     import duckdb
 
-    from matchers.matcher import line_frame
+    from matchers.lines import line_frame
 
     cols = (
         "n_first, n_middle, n_last, n_house, n_street, n_zip, k_address, k_name, "
         "k_surname_house, k_qgram"
     )
     t0 = time.perf_counter()
-    reg = store.con.execute(f"SELECT voter_id AS unique_id, {cols} FROM entries").df()
     texts = [(ln.signer_name, ln.text("residence")) for ln in lines]
-    q = line_frame(store, texts, ())
+    with store.cursor() as c:
+        reg = c.execute(f"SELECT voter_id AS unique_id, {cols} FROM entries").df()
+        q = line_frame(c, texts, ())
     q = q.assign(unique_id=q.qid.astype(str))[["unique_id", *[c.strip() for c in cols.split(",")]]]
     q = q.replace({"": None})
     reg = reg.replace({"": None})

@@ -1,11 +1,11 @@
-"""The scan reader on sheets laid out in other ways (pipeline/synth/layouts.py's families), the
+"""The scan reader on sheets laid out in other ways (synth/layouts.py's families), the
 development and the held-out families side by side: tune on the first, report the second.
 
     OMP_THREAD_LIMIT=1 .venv/bin/python bench/scan_layouts.py --cases 3 --seed 41
     .venv/bin/python bench/scan_layouts.py --dev DIR --heldout DIR   # corpora already made
     .venv/bin/python bench/scan_layouts.py --dev DIR --heldout DIR --fresh DIR --sheets
 
-Each part is a corpus (`python -m pipeline.synth.corpus --layouts dev|heldout`) of clean and
+Each part is a corpus (`python -m synth.corpus --layouts dev|heldout`) of clean and
 degraded scans; every page is read with the scan reader and compared with its truth:
 
 - rows: table rows found / rows in truth (blank rows included); invented: rows read that truth
@@ -58,7 +58,7 @@ ROW_DOUBTS = (
 
 def make_corpus(out: Path, split: str, cases: int, seed: int) -> Path:
     subprocess.run(
-        [sys.executable, "-m", "pipeline.synth.corpus", "--out", str(out), "--cases", str(cases),
+        [sys.executable, "-m", "synth.corpus", "--out", str(out), "--cases", str(cases),
          "--seed", str(seed), "--styles", "clean-scan", "degraded-scan", "--layouts", split,
          "--jobs", "2"],
         check=True, cwd=ROOT, stdout=subprocess.DEVNULL,

@@ -1,6 +1,6 @@
 """Scanned sheets end to end: speed, OCR overhead and accuracy against the generator's truth.
 
-Synthetic data only (pipeline.synth: invented village, voters and signers; no real person's
+Synthetic data only (synth: invented village, voters and signers; no real person's
 data). A case of N ten-line sheets is generated born-digital, rasterized with pypdfium2 and
 degraded (upside down, skewed +-3 degrees, blur + JPEG, speckle, uneven light with faint broken
 rules), then checked with `pipeline.run.check_case` through a process pool, report written.
@@ -57,7 +57,7 @@ from pipeline.scan.images import load_page_image  # noqa: E402
 from pipeline.scan.metrics import compare_to_truth  # noqa: E402
 from pipeline.scan.reader import read_scan  # noqa: E402
 from pipeline.scan.synthetic import Degrade, write_scan_case  # noqa: E402
-from pipeline.synth import generate_case  # noqa: E402
+from synth import generate_case  # noqa: E402
 
 SPECS = (
     Degrade(),

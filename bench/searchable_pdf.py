@@ -1,7 +1,7 @@
 """Scanned sheets saved as "searchable PDFs" (an earlier OCR's invisible text layer over the
 image): the read with the layer against the same pages read from the image alone.
 
-Synthetic data only (pipeline.synth: invented village, voters and signers). Each sheet of a
+Synthetic data only (synth: invented village, voters and signers). Each sheet of a
 generated case is rasterized and saved with its words laid over it as an OCR layer
 (`pipeline.scan.synthetic.write_searchable_pdf`); half of the sheets' layers skip the
 witness's name, as an earlier OCR skips handwriting, so the layer is not used there. Prints CPU
@@ -27,7 +27,7 @@ from pipeline.records import PageKind, Sheet  # noqa: E402
 from pipeline.scan.layer import layer_words  # noqa: E402
 from pipeline.scan.reader import read_image_page  # noqa: E402
 from pipeline.scan.synthetic import rasterize_pdf, write_searchable_pdf  # noqa: E402
-from pipeline.synth import generate_case  # noqa: E402
+from synth import generate_case  # noqa: E402
 
 
 def _blanks(sheet: Sheet) -> list[str | None]:

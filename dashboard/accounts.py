@@ -10,7 +10,6 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from collections import deque
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
@@ -108,27 +107,37 @@ class Accounts:
 
 class LoginLimiter:
     """At most `attempts` failed logins per `window` seconds for one name and for one client
-    address; beyond that, logins are refused until the window has passed."""
+    address; beyond that, logins are refused until the window has passed. The failures are
+    kept in `path` (the accounts file, by default in the dashboard), so a restarted server
+    goes on refusing; without a path, in memory."""
 
-    def __init__(self, attempts: int = 5, window: float = 60.0) -> None:
+    def __init__(
+        self, attempts: int = 5, window: float = 60.0, path: Path | str = ":memory:"
+    ) -> None:
         self.attempts = attempts
         self.window = window
-        self._failures: dict[str, deque[float]] = {}
         self._lock = threading.Lock()
-
-    def _recent(self, key: str, now: float) -> deque[float]:
-        q = self._failures.setdefault(key, deque())
-        while q and now - q[0] > self.window:
-            q.popleft()
-        return q
+        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._db.execute(
+            "CREATE TABLE IF NOT EXISTS login_failures (key TEXT NOT NULL, at REAL NOT NULL)"
+        )
+        self._db.execute("CREATE INDEX IF NOT EXISTS login_failures_key ON login_failures (key)")
 
     def blocked(self, *keys: str) -> bool:
-        now = time.monotonic()
+        since = time.time() - self.window
         with self._lock:
-            return any(len(self._recent(k, now)) >= self.attempts for k in keys)
+            return any(
+                self._db.execute(
+                    "SELECT count(*) FROM login_failures WHERE key = ? AND at > ?", (k, since)
+                ).fetchone()[0]
+                >= self.attempts
+                for k in keys
+            )
 
     def failed(self, *keys: str) -> None:
-        now = time.monotonic()
+        now = time.time()
         with self._lock:
-            for k in keys:
-                self._recent(k, now).append(now)
+            self._db.execute("DELETE FROM login_failures WHERE at <= ?", (now - self.window,))
+            self._db.executemany(
+                "INSERT INTO login_failures (key, at) VALUES (?, ?)", [(k, now) for k in keys]
+            )

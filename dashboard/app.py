@@ -38,9 +38,8 @@ from pipeline.report import write_report
 
 from .accounts import Account, Accounts, LoginLimiter
 from .certify import certification_context, write_certification
-from .checking import check
 from .review import REASONS, CaseFrozenError, CaseReview, NotYoursError, decision
-from .workspace import MAX_UPLOAD_BYTES, CaseSlot, UploadError, Workspace
+from .workspace import MAX_UPLOAD_BYTES, CaseSlot, Checker, UploadError, Workspace
 
 __all__ = ["create_app", "session_secret"]
 
@@ -78,12 +77,17 @@ def create_app(
     *,
     secret: str,
     limiter: LoginLimiter | None = None,
-    checker=check,
+    checker: Checker | None = None,
     https_only: bool = False,
+    store_url: str | None = None,
+    out_dir: Path | None = None,
 ) -> Starlette:
-    """The dashboard over the cases in `root` (workspace.py says what it may be)."""
-    workspace = Workspace(root, checker)
-    limiter = limiter or LoginLimiter()
+    """The dashboard over the cases in `root` (workspace.py says what it may be; `out_dir`:
+    a case folder's report folder, when not its out/); their audit stores in SQLite in each
+    report folder, or in the PostgreSQL database at `store_url`. Uploads are checked by
+    `checker`, or (None) as checking.checker_for chooses."""
+    workspace = Workspace(root, checker, store_url, out_dir)
+    limiter = limiter or LoginLimiter(path=accounts.path)  # kept across a restart
     env = _templates()
 
     def page(request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
@@ -135,7 +139,7 @@ def create_app(
         return slot
 
     def review_of(request: Request) -> CaseReview:
-        slot = slot_of(request)
+        slot = workspace.fresh(slot_of(request))
         if slot.review is None:
             raise HTTPException(409, slot.problem or "the case has not been checked yet")
         return slot.review
@@ -186,7 +190,9 @@ def create_app(
     async def home(request: Request) -> Response:
         if not workspace.many and len(workspace.slots) == 1:
             (slot,) = workspace.slots.values()
-            return RedirectResponse(f"/c/{slot.case_id}/queue", 303)
+            unchecked = workspace.fresh(slot).review is None and slot.sheets_dir is not None
+            where = "upload" if unchecked else "queue"  # nothing to review: sheets to upload
+            return RedirectResponse(f"/c/{slot.case_id}/{where}", 303)
         return page(request, "cases.html", workspace=workspace)
 
     @guard()
@@ -215,27 +221,27 @@ def create_app(
     @guard()
     async def upload(request: Request) -> Response:
         slot = slot_of(request)
-        stored, errors = [], []
+        stored: list[Path] = []
+        errors: list[str] = []
         for item in request.state.form.getlist("sheets"):
             if not hasattr(item, "read"):
                 continue
             data = await item.read(MAX_UPLOAD_BYTES + 1)
             try:
-                path = workspace.store_upload(slot, item.filename or "", data)
-                stored.append(path.name)
+                stored.append(workspace.store_upload(slot, item.filename or "", data))
             except UploadError as err:
                 errors.append(err.message)
         if stored:
             actor = request.state.user.name
             if slot.review is not None:
-                slot.review.audit.event(actor, "upload", {"files": stored})
-            workspace.check(slot)
+                slot.review.audit.event(actor, "upload", {"files": [p.name for p in stored]})
+            workspace.check(slot, stored)
         return page(
             request,
             "upload.html",
             400 if errors and not stored else 200,
             slot=slot,
-            stored=stored,
+            stored=[p.name for p in stored],
             errors=errors,
         )
 

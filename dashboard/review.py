@@ -37,7 +37,7 @@ from pipeline.records import (
     Verdict,
 )
 
-from .audit import AUDIT_FILE, AuditStore, Event, StoredDecision, undo_of
+from .audit import Event, StoredDecision, open_store, undo_of
 
 __all__ = [
     "REASONS",
@@ -115,10 +115,10 @@ def _doubts(j: JudgedLine) -> int:
 class CaseReview:
     """A checked case's report folder (`out_dir`), opened for review."""
 
-    def __init__(self, out_dir: Path, case_id: str) -> None:
+    def __init__(self, out_dir: Path, case_id: str, store_url: str | None = None) -> None:
         self.out_dir = Path(out_dir)
         self.case_id = case_id
-        self.audit = AuditStore(self.out_dir / AUDIT_FILE)
+        self.audit = open_store(self.out_dir, case_id, store_url)
         self._lock = threading.RLock()
         self._register: run.RegisterData | None = None
         self.reload()

@@ -3,7 +3,8 @@
 The folder given to `petitions dashboard` is one of:
 
 - a checked case's report folder (it holds `judging.pickle`): that one case;
-- a case folder (it holds `case.toml`): that case, its report in `out/` (checked if missing);
+- a case folder (it holds `case.toml`), or a case file of any name: that case, its report in
+  `out/` (or the folder given as `out_dir`: `petitions serve` gives its own);
 - a folder of case folders: every one of them; a clerk can create more in it.
 
 A case folder made in the browser holds `case.toml`, the register or roll it names, its sheets
@@ -16,13 +17,16 @@ from __future__ import annotations
 import re
 import shutil
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from flows.server import configured_api_url
 from pipeline.errors import PetitionError
 from pipeline.judging import JUDGING_FILE
 
+from .audit import StoreError, check_store_url
+from .checking import checker_for, report_stamp
 from .review import CaseReview
 
 __all__ = ["MAX_UPLOAD_BYTES", "UploadError", "Workspace", "safe_name", "sniff"]
@@ -92,29 +96,48 @@ class CaseSlot:
     review: CaseReview | None = None
     checking: bool = False
     problem: str = ""  # the last check's failure, in one line
+    case_name: str = CASE_FILE  # the case file in case_dir
+    loaded: tuple[int, int] | None = None  # the report the review was loaded from
 
     @property
     def sheets_dir(self) -> Path | None:
         return self.case_dir / "sheets" if self.case_dir is not None else None
 
 
-Checker = Callable[[Path, Path, list], object]
+# (case file, report folder, decisions, sheet files just uploaded) -> when the report is written
+Checker = Callable[[Path, Path, list, list], object]
 
 
 class Workspace:
-    def __init__(self, root: Path, checker: Checker) -> None:
+    def __init__(
+        self,
+        root: Path,
+        checker: Checker | None = None,
+        store_url: str | None = None,
+        out_dir: Path | None = None,
+    ) -> None:
         self.root = Path(root).resolve()
-        self.checker = checker  # (case file, report folder, decisions) -> a report
+        # None: through the case's Prefect deployment when the configured server has it, else
+        # in this process (checking.checker_for, asked at each check)
+        self.checker = checker
+        self.out_dir = out_dir  # one case folder's report folder, when not its out/
+        check_store_url(store_url)
+        self.store_url = store_url  # the audit store (audit.open_store); None: SQLite
         self.slots: dict[str, CaseSlot] = {}
         self._lock = threading.Lock()
         self.many = False
         self._discover()
 
     def _discover(self) -> None:
-        if (self.root / JUDGING_FILE).is_file():
+        if self.root.is_file():  # a case file
+            out = Path(self.out_dir).resolve() if self.out_dir else self.root.parent / OUT
+            slot = CaseSlot(_slug(self.root.parent.name), out, self.root.parent)
+            self._add(replace(slot, case_name=self.root.name))
+        elif (self.root / JUDGING_FILE).is_file():
             self._add(CaseSlot(_slug(self.root.name), self.root, None))
         elif (self.root / CASE_FILE).is_file():
-            self._add(CaseSlot(_slug(self.root.name), self.root / OUT, self.root))
+            out = Path(self.out_dir).resolve() if self.out_dir else self.root / OUT
+            self._add(CaseSlot(_slug(self.root.name), out, self.root))
         else:
             self.many = True
             for d in sorted(p for p in self.root.iterdir() if p.is_dir()):
@@ -124,15 +147,34 @@ class Workspace:
                     self._add(CaseSlot(_slug(d.name), d, None))
 
     def _add(self, slot: CaseSlot) -> None:
-        if (slot.out_dir / JUDGING_FILE).is_file():
-            try:
-                slot.review = CaseReview(slot.out_dir, slot.case_id)
-            except PetitionError as err:
-                slot.problem = err.message
+        self._load(slot)
         self.slots[slot.case_id] = slot
+
+    def _load(self, slot: CaseSlot) -> None:
+        """Open the slot's review, or judge it again, from the report folder as it is now."""
+        if not (slot.out_dir / JUDGING_FILE).is_file():
+            return
+        stamp = report_stamp(slot.out_dir)
+        try:
+            if slot.review is None:
+                slot.review = CaseReview(slot.out_dir, slot.case_id, self.store_url)
+            else:
+                slot.review.reload()
+            slot.loaded, slot.problem = stamp, ""
+        except StoreError:
+            raise  # no store, no review: the server does not start
+        except PetitionError as err:
+            slot.problem = err.message
 
     def get(self, case_id: str) -> CaseSlot | None:
         return self.slots.get(case_id)
+
+    def fresh(self, slot: CaseSlot) -> CaseSlot:
+        """The slot, its review reloaded first when another check (a scheduled run, an inbox
+        drop, another dashboard's upload) has written a newer report since it was loaded."""
+        if not slot.checking and report_stamp(slot.out_dir) != slot.loaded:
+            self._load(slot)
+        return slot
 
     # new cases and uploads ------------------------------------------------------------------
 
@@ -183,9 +225,9 @@ class Workspace:
 
     # checking -------------------------------------------------------------------------------
 
-    def check(self, slot: CaseSlot) -> threading.Thread:
-        """Check the case in the background (the pipeline, with the review's decisions);
-        the review opens, or reloads, when it is done."""
+    def check(self, slot: CaseSlot, files: Sequence[Path] = ()) -> threading.Thread:
+        """Check the case in the background (the pipeline, with the review's decisions;
+        `files`: the sheets just uploaded); the review opens, or reloads, when it is done."""
         case_dir = slot.case_dir
         if case_dir is None:
             raise UploadError("this case was opened from its report alone: it cannot be checked")
@@ -194,12 +236,11 @@ class Workspace:
         decisions = [s.decision for s in slot.review.audit.decisions()] if slot.review else []
 
         def work() -> None:
+            case_file = case_dir / slot.case_name
             try:
-                self.checker(case_dir / CASE_FILE, slot.out_dir, decisions)
-                if slot.review is None:
-                    slot.review = CaseReview(slot.out_dir, slot.case_id)
-                else:
-                    slot.review.reload()
+                checker = self.checker or checker_for(case_file, configured_api_url())
+                checker(case_file, slot.out_dir, decisions, list(files))
+                self._load(slot)
             except PetitionError as err:
                 slot.problem = err.message
             except Exception as err:  # shown to the clerk; the server goes on

@@ -9,7 +9,13 @@ import hashlib
 from collections.abc import Sequence
 from pathlib import Path
 
-__all__ = ["SHEETS_UPLOADED", "case_resource", "emit_sheets_uploaded", "upload_trigger"]
+__all__ = [
+    "SHEETS_UPLOADED",
+    "case_resource",
+    "deployment_name",
+    "emit_sheets_uploaded",
+    "upload_trigger",
+]
 
 SHEETS_UPLOADED = "petition.sheets.uploaded"
 
@@ -23,6 +29,11 @@ def case_resource(case_path: str | Path) -> dict[str, str]:
         "prefect.resource.name": path.parent.name,
         "petition.case.path": str(path),
     }
+
+
+def deployment_name(case_path: str | Path) -> str:
+    """The name of the case's deployment (flows.schedule), by which the dashboard finds it."""
+    return f"filing-window-{Path(case_path).resolve().parent.name or 'case'}"
 
 
 def emit_sheets_uploaded(case_path: str | Path, files: Sequence[str | Path]) -> bool:

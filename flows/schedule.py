@@ -14,24 +14,21 @@ from dateutil.rrule import rrulestr
 from prefect.deployments.runner import RunnerDeployment
 from prefect.schedules import RRule
 
-from pipeline.case import CaseConfig, PetitionKind, load_case
-from pipeline.election_calendar import referendum_filing_window
+from pipeline.case import CaseConfig, load_case
 
 from .check import check_petition
-from .events import upload_trigger
+from .events import deployment_name, upload_trigger
 
 __all__ = ["filing_window", "filing_window_deployment", "next_runs"]
 
 
 def filing_window(case: CaseConfig) -> tuple[dt.date, dt.date]:
-    """The days a scheduled check runs: for 9-902, the thirty days after adoption (9-902(1)),
-    through the next business day when the thirtieth is a Saturday, Sunday or public holiday
-    (General Construction Law § 25-a; the case's extra holidays included). Otherwise up to the
-    filing date (the case's own), starting thirty days before it: no statutory period, so
-    nothing to extend."""
-    if case.kind is PetitionKind.PERMISSIVE_REFERENDUM and case.dates.adopted is not None:
-        return referendum_filing_window(case.dates.adopted, case.dates.holidays)
-    return case.dates.filed - dt.timedelta(days=30), case.dates.filed
+    """The days a scheduled check runs: the kind's window (`KindSpec.filing_window`). For 9-902,
+    the thirty days after adoption (9-902(1)), through the next business day when the thirtieth
+    is a Saturday, Sunday or public holiday (General Construction Law § 25-a; the case's extra
+    holidays included). Otherwise from the case's first day of signing (dates.signing_from;
+    else thirty days before the filing) to the filing: no statutory period, nothing to extend."""
+    return case.spec.filing_window(case)
 
 
 def next_runs(
@@ -64,9 +61,8 @@ def filing_window_deployment(
         f"DTSTART:{start:%Y%m%d}T000000\n"
         f"RRULE:FREQ=MINUTELY;INTERVAL={every_minutes};UNTIL={end:%Y%m%d}T235900"
     )
-    slug = Path(case_path).resolve().parent.name or "case"
     deployment = check_petition.to_deployment(
-        name=f"filing-window-{slug}",
+        name=deployment_name(case_path),
         schedule=RRule(rrule),
         parameters={
             "case_path": str(Path(case_path).resolve()),

@@ -3,8 +3,9 @@
 Connects to the configured Prefect server (`PREFECT_API_URL`) or starts one on this machine,
 serves the case's check deployment (the filing-window schedule, and a trigger on the case's
 `petition.sheets.uploaded` event), watches the case's inbox folder (a sheet dropped there is
-moved into the case's sheets and the event emitted), prints the addresses, and stops cleanly on
-Ctrl-C (the server it started is stopped too).
+moved into the case's sheets and the event emitted), serves the review dashboard over the case
+with its report folder the deployment's (a sheet uploaded there emits the event too), prints
+the addresses, and stops cleanly on Ctrl-C (the servers it started are stopped too).
 """
 
 from __future__ import annotations
@@ -14,11 +15,22 @@ import contextlib
 import datetime as dt
 import os
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from .server import configured_api_url, local_server
 
-__all__ = ["serve_case"]
+__all__ = ["DashboardOptions", "serve_case"]
+
+
+@dataclass(frozen=True, slots=True)
+class DashboardOptions:
+    """The review dashboard `serve` starts: its accounts file, address and audit store."""
+
+    users: Path
+    port: int = 8000
+    store_url: str | None = None
+    host: str = "127.0.0.1"
 
 
 def serve_case(
@@ -28,8 +40,10 @@ def serve_case(
     inbox: Path | None = None,
     port: int | None = None,
     say: Callable[[str], object] = print,
+    dashboard: DashboardOptions | None = None,
 ) -> int:
-    """Serve the case until stopped (Ctrl-C, or SIGTERM). Returns the exit code (0)."""
+    """Serve the case until stopped (Ctrl-C, or SIGTERM), and its review dashboard unless
+    `dashboard` is None. Returns the exit code (0)."""
     from .inbox import InboxWatcher, sheets_folder
 
     case_path = Path(case_path).resolve()
@@ -63,6 +77,8 @@ def serve_case(
         say("next runs:     " + (", ".join(f"{t:%Y-%m-%d %H:%M}" for t in runs) or "none left"))
         say(f"inbox:         {inbox}  (sheets dropped here are moved to {folder})")
         say(f"reports:       {out_dir.resolve()}")
+        if dashboard is not None:
+            say(f"dashboard:     {_start_dashboard(stack, case_path, out_dir, dashboard, say)}")
         say("Ctrl-C to stop")
         watcher = InboxWatcher(inbox, folder, lambda files: emit_sheets_uploaded(case_path, files))
         stack.callback(watcher.stop)
@@ -71,6 +87,24 @@ def serve_case(
             asyncio.run(runner.start())
         say("stopped")
     return 0
+
+
+def _start_dashboard(
+    stack: contextlib.ExitStack,
+    case_path: Path,
+    out_dir: Path,
+    options: DashboardOptions,
+    say: Callable[[str], object],
+) -> str:
+    """The dashboard over the case folder, its report folder `out_dir`; its uploads emit the
+    case's event (PREFECT_API_URL is set by now, and the deployment registered)."""
+    from dashboard.server import DashboardServer, open_app
+
+    app = open_app(case_path.parent, options.users, options.store_url, out_dir, say=say)
+    server = DashboardServer(app, options.host, options.port)
+    address = server.start()
+    stack.callback(server.stop)
+    return address
 
 
 def _deployment(case_path: Path, out_dir: Path, every_minutes: int):

@@ -10,6 +10,8 @@
   REVIEW or NO_MATCH with the candidates and their evidence. `BaselineMatcher` is the older
   all-pairs RapidFuzz matcher, kept as the yardstick.
 - `read_roll`: the assessment roll; its owners are matched like voters, its holdings credited.
+- `Matcher`: the protocol both matchers satisfy (`match_all(lines) -> tuple[Match, ...]`), what
+  the pipeline types against.
 """
 
 from .assessment_roll import RollRead, owner_id, read_roll, split_co_owners
@@ -28,6 +30,7 @@ from .normalize import (
     split_person_name,
     split_street_address,
 )
+from .protocol import Matcher
 from .register import NYSBOE_45_FIELDS, NYSBOE_47_FIELDS, BadRow, RegisterRead, read_register
 from .store import BLOCKING_KEYS, ImportInfo, RegisterStore, open_store, status_on
 from .weights import Thresholds, Weights, load_weights
@@ -46,6 +49,7 @@ __all__ = [
     "Comparison",
     "FSMatcher",
     "ImportInfo",
+    "Matcher",
     "PersonName",
     "RegisterRead",
     "RegisterStore",

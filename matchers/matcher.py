@@ -1,15 +1,18 @@
 """The blocked Fellegi-Sunter matcher: who on the register signed each line.
 
-Same interface as `BaselineMatcher`: `FSMatcher(entries or a RegisterStore, cfg)`, `.match(line)`,
-`.match_all(lines)`. Per batch of lines:
+Same interface as `BaselineMatcher` (the `matchers.protocol.Matcher` both satisfy):
+`FSMatcher(entries or a RegisterStore, cfg)`, `.match(line)`, `.match_all(lines)`. Each
+`match_all` runs its SQL on a cursor of its own (`RegisterStore.cursor()`), so its tables below
+are its own. Per batch of lines:
 
-1. Prepare: the signer's name (the printed name, else the signature's text) split into given,
-   middle, surname and suffix, every way `normalize.name_readings` reads it (as written; two
-   words the other way round; one word as a given name too; three words with two run apart,
-   joined), each reading a row of `q` costing READING_PENALTY bits but the first; the
-   residence into house number, street, unit and postcode (4 or 5 digits; a trailing place name
-   the register knows is dropped). Normalized in SQL exactly as the register was
-   (`matchers.store._NORMALIZED`), with the same blocking keys.
+1. Prepare (`matchers.lines.line_frame`): the signer's name (the printed name, else the
+   signature's text) split into given, middle, surname and suffix, every way
+   `normalize.name_readings` reads it (as written; two words the other way round; one word as
+   a given name too; three words with two run apart, joined), each reading a row of `q`
+   costing READING_PENALTY bits but the first; the residence into house number, street, unit
+   and postcode (4 or 5 digits; a trailing place name the register knows is dropped).
+   Normalized in SQL exactly as the register was (`matchers.store.NORMALIZED_SQL`), with the
+   same blocking keys.
 2. Block: the union of every pass in `store.BLOCKING_KEYS` (address; surname+given phonetic;
    surname+house; ZIP+initials; given+house; a surname q-gram; surname+street), for every
    reading. A reading's block in one pass larger
@@ -71,6 +74,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import duckdb
 import numpy as np
 import pandas as pd
 
@@ -86,13 +90,14 @@ from pipeline.records import (
 )
 
 from .compare import CLOSE, COMPARISONS, DIFFERENT, EXACT, FIELD_COLUMNS, LEVELS, LOOSE, MISSING
+from .lines import line_frame
 from .nicknames import same_given_name
-from .normalize import name_readings, name_suffix, split_person_name, split_street_address
+from .normalize import name_suffix
 from .sql_pairs import EPSILON, best_pairs
-from .store import _NORMALIZED, BLOCKING_KEYS, HASH_COLUMNS, RegisterStore
+from .store import BLOCKING_KEYS, HASH_COLUMNS, RegisterStore
 from .weights import Weights, fit_to_lines, for_register, load_weights
 
-__all__ = ["METHOD", "FSMatcher", "line_frame"]
+__all__ = ["METHOD", "FSMatcher"]
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +110,6 @@ NAME_TRUST_SUFFIX = 0.99  # ... and tell a Jr from a Sr by the suffix alone (a t
 SURNAME_LIKE_AT_ALL = 0.80  # ... and, when no candidate was found at all, this close
 SURNAME_LIKE = 80.0  # a candidate's surname this like (Jaro-Winkler 0..100) keeps NO_MATCH off
 PREFILTER = 0.75  # Jaro-Winkler of a surname below which a pair is not scored (see _prefilter)
-READING_PENALTY = 2.0  # bits: a name read another way than usual (normalize.name_readings)
 
 _FIELD_INDEX = {c.field: i for i, c in enumerate(COMPARISONS)}
 _COLUMNS = tuple(dict.fromkeys(FIELD_COLUMNS.values()))
@@ -135,86 +139,6 @@ def _name_confidence(line: SignatureLine) -> float:
     """The confidence of the field the name was taken from (printed name, else signature)."""
     f = line.signer_name_field
     return f.confidence if f is not None else 0.0
-
-
-def _strip_place(street: str, places: frozenset[str], longest: int) -> str:
-    tokens = street.split()
-    for k in range(min(longest, len(tokens) - 1), 0, -1):
-        if " ".join(tokens[-k:]) in places:
-            rest = tokens[:-k]
-            while rest and rest[-1] in ("OF", "VILLAGE", "TOWN", "CITY", "VILL"):
-                rest.pop()
-            return " ".join(rest)
-    return street
-
-
-def line_frame(
-    store: RegisterStore,
-    lines: Sequence[tuple[str, str]],
-    places: Sequence[str],
-    *,
-    readings: bool = False,
-) -> pd.DataFrame:
-    """(name, residence) texts -> the temp table `q` of the store's connection (normalized fields
-    and blocking keys, `qid` = row, `line` = the text's position, `penalty` = bits the reading
-    costs), returned as a frame in qid order. With `readings`, each name read every way
-    `name_readings` gives (consecutive rows of one line; the usual reading first, penalty 0,
-    the others READING_PENALTY); else one row a line (qid = line)."""
-    place_set = frozenset(p for p in places if p)
-    longest = max((len(p.split()) for p in place_set), default=0)
-    rows: list[tuple[object, ...]] = []
-    for n, (name, residence) in enumerate(lines):
-        people = name_readings(name) if readings else (split_person_name(name),)
-        address = split_street_address(residence)
-        street = _strip_place(address.street, place_set, longest) if place_set else address.street
-        for k, person in enumerate(people):
-            rows.append(
-                (
-                    len(rows),
-                    n,
-                    READING_PENALTY if k else 0.0,
-                    person.first,
-                    person.middle,
-                    person.last,
-                    person.suffix,
-                    address.house_number,
-                    "",
-                    address.unit,
-                    "",
-                    street,
-                    "",
-                    address.zip5,
-                )
-            )
-    frame = pd.DataFrame(
-        rows,
-        columns=[
-            "qid",
-            "line",
-            "penalty",
-            "first_name",
-            "middle_name",
-            "last_name",
-            "suffix",
-            "house_number",
-            "half_code",
-            "apartment",
-            "pre_direction",
-            "street_name",
-            "post_direction",
-            "zip5",
-        ],
-    ).astype({c: "object" for c in ("first_name", "last_name", "street_name")})
-    frame = frame.astype({"qid": "int64", "line": "int64", "penalty": "float64"})
-    con = store.con
-    con.register("q_df", frame)
-    try:
-        con.execute(
-            "CREATE OR REPLACE TEMP TABLE q AS " + _NORMALIZED.format(src="q_df") + " ORDER BY qid"
-        )
-    finally:
-        con.unregister("q_df")
-    return con.execute("SELECT * FROM q ORDER BY qid").df()
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,15 +225,13 @@ class FSMatcher:
         self._shares = _shares(self._store)
         self._max_block = max_block
         self._batch = batch
-        self._places = tuple(
-            str(p)
-            for (p,) in self._store.con.execute(
+        with self._store.cursor() as con:
+            places = con.execute(
                 # the few distinct names first, normalized after (not 13 million times)
                 "SELECT DISTINCT naddr(p) FROM (SELECT DISTINCT city AS p FROM entries "
                 "UNION SELECT DISTINCT town_city FROM entries)"
             ).fetchall()
-            if p
-        )
+        self._places = tuple(str(p) for (p,) in places if p)
         log.debug("fs matcher built over %d register entries", self._size)
 
     @property
@@ -351,9 +273,19 @@ class FSMatcher:
         # One blocking join for every line (each pass scans the register once), then scoring
         # and deciding in chunks of `batch` lines, which bounds the memory.
         texts = [(ln.signer_name, ln.text("residence")) for ln in lines]
-        q = line_frame(self._store, texts, self._places, readings=True)
-        self._block()
-        con = self._store.con
+        # The call's tables (q, pairs, cand, scored, ...) live on a cursor of its own: two
+        # matchers on one store, or two threads, never share them.
+        with self._store.cursor() as con:
+            return self._match_all(con, lines, texts)
+
+    def _match_all(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        lines: Sequence[SignatureLine],
+        texts: Sequence[tuple[str, str]],
+    ) -> tuple[Match, ...]:
+        q = line_frame(con, texts, self._places, readings=True)
+        self._block(con)
         con.execute(f"CREATE OR REPLACE TEMP TABLE cand AS {self._prefilter()}")
         con.execute("DROP TABLE pairs")
         # Each distinct pair of values compared once for the whole batch; only the pairs that
@@ -362,14 +294,14 @@ class FSMatcher:
         con.execute("DROP TABLE cand")
         q_line = q.line.to_numpy(dtype=np.int64)
         q_penalty = q.penalty.to_numpy(dtype=np.float64)
-        batch = self._fit(q_line, q_penalty, _initials(q), len(lines))
+        batch = self._fit(con, q_line, q_penalty, _initials(q), len(lines))
         firsts = np.searchsorted(q_line, np.arange(len(lines) + 1), side="left")
         out: list[Match] = []
         for start in range(0, len(lines), self._batch):
             stop = min(len(lines), start + self._batch)
             out.extend(
                 self._match_chunk(
-                    lines[start:stop], q, start, (int(firsts[start]), int(firsts[stop])), batch
+                    con, lines[start:stop], q, start, (int(firsts[start]), int(firsts[stop])), batch
                 )
             )
         log.debug("matched %d lines; registered share estimated %.3f", len(out), batch.registered)
@@ -379,23 +311,29 @@ class FSMatcher:
         """(qid, rid, voter_id, passes) for (name, residence) texts: which entries each
         blocking pass proposes (bit i of `passes`: BLOCKING_KEYS[i]) for any reading of the
         name; qid is the text's position."""
-        line_frame(self._store, texts, self._places, readings=True)
-        self._block()
-        return self._store.con.execute(
-            "SELECT q.line AS qid, p.rid, e.voter_id, bit_or(p.passes) AS passes FROM pairs p "
-            "JOIN entries e USING (rid) JOIN q USING (qid) GROUP BY q.line, p.rid, e.voter_id "
-            "ORDER BY qid, rid"
-        ).df()
+        with self._store.cursor() as con:
+            line_frame(con, texts, self._places, readings=True)
+            self._block(con)
+            return con.execute(
+                "SELECT q.line AS qid, p.rid, e.voter_id, bit_or(p.passes) AS passes FROM pairs p "
+                "JOIN entries e USING (rid) JOIN q USING (qid) GROUP BY q.line, p.rid, e.voter_id "
+                "ORDER BY qid, rid"
+            ).df()
 
     # ----------------------------------------------------------------------------------------
 
     def _fit(
-        self, q_line: np.ndarray, q_penalty: np.ndarray, q_initial: np.ndarray, n_lines: int
+        self,
+        con: duckdb.DuckDBPyConnection,
+        q_line: np.ndarray,
+        q_penalty: np.ndarray,
+        q_initial: np.ndarray,
+        n_lines: int,
     ) -> _Batch:
         """m and the registered share fitted to this batch's scored pairs (each line's best
         pair per voter), the stored weights as priors (`weights.fit_to_lines`)."""
         cols = ", ".join(f"c_{i}" for i in range(len(COMPARISONS)))
-        data = self._store.con.execute(f"SELECT qid, voter, {cols} FROM scored").fetchnumpy()
+        data = con.execute(f"SELECT qid, voter, {cols} FROM scored").fetchnumpy()
         qid = np.asarray(data["qid"], dtype=np.int64)
         codes = np.stack(
             [np.asarray(data[f"c_{i}"], dtype=np.int8) for i in range(len(COMPARISONS))], axis=1
@@ -418,7 +356,7 @@ class FSMatcher:
         )
         return _Batch(fit.weights, fit.weights.table, fit.log2_prior, fit.registered)
 
-    def _block(self) -> None:
+    def _block(self, con: duckdb.DuckDBPyConnection) -> None:
         # Per pass: the lines whose key's register block is small enough (its size stored at
         # import, `store.blocks`), then the entries in those blocks: one join on the key's hash.
         m = int(self._max_block)
@@ -429,7 +367,7 @@ class FSMatcher:
             f"JOIN entries e ON e.{HASH_COLUMNS[key]} = q.h"
             for bit, key in enumerate(BLOCKING_KEYS)
         ]
-        self._store.con.execute(
+        con.execute(
             "CREATE OR REPLACE TEMP TABLE pairs AS SELECT qid, rid, bit_or(pass) AS passes FROM ("
             + " UNION ALL ".join(f"({p})" for p in parts)
             + ") GROUP BY qid, rid"
@@ -456,6 +394,7 @@ class FSMatcher:
 
     def _score(
         self,
+        con: duckdb.DuckDBPyConnection,
         lo: int,
         hi: int,
         q_line: np.ndarray,
@@ -465,9 +404,7 @@ class FSMatcher:
     ) -> _Scored:
         """The scored pairs (table `scored`, see `sql_pairs.best_pairs`) of the readings with
         lo <= qid < hi, sorted by line, then weight (best first), then row."""
-        data = self._store.con.execute(
-            "SELECT * FROM scored WHERE qid >= ? AND qid < ?", [lo, hi]
-        ).fetchnumpy()
+        data = con.execute("SELECT * FROM scored WHERE qid >= ? AND qid < ?", [lo, hi]).fetchnumpy()
         n = len(data["qid"])
         codes = np.empty((n, len(COMPARISONS)), dtype=np.int8)
         sims = np.empty((n, len(COMPARISONS)), dtype=np.float32)
@@ -514,6 +451,7 @@ class FSMatcher:
 
     def _match_chunk(
         self,
+        con: duckdb.DuckDBPyConnection,
         lines: Sequence[SignatureLine],
         q: pd.DataFrame,
         lo: int,
@@ -523,7 +461,9 @@ class FSMatcher:
         """Decide lines lo .. lo + len(lines) (their readings are rows `readings` of q)."""
         q_line = q.line.to_numpy(dtype=np.int64)
         q_penalty = q.penalty.to_numpy(dtype=np.float64)
-        scored = self._score(readings[0], readings[1], q_line, q_penalty, _initials(q), batch.table)
+        scored = self._score(
+            con, readings[0], readings[1], q_line, q_penalty, _initials(q), batch.table
+        )
         idx = np.arange(lo, lo + len(lines))
         starts = np.searchsorted(scored.line, idx, side="left")
         ends = np.searchsorted(scored.line, idx, side="right")
@@ -545,7 +485,7 @@ class FSMatcher:
         reading = [
             int(scored.qid[js[0]]) if js else int(first_reading[i]) for i, js in enumerate(picks)
         ]
-        unsure = self._surname_check(q, scored, picks, post, lo, readings)
+        unsure = self._surname_check(con, q, scored, picks, post, lo, readings)
         cols = {c: q[c].to_numpy() for c in ("n_first", "n_last", "n_house", "n_street")}
         infos = [
             _LineInfo(
@@ -587,6 +527,7 @@ class FSMatcher:
 
     def _surname_check(
         self,
+        con: duckdb.DuckDBPyConnection,
         q: pd.DataFrame,
         scored: _Scored,
         picks: list[list[int]],
@@ -607,10 +548,9 @@ class FSMatcher:
             for r, ln, last in zip(sub.qid, sub.line, sub.n_last, strict=True)
             if int(ln) in unsure and len(str(last)) >= 2
         ]
-        given = self._given_known(q, scored, picks)
+        given = self._given_known(con, scored, picks)
         if not qids:
             return _NameChecks({}, {}, given)
-        con = self._store.con
         con.register("nm_df", pd.DataFrame({"qid": qids}))
         try:
             got = con.execute(
@@ -642,12 +582,12 @@ class FSMatcher:
         return self._weights.thresholds.match_probability
 
     def _given_known(
-        self, q: pd.DataFrame, scored: _Scored, picks: list[list[int]]
+        self, con: duckdb.DuckDBPyConnection, scored: _Scored, picks: list[list[int]]
     ) -> frozenset[str]:
         """Of the lines whose best candidate's given name is only CLOSE (a slip, not a
         nickname), the given names that some voter on the register has: such a "slip" may be
-        another person's name ("MARY" / "MARK"). The register's given names are gathered once
-        per connection (a temp table)."""
+        another person's name ("MARY" / "MARK"): the store's `given_names`, gathered at
+        import."""
         asked = {
             str(scored.line_values["first_name"][ch[0]])
             for ch in picks
@@ -660,11 +600,6 @@ class FSMatcher:
         }
         if not asked:
             return frozenset()
-        con = self._store.con
-        con.execute(
-            "CREATE TEMP TABLE IF NOT EXISTS given_names AS "
-            "SELECT DISTINCT n_first FROM entries WHERE n_first <> ''"
-        )
         got = con.execute(
             "SELECT n_first FROM given_names WHERE n_first IN (SELECT unnest(?))", [sorted(asked)]
         ).fetchall()
@@ -868,19 +803,20 @@ def _shares(store: RegisterStore) -> _Shares:
     size = len(store)
     total = size * (size - 1) / 2
 
-    def share(columns: str) -> float:
+    def share(con: duckdb.DuckDBPyConnection, columns: str) -> float:
         present = " AND ".join(f"{c} <> ''" for c in columns.split(", "))
-        got = store.con.execute(
+        got = con.execute(
             f"WITH g AS (SELECT count(*) AS n FROM entries WHERE {present} GROUP BY {columns} "
             "HAVING count(*) > 1) SELECT coalesce(sum(n * (n - 1) / 2), 0) FROM g"
         ).fetchall()
         return float(got[0][0]) / total if got and total else 0.0
 
-    return _Shares(
-        share("n_house, n_street"),
-        share("n_house, n_street, n_zip"),
-        share("n_last, n_house, n_street"),
-    )
+    with store.cursor() as con:
+        return _Shares(
+            share(con, "n_house, n_street"),
+            share(con, "n_house, n_street, n_zip"),
+            share(con, "n_last, n_house, n_street"),
+        )
 
 
 def _joint_bits(

@@ -19,7 +19,7 @@ from types import MappingProxyType
 __all__ = ["NICKNAMES", "canonical_given_name", "given_name_forms", "same_given_name"]
 
 # formal name -> its common nicknames
-_FORMAL: Mapping[str, tuple[str, ...]] = {
+FORMAL_NICKNAMES: Mapping[str, tuple[str, ...]] = {
     "ABIGAIL": ("ABBY", "ABBIE", "GAIL"),
     "ABRAHAM": ("ABE",),
     "ALBERT": ("AL", "BERT", "BERTIE"),
@@ -122,7 +122,7 @@ def _invert(formal: Mapping[str, tuple[str, ...]]) -> Mapping[str, tuple[str, ..
 
 
 # nickname -> the formal names it stands for (first listed is the usual one)
-NICKNAMES: Mapping[str, tuple[str, ...]] = _invert(_FORMAL)
+NICKNAMES: Mapping[str, tuple[str, ...]] = _invert(FORMAL_NICKNAMES)
 
 
 def canonical_given_name(name: str) -> str:
@@ -130,7 +130,7 @@ def canonical_given_name(name: str) -> str:
 
     Used for blocking keys: both sides map the same way, so "Bill" and "William" share a key."""
     forms = NICKNAMES.get(name)
-    if forms and name not in _FORMAL:
+    if forms and name not in FORMAL_NICKNAMES:
         return forms[0]
     return name
 
@@ -138,7 +138,7 @@ def canonical_given_name(name: str) -> str:
 def given_name_forms(name: str) -> frozenset[str]:
     """The name and every formal name it may be short for, and, for a formal name, its
     nicknames: the names a signer `name` may be registered under."""
-    return frozenset((name, *NICKNAMES.get(name, ()), *_FORMAL.get(name, ())))
+    return frozenset((name, *NICKNAMES.get(name, ()), *FORMAL_NICKNAMES.get(name, ())))
 
 
 def same_given_name(a: str, b: str) -> bool:

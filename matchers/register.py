@@ -155,7 +155,7 @@ class _BadRowError(Exception):
 # --------------------------------------------------------------------------------------------
 
 
-def _check_file(path: Path, limits: LimitsConfig | None = None) -> str:
+def check_file(path: Path, limits: LimitsConfig | None = None) -> str:
     """The file's sha256; raises if it is missing, too large or is not text."""
     limits = limits or LimitsConfig()
     if not path.exists():
@@ -414,7 +414,7 @@ def _read_nysboe(path: Path, sha256: str, fh: IO[str], limit: int) -> RegisterRe
 # --------------------------------------------------------------------------------------------
 
 
-def _check_mapping(columns: Mapping[str, str]) -> None:
+def check_mapping(columns: Mapping[str, str]) -> None:
     problems = [
         f"unknown register field {k!r} (known: {', '.join(_ENTRY_FIELDS)})"
         for k in columns
@@ -508,8 +508,8 @@ def read_register(cfg: RegisterConfig, limits: LimitsConfig | None = None) -> Re
     path = Path(cfg.path)
     limits = limits or LimitsConfig()
     if cfg.format is RegisterFormat.CSV:
-        _check_mapping(cfg.columns)
-    sha256 = _check_file(path, limits)
+        check_mapping(cfg.columns)
+    sha256 = check_file(path, limits)
     limit = limits.line_chars
     if cfg.format is RegisterFormat.CSV:
         columns = dict(cfg.columns)

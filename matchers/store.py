@@ -8,8 +8,8 @@ leaves a half database that a later case would trust.
 
 What an import keeps, per voter: every `RegisterEntry` field (status with its inactive and purge
 dates, registration date, town, ward, election district), the source row, and the normalized
-fields and blocking keys the matcher uses (computed in SQL, `_NORMALIZED`). The `meta` table holds
-the file's path, sha256, layout, row counts and the import date and time; `bad_rows` every row
+fields and blocking keys the matcher uses (computed in SQL, `NORMALIZED_SQL`). The `meta` table
+holds the file's path, sha256, layout, row counts and the import date and time; `bad_rows` every row
 that could not be read and why. Rows are never dropped silently: `rows_read == entries +
 bad_rows`.
 
@@ -31,8 +31,10 @@ import datetime as dt
 import logging
 import os
 import random
+import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
@@ -51,14 +53,15 @@ from .register import (
     NYSBOE_DATE_FIELDS,
     NYSBOE_TEXT_FIELDS,
     BadRow,
-    _check_file,
-    _check_mapping,
+    check_file,
+    check_mapping,
 )
 
 __all__ = [
     "BLOCKING_KEYS",
     "HASH_COLUMNS",
     "SCHEMA_VERSION",
+    "NORMALIZED_SQL",
     "ImportInfo",
     "RegisterStore",
     "open_store",
@@ -68,7 +71,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 _TEXT_FIELDS = tuple(
     f.name
@@ -171,7 +174,7 @@ def _macros(con: duckdb.DuckDBPyConnection) -> None:
 
 
 # Normalized fields and blocking keys from the raw columns of `src` (register or lines).
-_NORMALIZED = """
+NORMALIZED_SQL = """
 WITH n AS (
     SELECT s.*,
         nsq(s.first_name) AS n_first,
@@ -237,12 +240,29 @@ _ENTRY_COLUMNS = ", ".join((*_TEXT_FIELDS, *_DATE_FIELDS, "source_row"))
 
 class RegisterStore:
     """A register in DuckDB: the `entries` table (RegisterEntry fields, normalized fields and
-    blocking keys), `bad_rows` and `meta`. Not thread-safe: one store per thread."""
+    blocking keys), `surnames` and `given_names` (distinct), `bad_rows` and `meta`.
+
+    The database connection is the store's own. Whoever needs SQL on the register opens
+    `cursor()`, a connection of its own to the same database for one call: its temporary
+    tables, registered frames and macros are its own, so two matchers on one store, or two
+    threads, never see (or overwrite) each other's. Every method here does the same."""
 
     def __init__(self, con: duckdb.DuckDBPyConnection, info: ImportInfo) -> None:
-        self.con = con
+        self._con = con
+        self._lock = threading.Lock()  # DuckDB's cursor() on one connection, one at a time
         self.info = info
-        _macros(con)
+
+    @contextmanager
+    def cursor(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """A connection of its own to the store's database, with the normalizing macros
+        (`NORMALIZED_SQL` runs on it), closed when the block ends."""
+        with self._lock:
+            con = self._con.cursor()
+        try:
+            _macros(con)
+            yield con
+        finally:
+            con.close()
 
     # ---- building ------------------------------------------------------------------------
 
@@ -287,9 +307,17 @@ class RegisterStore:
 
     # ---- reading -------------------------------------------------------------------------
 
+    def _rows(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
+        with self._lock:
+            con = self._con.cursor()
+        try:
+            return con.execute(sql, list(params)).fetchall()
+        finally:
+            con.close()
+
     def __len__(self) -> int:
-        row = self.con.execute("SELECT count(*) FROM entries").fetchall()[0]
-        return int(row[0]) if row else 0
+        rows = self._rows("SELECT count(*) FROM entries")
+        return int(rows[0][0]) if rows else 0  # type: ignore[call-overload]
 
     def entries(self, as_of: dt.date | None = None) -> tuple[RegisterEntry, ...]:
         """Every entry (in file order), or the register as it stood on `as_of`. Meant for a
@@ -299,8 +327,8 @@ class RegisterStore:
 
     def count(self, as_of: dt.date | None = None) -> int:
         where, params = _as_of_clause(as_of)
-        row = self.con.execute(f"SELECT count(*) FROM entries {where}", params).fetchall()[0]
-        return int(row[0]) if row else 0
+        rows = self._rows(f"SELECT count(*) FROM entries {where}", params)
+        return int(rows[0][0]) if rows else 0  # type: ignore[call-overload]
 
     def entries_in_town(self, town: str) -> tuple[RegisterEntry, ...]:
         """The entries of one town or city (and those with no town given): what can be in a
@@ -314,47 +342,44 @@ class RegisterStore:
         """The entries with these voter ids (the last row wins when an id repeats)."""
         if not voter_ids:
             return {}
-        self.con.register("ids_df", pd.DataFrame({"voter_id": list(voter_ids)}))
-        try:
-            found = self._entries_where("WHERE voter_id IN (SELECT voter_id FROM ids_df)", [])
-        finally:
-            self.con.unregister("ids_df")
+        found = self._entries_where(
+            "WHERE voter_id IN (SELECT unnest(?))", [sorted(set(voter_ids))]
+        )
         return {e.voter_id: e for e in found}
 
     def by_rid(self, rids: Sequence[int]) -> list[RegisterEntry]:
         """Entries by internal row id, in the order given."""
         if not len(rids):
             return []
-        self.con.register("rid_df", pd.DataFrame({"rid": list(rids)}))
-        try:
-            got = self.con.execute(
-                f"SELECT e.rid, {_ENTRY_COLUMNS} FROM entries e JOIN rid_df USING (rid)"
-            ).fetchall()
-        finally:
-            self.con.unregister("rid_df")
+        got = self._rows(
+            f"SELECT rid, {_ENTRY_COLUMNS} FROM entries WHERE rid IN (SELECT unnest(?))",
+            [sorted({int(r) for r in rids})],
+        )
         by = {row[0]: _entry(row[1:]) for row in got}
         return [by[r] for r in rids]
 
     def sample_rids(self, n: int, seed: int) -> list[int]:
         """`n` internal row ids drawn at random (with replacement), reproducibly."""
-        got = self.con.execute("SELECT rid FROM entries ORDER BY rid").fetchnumpy()["rid"]
-        if not len(got):
+        got = [int(r) for (r,) in self._rows("SELECT rid FROM entries ORDER BY rid")]  # type: ignore[call-overload]
+        if not got:
             return []
         rng = random.Random(seed)
-        return [int(got[rng.randrange(len(got))]) for _ in range(n)]
+        return [got[rng.randrange(len(got))] for _ in range(n)]
 
     def bad_rows(self) -> tuple[BadRow, ...]:
-        got = self.con.execute("SELECT row, problem FROM bad_rows ORDER BY row").fetchall()
-        return tuple(BadRow(int(r), str(p)) for r, p in got)
+        got = self._rows("SELECT row, problem FROM bad_rows ORDER BY row")
+        return tuple(BadRow(int(r), str(p)) for r, p in got)  # type: ignore[call-overload]
 
     def _entries_where(self, where: str, params: list[object]) -> tuple[RegisterEntry, ...]:
-        got = self.con.execute(
-            f"SELECT {_ENTRY_COLUMNS} FROM entries {where} ORDER BY rid", params
-        ).fetchall()
+        got = self._rows(f"SELECT {_ENTRY_COLUMNS} FROM entries {where} ORDER BY rid", params)
         return tuple(_entry(row) for row in got)
 
     def close(self) -> None:
-        self.con.close()
+        self._con.close()
+
+    def with_info(self, info: ImportInfo) -> RegisterStore:
+        """The same database with other import information."""
+        return RegisterStore(self._con, info)
 
 
 def _as_of_clause(as_of: dt.date | None) -> tuple[str, list[object]]:
@@ -399,7 +424,7 @@ def _finish_tables(
     )
     con.execute(
         f"CREATE TABLE entries AS SELECT x.*, coalesce(r.vno, x.rid) AS vno, {hashes} "
-        f"FROM ({_NORMALIZED.format(src='raw')}) x "
+        f"FROM ({NORMALIZED_SQL.format(src='raw')}) x "
         "LEFT JOIN repeated r ON r.voter_id = x.voter_id"
     )
     con.execute("DROP TABLE repeated")
@@ -412,6 +437,9 @@ def _finish_tables(
         )
     )
     con.execute("CREATE TABLE surnames AS SELECT DISTINCT n_last FROM entries WHERE n_last <> ''")
+    con.execute(
+        "CREATE TABLE given_names AS SELECT DISTINCT n_first FROM entries WHERE n_first <> ''"
+    )
     if bad is None:
         con.execute("CREATE TABLE bad_rows (row BIGINT, problem VARCHAR)")
     else:
@@ -649,8 +677,8 @@ def open_store(
     """
     path = Path(cfg.path)
     if cfg.format is RegisterFormat.CSV:
-        _check_mapping(cfg.columns)
-    sha256 = _check_file(path)
+        check_mapping(cfg.columns)
+    sha256 = check_file(path)
     cache = Path(cache_dir)
     cache.mkdir(parents=True, exist_ok=True)
     db = import_path(cache, sha256)
@@ -757,4 +785,4 @@ def _with_examples(store: RegisterStore) -> RegisterStore:
     """The store with the first few bad rows in its import info, for the report."""
     info = store.info
     examples = store.bad_rows()[:5] if info.bad_rows else ()
-    return RegisterStore(store.con, replace(info, bad_examples=examples))
+    return store.with_info(replace(info, bad_examples=examples))

@@ -12,7 +12,7 @@ are estimated, not guessed:
   and units, abbreviations), paired with the entry they came from (`estimate_m`).
 
 Both use add-one smoothing. `python -m matchers.weights --out matchers/weights/default.json`
-rebuilds the stored weights from a synthetic register (pipeline.synth, no real person) and
+rebuilds the stored weights from a synthetic register (synth, no real person) and
 records how in the file's "made" entry. The thresholds (MATCH / REVIEW / NO_MATCH) are set from
 bench/match_speed.py's labelled run and stored in the same file.
 """
@@ -36,7 +36,8 @@ import pandas as pd
 from pipeline.records import ComparisonLevel, RegisterEntry
 
 from .compare import COMPARISONS, FIELD_COLUMNS, LEVELS, MISSING, Comparison, compare_arrays
-from .nicknames import _FORMAL
+from .lines import line_frame
+from .nicknames import FORMAL_NICKNAMES
 
 if TYPE_CHECKING:
     from .store import RegisterStore
@@ -206,20 +207,24 @@ def _frequencies(
 
 def estimate_u(store: RegisterStore, pairs: int, seed: int) -> list[list[float]]:
     """u from `pairs` random pairs of distinct register entries (different voter ids)."""
-    frame = store.con.execute(
-        "SELECT voter_id, " + ", ".join(FIELD_COLUMNS.values()) + " FROM entries ORDER BY rid"
-    ).df()
+    with store.cursor() as con:
+        frame = con.execute(
+            "SELECT voter_id, " + ", ".join(FIELD_COLUMNS.values()) + " FROM entries ORDER BY rid"
+        ).df()
     return _u_of_random_pairs(frame, pairs, seed)
 
 
 def estimate_u_sampled(store: RegisterStore, pairs: int, seed: int) -> list[list[float]]:
     """u from `pairs` random pairs of distinct entries of a sample of the register (at most
-    2 * `pairs` rows, drawn in SQL: a 13-million-row register is never loaded whole)."""
+    2 * `pairs` rows, drawn in SQL: a 13-million-row register is never loaded whole). The
+    sample is the rows of the smallest hashes of (rid, seed): the same rows every run (DuckDB's
+    `USING SAMPLE reservoir ... REPEATABLE` is not, on more than one thread)."""
     cols = ", ".join(FIELD_COLUMNS.values())
-    frame = store.con.execute(
-        f"SELECT voter_id, {cols} FROM entries "
-        f"USING SAMPLE reservoir({2 * int(pairs)} ROWS) REPEATABLE ({int(seed)}) ORDER BY rid"
-    ).df()
+    with store.cursor() as con:
+        frame = con.execute(
+            f"SELECT voter_id, {cols} FROM (SELECT * FROM entries "
+            f"ORDER BY hash(rid, {int(seed)}), rid LIMIT {2 * int(pairs)}) ORDER BY rid"
+        ).df()
     return _u_of_random_pairs(frame, pairs, seed)
 
 
@@ -363,18 +368,17 @@ def estimate_m(
     """m from `pairs` synthetic signer lines written from random entries (`noisy_signer`; a
     share `handwriting` of them with handwriting-like OCR confusions, the rest typed), each
     compared with the entry it came from, both normalized the way the matcher does."""
-    from .matcher import line_frame  # the matcher's own line preparation
-
     rng = random.Random(seed)
     rids = store.sample_rids(pairs, seed)
     entries = store.by_rid(rids)
     lines = [noisy_signer(e, rng, handwriting=rng.random() < handwriting) for e in entries]
-    q = line_frame(store, [(n, r) for n, r in lines], places=())
-    reg = store.con.execute(
-        "SELECT " + ", ".join(FIELD_COLUMNS.values()) + " FROM entries e "
-        "JOIN (SELECT unnest(?) AS rid, generate_subscripts(?, 1) AS k) r USING (rid) ORDER BY k",
-        [rids, rids],
-    ).df()
+    with store.cursor() as con:
+        q = line_frame(con, [(n, r) for n, r in lines], places=())
+        reg = con.execute(
+            "SELECT " + ", ".join(FIELD_COLUMNS.values()) + " FROM entries e JOIN (SELECT "
+            "unnest(?) AS rid, generate_subscripts(?, 1) AS k) r USING (rid) ORDER BY k",
+            [rids, rids],
+        ).df()
     left = {c: q[c].tolist() for c in FIELD_COLUMNS.values()}
     right = {c: reg[c].tolist() for c in FIELD_COLUMNS.values()}
     return _frequencies(left, right)
@@ -400,7 +404,7 @@ _CONFUSIONS: tuple[tuple[str, str], ...] = (
     ("cl", "d"),
     ("g", "q"),
 )
-_NICK_OF: Mapping[str, tuple[str, ...]] = {k.title(): v for k, v in _FORMAL.items()}
+_NICK_OF: Mapping[str, tuple[str, ...]] = {k.title(): v for k, v in FORMAL_NICKNAMES.items()}
 
 
 def _typo(s: str, rng: random.Random) -> str:
@@ -527,7 +531,7 @@ def synthetic_register_sql(rows: int, seed: int, path: str | Path, layout: int =
     from .register import NYSBOE_45_FIELDS, NYSBOE_47_FIELDS
 
     names = NYSBOE_47_FIELDS if layout == 47 else NYSBOE_45_FIELDS
-    formal = _sql_list(sorted(_FORMAL))
+    formal = _sql_list(sorted(FORMAL_NICKNAMES))
 
     def hx(key: str, salt: int | str) -> str:
         """A well-mixed hash of `key` for one purpose (`salt`)."""
@@ -605,12 +609,12 @@ def write_synthetic_register(path: str | Path, rows: int, seed: int = 5, layout:
 
 
 def _synthetic_village_register(seed: int, size: int) -> list[RegisterEntry]:
-    """Entries of a synthetic village register (pipeline.synth: invented people)."""
+    """Entries of a synthetic village register (synth: invented people)."""
     import tempfile
 
     from pipeline.case import RegisterConfig
-    from pipeline.synth.people import build_register, default_village
-    from pipeline.synth.register import write_register
+    from synth.people import build_register, default_village
+    from synth.register import write_register
 
     from .register import read_register
 
@@ -655,7 +659,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         size = len(county)
         county.close()
         village.close()
-    # Names: the county register's u (pipeline.synth's village draws from a few dozen names, far
+    # Names: the county register's u (synth's village draws from a few dozen names, far
     # fewer than a real village has). Addresses: per level the larger u of the two registers:
     # agreement by chance is likelier in a village (few streets, one ZIP); the larger is the
     # conservative choice.
@@ -670,7 +674,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"distinct entries of a synthetic county register of {size} rows "
         "(matchers.weights.synthetic_register_sql, invented syllable names); for the address "
         "fields, per level the larger of that and the same estimate on a synthetic village "
-        f"register of {args.village} voters (pipeline.synth, invented people). m: 50,000 "
+        f"register of {args.village} voters (synth, invented people). m: 50,000 "
         "synthetic signer lines written from random county entries by "
         "matchers.weights.noisy_signer (half typed, half handwriting-like OCR confusions), "
         "each compared with its entry. "

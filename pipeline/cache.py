@@ -12,9 +12,13 @@ case's cache folder (`[matching] cache`, `.petitions-cache/` by default) under a
   `repr`, e.g. `TesserocrFactory(lang='eng', lstm_only=True)`; a factory whose repr is not
   stable, such as a lambda, never finds an entry).
 
-A file's pages (`PageRef`s, whose identity may take decoding every pixel of an image) are
-remembered too, keyed by the file's bytes (sha256), the reader's version and the case's limits,
-so a re-check does not decode an unchanged file again.
+The key is the page as ingest gives it: an image file's page is known there by the file's bytes,
+and by its pixels once read (the reading stored carries that identity), so a file re-saved with
+the same pixels is read again, then reported as a copy if the first is in the case too.
+
+A file's pages (`PageRef`s: a PDF's are parsed to list them) are remembered too, keyed by the
+file's bytes (sha256), the reader's version and the case's limits, so a re-check does not parse
+an unchanged file again.
 
 Each page is stored as soon as it is read, by writing a temporary file and renaming it over the
 entry (atomic on one file system), so a run killed half-way leaves only whole entries: the next
@@ -69,7 +73,7 @@ READER_LIBRARIES = (
     "pillow",
     "numpy",
 )
-FORMAT = 2  # the entry's layout below, and the key's
+FORMAT = 3  # the entry's layout below, and the key's
 
 
 @cache
@@ -91,6 +95,9 @@ def reader_version() -> str:
 
 @dataclass(frozen=True, slots=True)
 class _Entry:
+    source: (
+        str  # the content hash of the PageRef read (an image's: its file's; its pixels' in `sheet`)
+    )
     sheet: Sheet
     crops: dict[str, bytes] | None  # line crops by file name; None: read without crops
 
@@ -135,7 +142,7 @@ class PageCache:
         except Exception as err:  # a damaged entry: read the page again
             log.warning("page cache entry %s could not be loaded (%s); reading again", path, err)
             return None
-        if not isinstance(entry, _Entry) or entry.sheet.page.content_hash != ref.content_hash:
+        if not isinstance(entry, _Entry) or entry.source != ref.content_hash:
             return None
         crops = entry.crops or {}
         if crops_dir is not None and entry.crops is None and _is_scan(entry.sheet):
@@ -148,18 +155,23 @@ class PageCache:
         lines = tuple(
             replace(line, crop_path=_moved(line.crop_path, crops_dir)) for line in entry.sheet.lines
         )
-        return replace(entry.sheet, page=ref, lines=lines)
+        page = replace(ref, content_hash=entry.sheet.page.content_hash)  # an image's pixels
+        return replace(entry.sheet, page=page, lines=lines)
 
-    def put(self, sheet: Sheet, context: ReadContext | None = None) -> None:
-        """Store a page's reading by `context`, with its line crops read from where the reader
-        wrote them, atomically: a later run finds the whole entry or none."""
+    def put(
+        self, sheet: Sheet, context: ReadContext | None = None, ref: PageRef | None = None
+    ) -> None:
+        """Store a page's reading by `context` under `ref`, the page as ingest gave it (default:
+        the sheet's page), with its line crops read from where the reader wrote them,
+        atomically: a later run finds the whole entry or none."""
+        ref = ref or sheet.page
         crops: dict[str, bytes] | None = None
         try:
             named = [Path(line.crop_path) for line in sheet.lines if line.crop_path]
             crops = {p.name: p.read_bytes() for p in named} if named else None
         except OSError:  # a crop went missing: keep the reading; a run wanting crops re-reads
             crops = None
-        _atomic_pickle(self._path(sheet.page, context), _Entry(sheet, crops))
+        _atomic_pickle(self._path(ref, context), _Entry(ref.content_hash, sheet, crops))
 
     def _files_path(self, file_sha256: str, limits: object) -> Path:
         key = hashlib.sha256(f"{file_sha256}|{limits!r}".encode()).hexdigest()

@@ -9,14 +9,27 @@ from __future__ import annotations
 
 import datetime as dt
 import tomllib
+from collections.abc import Mapping
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from .errors import CaseFileError
 from .holidays import HolidayCalendar
+
+if TYPE_CHECKING:
+    from .rules.base import KindSpec
 
 __all__ = [
     "CaseConfig",
@@ -28,6 +41,8 @@ __all__ = [
     "RollConfig",
     "StreetRange",
     "MatchingConfig",
+    "builtin_kinds",
+    "parse_case",
     "MunicipalityConfig",
     "NominationConfig",
     "PetitionKind",
@@ -38,6 +53,9 @@ __all__ = [
 
 
 class PetitionKind(StrEnum):
+    """The names of the kinds this package defines (`pipeline.kinds.BUILTIN_KINDS`, one spec
+    each). A case's `kind` is any registered kind's name: these, or one a caller adds."""
+
     PERMISSIVE_REFERENDUM = "permissive_referendum"  # Village Law § 9-902
     INDEPENDENT_NOMINATION = "independent_nomination"  # village independent nominating petition
     INCORPORATION = "incorporation"  # Village Law § 2-202 (the seed text's version)
@@ -76,12 +94,15 @@ class MunicipalityConfig(_Strict):
 
 class DatesConfig(_Strict):
     filed: dt.date  # the petition was filed with the village clerk
-    # 9-902 (required for a permissive referendum; see CaseConfig._per_kind):
+    # 9-902 (required for a permissive referendum: its spec's `requires`):
     adopted: dt.date | None = None  # the act or resolution was adopted (9-902(1))
     previous_general_election: dt.date | None = None  # its register: the 20% denominator
     # The next general village election after the filing (9-902(5)-(6)). Default: the third
     # Tuesday of March, or the 18th when that is the 17th (Village Law § 15-104(1)).
     next_general_election: dt.date | None = None
+    # The first day signatures may be gathered, where the case sets one (a kind whose statute
+    # sets it, as 9-902's adoption, takes the statute's): a line dated before it is reported.
+    signing_from: dt.date | None = None
     # Public holidays beyond General Construction Law § 24's list, which the case cannot compute:
     # "each day appointed by the president of the United States or by the governor of this state
     # as a day of general thanksgiving, general fasting and prayer, or other general religious
@@ -270,7 +291,7 @@ PREVIOUS_ELECTION_DAYS = 2 * 366
 
 class CaseConfig(_Strict):
     name: str = Field(min_length=1)
-    kind: PetitionKind
+    kind: str = Field(min_length=1)  # a registered kind's name (`pipeline.kinds`)
     municipality: MunicipalityConfig
     dates: DatesConfig
     # The register of voters; not needed by a petition only owners sign (Town Law § 191).
@@ -284,43 +305,69 @@ class CaseConfig(_Strict):
     district: DistrictConfig | None = None  # kind = "improvement_district"
     limits: LimitsConfig = LimitsConfig()
     case_dir: Path = Path(".")  # set by load_case: the case file's folder
+    _spec: KindSpec = PrivateAttr()
+    _other_section: BaseModel | None = PrivateAttr(default=None)
 
-    @model_validator(mode="after")
-    def _per_kind(self) -> CaseConfig:
-        """What each kind needs beyond the common keys; every gap named at once."""
-        missing = []
-        if self.kind is PetitionKind.PERMISSIVE_REFERENDUM:
-            for key in ("adopted", "previous_general_election"):
-                if getattr(self.dates, key) is None:
-                    missing.append(f"dates.{key}")
-        sections = {
-            PetitionKind.INDEPENDENT_NOMINATION: "nomination",
-            PetitionKind.INCORPORATION: "incorporation",
-            PetitionKind.IMPROVEMENT_DISTRICT: "district",
-        }
-        section = sections.get(self.kind)
-        if section is not None and getattr(self, section) is None:
-            missing.append(f"[{section}]")
-        owners_only = self.kind is PetitionKind.IMPROVEMENT_DISTRICT or (
-            self.incorporation is not None and self.incorporation.basis == "owners"
-        )
-        if self.kind is not PetitionKind.IMPROVEMENT_DISTRICT and not self.municipality.village:
+    @model_validator(mode="wrap")
+    @classmethod
+    def _of_its_kind(cls, data: Any, handler: Any, info: ValidationInfo) -> CaseConfig:
+        """The case's kind looked up among the registered kinds (the validation context's
+        `kinds`, else the built-in ones), its section validated by the kind's model (a kind
+        without a field of its own here keeps it apart: `section`), and what else the kind
+        needs beyond the common keys, every gap named at once."""
+        if isinstance(data, CaseConfig):
+            return data
+        kind = data.get("kind") if isinstance(data, Mapping) else None
+        spec = _kinds(info).get(kind) if isinstance(kind, str) else None
+        if spec is None:
+            return handler(data)  # pydantic says what is wrong with it (`_known_kind`)
+        other = None
+        if spec.section is not None and spec.section not in cls.model_fields:
+            data = dict(data)
+            raw = data.pop(spec.section, None)
+            if raw is not None and spec.section_model is not None:
+                other = spec.section_model.model_validate(raw)
+        case = handler(data)
+        case._spec, case._other_section = spec, other
+        case._needs_of_its_kind()
+        return case
+
+    @field_validator("kind")
+    @classmethod
+    def _known_kind(cls, kind: str, info: ValidationInfo) -> str:
+        kinds = _kinds(info)
+        if kind not in kinds:
+            raise ValueError(f"unknown petition kind {kind!r} (known: {', '.join(kinds)})")
+        return kind
+
+    def _needs_of_its_kind(self) -> None:
+        spec = self.spec
+        missing = [*spec.requires(self)]
+        if spec.section is not None and self.section is None:
+            missing.append(f"[{spec.section}]")
+        if spec.in_village and not self.municipality.village:
             missing.append("municipality.village")
-        if not owners_only and self.register_file is None:
+        if spec.signed_by(self) == "voters" and self.register_file is None:
             missing.append("[register]")
-        if (
-            self.incorporation is not None
-            and self.incorporation.basis == "owners"
-            and self.incorporation.roll is None
-        ):
-            missing.append("incorporation.roll")
         if missing:
             raise ValueError(f"kind = '{self.kind}' needs " + ", ".join(missing))
         if self.dates.adopted is not None and self.dates.filed < self.dates.adopted:
             raise ValueError(
                 f"dates.filed ({self.dates.filed}) is before dates.adopted ({self.dates.adopted})"
             )
-        return self
+
+    @property
+    def spec(self) -> KindSpec:
+        """The petition kind's spec: its statute, rules, windows and forms."""
+        return self._spec
+
+    @property
+    def section(self) -> BaseModel | None:
+        """The kind's own table of the case file ([nomination], [district], ...), validated."""
+        name = self.spec.section
+        if name is None:
+            return None
+        return getattr(self, name) if name in type(self).model_fields else self._other_section
 
     @model_validator(mode="after")
     def _dates_plausible(self) -> CaseConfig:
@@ -372,11 +419,7 @@ class CaseConfig(_Strict):
     @property
     def roll(self) -> RollConfig | None:
         """The assessment roll, for the kinds owners sign."""
-        if self.district is not None:
-            return self.district.roll
-        if self.incorporation is not None and self.incorporation.basis == "owners":
-            return self.incorporation.roll
-        return None
+        return self.spec.roll(self)
 
     @property
     def denominator_as_of(self) -> dt.date:
@@ -402,12 +445,33 @@ def _format_pydantic(err: ValidationError) -> list[str]:
     return out
 
 
-def parse_case(data: dict[str, Any], case_dir: Path, label: str = "<case>") -> CaseConfig:
+def _kinds(info: ValidationInfo) -> Mapping[str, KindSpec]:
+    """The kinds a case may be of: the validation context's, else the built-in ones."""
+    return (info.context or {}).get("kinds") or builtin_kinds()
+
+
+def builtin_kinds() -> Mapping[str, KindSpec]:
+    """The kinds this package defines. (Imported here, not at the top: the kinds' rule modules
+    read cases, so they load after this module.)"""
+    from .kinds import BUILTIN_KINDS
+
+    return BUILTIN_KINDS
+
+
+def parse_case(
+    data: dict[str, Any],
+    case_dir: Path,
+    label: str = "<case>",
+    kinds: Mapping[str, KindSpec] | None = None,
+) -> CaseConfig:
     """Validate a case given as a dict (the parsed TOML). Paths are resolved against case_dir,
-    and every listed register and sheet path is checked to exist; all problems are reported."""
+    and every listed register and sheet path is checked to exist; all problems are reported.
+    `kinds`: the petition kinds a case may be of (default: the built-in ones)."""
     problems: list[str] = []
     try:
-        case = CaseConfig.model_validate({**data, "case_dir": case_dir})
+        case = CaseConfig.model_validate(
+            {**data, "case_dir": case_dir}, context={"kinds": kinds or builtin_kinds()}
+        )
     except ValidationError as err:
         raise CaseFileError(label, _format_pydantic(err)) from None
 
@@ -450,8 +514,9 @@ def parse_case(data: dict[str, Any], case_dir: Path, label: str = "<case>") -> C
     )
 
 
-def load_case(path: str | Path) -> CaseConfig:
-    """Read and validate a case file. Raises CaseFileError listing every problem.
+def load_case(path: str | Path, kinds: Mapping[str, KindSpec] | None = None) -> CaseConfig:
+    """Read and validate a case file (of one of `kinds`, default the built-in ones). Raises
+    CaseFileError listing every problem.
 
     The register's existence is checked when it is read (InputMissingError, its own exit code),
     so that a missing register is told apart from a malformed case file."""
@@ -462,4 +527,4 @@ def load_case(path: str | Path) -> CaseConfig:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
         raise CaseFileError(str(path), [f"not valid TOML: {err}"]) from None
-    return parse_case(data, path.parent.resolve(), label=str(path))
+    return parse_case(data, path.parent.resolve(), label=str(path), kinds=kinds)

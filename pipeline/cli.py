@@ -3,9 +3,9 @@
     petitions check CASE.toml --out DIR [--decisions decisions.jsonl]
                     [--engine auto|prefect|local] [--jobs N] [--dask N|ADDRESS] [--no-cache]
     petitions demo [--out DIR]
-    petitions serve CASE.toml --out DIR [--every MINUTES] [--inbox DIR]
+    petitions serve CASE.toml --out DIR [--every MINUTES] [--inbox DIR] [--no-dashboard]
     petitions generate --out DIR [--seed N]
-    petitions dashboard CASE_OR_OUT_DIR [--host H --port P --users FILE]
+    petitions dashboard CASE_OR_OUT_DIR [--host H --port P --users FILE --store URL]
     petitions users add NAME --role reviewer|supervisor [--users FILE]  (password: prompt/stdin)
 
 Exit codes (README.md, "Exit codes"): 0 report written; 2 bad case file; 3 an input file is
@@ -223,7 +223,7 @@ def _demo(args: argparse.Namespace) -> int:
     _quiet_offline_prefect(args.verbose)
     case_path = DEMO_CASE
     if not case_path.is_file():  # installed without the repository's fixtures: make them
-        from .synth import generate_case
+        from synth import generate_case
 
         case_path = generate_case(args.out / "fixtures", seed=902)
     started = time.perf_counter()
@@ -245,9 +245,18 @@ def _serve(args: argparse.Namespace) -> int:
     """Serve the case's check on a Prefect server (the configured one, or one started here):
     on each upload and through its filing window (blocks until Ctrl-C)."""
     _quiet_offline_prefect(args.verbose)
-    from flows.serve import serve_case
+    from flows.serve import DashboardOptions, serve_case
 
-    return serve_case(args.case, args.out, args.every, inbox=args.inbox, port=args.port)
+    return serve_case(
+        args.case,
+        args.out,
+        args.every,
+        inbox=args.inbox,
+        port=args.port,
+        dashboard=None
+        if args.no_dashboard
+        else DashboardOptions(args.users, args.dashboard_port, args.store),
+    )
 
 
 USERS_FILE = "petitions-users.sqlite"  # in the folder the command runs in, unless --users
@@ -257,21 +266,13 @@ def _dashboard(args: argparse.Namespace) -> int:
     """Serve the review dashboard until stopped."""
     import uvicorn
 
-    from dashboard.accounts import Accounts
-    from dashboard.app import create_app, session_secret
+    from dashboard.server import open_app
 
     from .errors import InputMissingError
 
     if not args.root.is_dir():
         raise InputMissingError(f"{args.root}: no such folder")
-    accounts = Accounts(args.users)
-    if not accounts.names():
-        print(
-            f"no accounts in {args.users}: add one with `petitions users add NAME --role "
-            "supervisor`",
-            file=sys.stderr,
-        )
-    app = create_app(args.root, accounts, secret=session_secret(args.users))
+    app = open_app(args.root, args.users, args.store, say=lambda m: print(m, file=sys.stderr))
     print(f"review dashboard on http://{args.host}:{args.port}/ (Ctrl-C to stop)")
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return ExitCode.OK
@@ -295,11 +296,25 @@ def _users_add(args: argparse.Namespace) -> int:
 
 
 def _generate(args: argparse.Namespace) -> int:
-    from .synth import generate_case
+    from synth import generate_case
 
     path = generate_case(args.out, seed=args.seed)
     print(f"wrote {path}")
     return ExitCode.OK
+
+
+def _store_options(parser: argparse.ArgumentParser) -> None:
+    """The dashboard's accounts file and audit store (`dashboard` and `serve`)."""
+    parser.add_argument(
+        "--users", type=Path, default=Path(USERS_FILE), help="the dashboard's accounts file"
+    )
+    parser.add_argument(
+        "--store",
+        metavar="URL",
+        default=os.environ.get("PETITIONS_STORE_URL"),
+        help="the audit store: postgresql://USER@HOST/DB (default: review.sqlite in each "
+        "case's report folder; or $PETITIONS_STORE_URL)",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -356,6 +371,13 @@ def build_parser() -> argparse.ArgumentParser:
     srv.add_argument(
         "--port", type=int, help="port of the Prefect server started when none is configured"
     )
+    srv.add_argument(
+        "--no-dashboard", action="store_true", help="do not start the review dashboard"
+    )
+    srv.add_argument(
+        "--dashboard-port", type=int, default=8000, help="the review dashboard's port (0: any)"
+    )
+    _store_options(srv)
     srv.set_defaults(func=_serve)
 
     dash = sub.add_parser(
@@ -364,7 +386,7 @@ def build_parser() -> argparse.ArgumentParser:
     dash.add_argument("root", type=Path, help="a report folder, a case folder or a folder of cases")
     dash.add_argument("--host", default="127.0.0.1")
     dash.add_argument("--port", type=int, default=8000)
-    dash.add_argument("--users", type=Path, default=Path(USERS_FILE), help="the accounts file")
+    _store_options(dash)
     dash.set_defaults(func=_dashboard)
 
     users = sub.add_parser("users", help="dashboard accounts")

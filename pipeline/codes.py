@@ -155,6 +155,7 @@ _OLD_FORM = (
 _NUMBERED_9902 = "sheets numbered consecutively from one at the foot"
 _NUMBERED_NOMINATION = '"The sheets ... shall be numbered" (a gap is not a defect here)'
 _FALLS = "every line of the sheet falls"
+_SIGNING_FROM = "dated before the case's first day of signing (dates.signing_from)"
 _COUNT = "the stated number of signatures is not the number of signed lines"
 _COMMITTEE = '"at least three persons" with addresses'
 _CONTENTS = "the petition's contents and exhibits"
@@ -307,6 +308,16 @@ _ENTRIES = (
         Category.LINE,
         "The line is dated before the act or resolution was adopted.",
         _use([_PR], REVIEW, L, "dated before the act was adopted", _9902_8),
+    ),
+    _code(
+        "DATE_BEFORE_SIGNING_PERIOD",
+        Category.LINE,
+        "The line is dated before the first day signatures may be gathered, as the case file "
+        "sets it (dates.signing_from); the statute does not say such a line falls.",
+        _use([_PR], REVIEW, L, _SIGNING_FROM, _9902_8),
+        _use([_IN], REVIEW, L, _SIGNING_FROM, "subd. 1"),
+        _use([_INC], REVIEW, L, _SIGNING_FROM, "2-202(1)(e)(1)"),
+        _use([_ID], REVIEW, L, _SIGNING_FROM, "191"),
     ),
     _code(
         "DATE_AFTER_WITNESS_DATE",

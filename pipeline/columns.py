@@ -62,51 +62,79 @@ ROLES: tuple[str, ...] = FIELD_NAMES + tuple(PART_ROLES)
 # A table gives a judgeable line only with these (a date and a signature on every kind).
 NEEDED_FIELDS = ("date", "signature")
 
-# (pattern over the normalized title, role). Order matters: the more specific patterns come
-# first ("Signature and Residence" before "Residence", "Printed Name" before "Name", "Election
-# District" before a bare "District", "Street and Number" before "Residence (Street and
-# Number)" is not needed: that one is the whole residence).
+# The places a town column may name, alone or several ("Town or City", "City, Town or Village").
+_PLACE = r"(town|city|village|municipality|hamlet|post office)"
+# Whom a signature or a printed name is of ("Signature of Registered Voter", "Name of Owner").
+_WHO = r"((the )?(registered |qualified |property )?(signer|elector|voter|owner|petitioner))"
+
+# (pattern over the normalized title, its abbreviations spelled out (`_spelled`), role). Order
+# matters: the more specific patterns come first ("Signature and Residence" before
+# "Residence", "Street and Number" before "Number", "Election District" before "No.").
 HEADER_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(p), f)
     for p, f in (
         (r"^signature\s*[-/&]?\s*(and\s+)?(residence|address)$", "signature_residence"),
-        (r"^(date|date signed|date of signing|signing date|date of signature)$", "date"),
         (
-            r"^(signature|signature of (signer|elector|voter|owner|petitioner)|"
-            r"(signer|elector|voter)'?s signature|sign here|signatures?)$",
+            r"^(date|date signed|date of signing|signing date|date of signature)"
+            r"( mo/day/yr| month/day/year| mm/dd/yy(yy)?)?$",
+            "date",
+        ),
+        (
+            rf"^({_WHO}'?s? )?signatures?( of {_WHO})?$|^sign here$",
             "signature",
         ),
         (
-            r"^(printed name|print name|name printed|name of signer|full name|name|"
-            r"name \(printed\)|print your name|printed name of signer)$",
+            rf"^((printed|print|full|print your) )?name( printed| print)?( of {_WHO})?$|"
+            r"^name of signer printed$",
             "name",
         ),
-        (r"^(street (and|&) (number|no)|number (and|&) street|street address|street)$", "street"),
         (
-            r"^(town|city|village|city/village|city or village|town or city|town/city|"
-            r"city/town|town/village|post office)$",
-            "town",
+            r"^(street (and|&) (house )?number|(house )?number (and|&) street|street address|"
+            r"street)$",
+            "street",
         ),
+        (rf"^{_PLACE}(( or |/| ){_PLACE})*$", "town"),
         (
-            r"^(residence|residence address|address|present residence|home address|"
-            r"residence street (and|&) number|residence street (and|&) no|"
-            r"residence \(street (and|&) number\)|address where registered)$",
+            r"^((present|home|full|place of|post office) )?(residence|address)( address)?"
+            r"([ -]street (and|&) number|[ -]number (and|&) street| where registered)?$",
             "residence",
         ),
-        (r"^ward( if any| no)?$", "ward"),
+        (r"^ward( if any)?( number)?( if any)?$", "ward"),
         (
-            r"^((village )?election district( if any| no)?|e ?d( no)?|ed( if any)?|"
-            r"district( if any| no)?)$",
+            r"^((village |town )?(election )?district|e ?d)( if any)?( number)?( if any)?$",
             "election_district",
         ),
         (r"^(amount of )?(assessed )?(valuation|value)( credited)?( of property)?$", "valuation"),
-        (r"^(no|line|line no|number|#)$", "line_number"),
+        (r"^(number|line|line number)$", "line_number"),
     )
 )
+# Abbreviations spelled out before the patterns and the fuzzy match ("Elec. Dist. No." is
+# "election district number"; "Street & No." is "street and number"; "ED #" is "e d number").
+_ABBREVIATIONS = {
+    "dist": "district",
+    "distr": "district",
+    "elec": "election",
+    "elect": "election",
+    "wd": "ward",
+    "vill": "village",
+    "vil": "village",
+    "res": "residence",
+    "resid": "residence",
+    "addr": "address",
+    "sig": "signature",
+    "no": "number",
+    "nbr": "number",
+    "num": "number",
+    "#": "number",
+    "&": "and",
+    "st": "street",
+    "str": "street",
+    "ed": "e d",
+}
 
-# The vocabulary: the titles printed forms use, normalized, per role. The fuzzy fallback
-# compares a title with these; the synthetic corpus prints these and others (its held-out
-# families use spellings not listed here, which is what the fuzzy match is for).
+# The vocabulary: the titles printed forms use, normalized and spelled out, per role. The
+# fuzzy fallback compares a title with these; the synthetic corpus prints these and others (its
+# held-out families use spellings not listed here, which is what the fuzzy match is for).
 COLUMN_TITLES: dict[str, tuple[str, ...]] = {
     "date": ("date", "date of signing", "date signed"),
     "signature": ("signature", "signature of signer", "signature of elector", "signature of voter"),
@@ -124,7 +152,7 @@ COLUMN_TITLES: dict[str, tuple[str, ...]] = {
     "election_district": ("election district", "village election district if any", "e d"),
     "valuation": ("assessed valuation", "amount of assessed valuation"),
     "signature_residence": ("signature and residence", "signature-residence"),
-    "line_number": ("no", "line no"),
+    "line_number": ("number", "line number"),
 }
 _KNOWN = {title: role for role, titles in COLUMN_TITLES.items() for title in titles}
 # A fuzzy title match at or above this RapidFuzz score places the column (OCR slips, reworded
@@ -153,8 +181,14 @@ def normalize_header(text: str) -> str:
     t = re.sub(r"[().:,*]", " ", t)
     t = re.sub(r"\s*-\s*", "-", t)
     t = re.sub(r"\s*/\s*", "/", t)
+    t = re.sub(r"#", " # ", t)
     t = re.sub(r"\s+", " ", t).strip()
     return t
+
+
+def _spelled(normalized: str) -> str:
+    """A normalized title with its abbreviations spelled out (`_ABBREVIATIONS`)."""
+    return " ".join(_ABBREVIATIONS.get(w, w) for w in normalized.split())
 
 
 def role_field(role: str) -> str | None:
@@ -166,7 +200,7 @@ def place_title(text: str, *, min_score: float = FUZZY_TITLE_SCORE) -> TitleMatc
     """The role of a printed column title: exactly by `HEADER_PATTERNS`, else the closest
     title of `COLUMN_TITLES` if it scores at least `min_score` (RapidFuzz ratio over the
     normalized text), else None."""
-    t = normalize_header(text or "")
+    t = _spelled(normalize_header(text or ""))
     if not t:
         return None
     for pattern, role in HEADER_PATTERNS:
@@ -194,14 +228,19 @@ def map_header(text: str) -> str | None:
 
 
 def join_parts(parts: Mapping[str, str]) -> dict[str, str]:
-    """The line's fields from its cells' text by role: the street and the town joined into the
-    residence ("12 Oak St, Elmwood Falls"), the line number dropped. A combined
+    """The line's fields from its cells' text by role: the street (or a residence column beside
+    a town column) and the town joined into the residence ("12 Oak St, Elmwood Falls"), the
+    line number dropped. A combined
     signature-and-residence cell must be split by the reader first (it gives `signature` and
     `residence`)."""
     out = {role: text for role, text in parts.items() if role in FIELD_NAMES}
-    street, town = parts.get("street", "").strip(), parts.get("town", "").strip()
-    if ("street" in parts or "town" in parts) and not out.get("residence"):
-        out["residence"] = ", ".join(p for p in (street, town) if p)
+    if "street" not in parts and "town" not in parts:
+        return out
+    street = (out.get("residence", "").strip() or parts.get("street", "")).strip()
+    town = parts.get("town", "").strip()
+    if town and street.lower().rstrip(" .").endswith(town.lower().rstrip(" .")):
+        town = ""  # a residence that names its town already ("12 Oak St, Elmwood Falls")
+    out["residence"] = ", ".join(p for p in (street, town) if p)
     return out
 
 

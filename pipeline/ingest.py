@@ -215,11 +215,14 @@ def _pdf_pages(path: Path) -> list[PageRef]:
     return refs
 
 
-def _ingest_image(path: Path, limits: LimitsConfig) -> list[PageRef]:
-    """An image file's pages. Each page's size is checked from its header before it is
-    decoded; its identity is the hash of its decoded pixels, so a sheet re-saved with the
-    same pixels (another PNG compression, PNG to TIFF) keeps its line ids and the reviewers'
-    decisions on them."""
+def _ingest_image(path: Path, limits: LimitsConfig, file_sha256: str | None) -> list[PageRef]:
+    """An image file's pages, from its headers: no pixel is decoded here. Each page's size is
+    checked before it is read. Its identity here is the file's bytes and the page's place in
+    them (the same file twice is read once); the reader, which decodes the pixels anyway,
+    gives the page the hash of its pixels (`pipeline.scan.images.pixel_identity`), so a sheet
+    re-saved with the same pixels (another PNG compression, PNG to TIFF) keeps its line ids
+    and the reviewers' decisions on them."""
+    file_id = file_sha256 or sha256_file(path)
     refs = []
     try:
         img = Image.open(path)
@@ -238,7 +241,7 @@ def _ingest_image(path: Path, limits: LimitsConfig) -> list[PageRef]:
                         f"{path}: more than {limits.pages_per_file} pages ([limits] pages_per_file)"
                     )
                 _check_pixels(path, i, frame.width, frame.height, limits)
-                refs.append(_image_page(path, i, frame))
+                refs.append(_image_page(path, i, frame, file_id))
         except (OSError, ValueError, SyntaxError, Image.DecompressionBombError) as err:
             raise UnreadableInputError(
                 f"{path}: not a readable image ({type(err).__name__}: {str(err)[:120]})"
@@ -260,20 +263,16 @@ def _check_pixels(path: Path, i: int, width: int, height: int, limits: LimitsCon
         )
 
 
-def _image_page(path: Path, i: int, frame: Image.Image) -> PageRef:
+def _image_page(path: Path, i: int, frame: Image.Image, file_id: str) -> PageRef:
     dpi_info = frame.info.get("dpi")
     dpi = float(dpi_info[0]) if dpi_info and dpi_info[0] else None
     # Unknown resolution: assume a Letter page's width (8.5 in) was scanned.
     effective = dpi or frame.width / 8.5
     width, height = frame.size
-    pixels = hashlib.sha256(f"{frame.mode} {width}x{height}\n".encode())
-    # Every pixel, decoded (not a reduced decode: two sheets differing in one mark are two
-    # pages, and a page taken for a copy of another would not be read).
-    pixels.update(frame.tobytes())
     return PageRef(
         path=str(path),
         page_index=i,
-        content_hash=pixels.hexdigest(),
+        content_hash=hashlib.sha256(f"file {file_id} page {i}".encode()).hexdigest(),
         kind=PageKind.IMAGE,
         width=width / effective * POINTS_PER_INCH,
         height=height / effective * POINTS_PER_INCH,
@@ -281,15 +280,18 @@ def _image_page(path: Path, i: int, frame: Image.Image) -> PageRef:
     )
 
 
-def ingest_file(path: Path, limits: LimitsConfig | None = None) -> list[PageRef]:
-    """The pages of one sheet file. Raises UnreadableInputError naming the file and the problem."""
+def ingest_file(
+    path: Path, limits: LimitsConfig | None = None, file_sha256: str | None = None
+) -> list[PageRef]:
+    """The pages of one sheet file (`file_sha256`: its bytes' hash, when the caller has it).
+    Raises UnreadableInputError naming the file and the problem."""
     path = Path(path)
     limits = limits or LimitsConfig()
     if problem := not_a_regular_file(path):
         raise UnreadableInputError(problem)
     if path.suffix.lower() in PDF_SUFFIXES:
         return _ingest_pdf(path, limits)
-    return _ingest_image(path, limits)
+    return _ingest_image(path, limits, file_sha256)
 
 
 def read_page(ref: PageRef, context: ReadContext | None = None) -> Sheet:

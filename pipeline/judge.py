@@ -36,6 +36,7 @@ from .records import (
     ReviewDecision,
     Severity,
     Sheet,
+    SignatureLine,
     Source,
     SufficiencyReport,
     Totals,
@@ -44,10 +45,31 @@ from .records import (
     WitnessStatement,
 )
 from .rules import reading
-from .rules.base import LineContext, RuleSet, Threshold, finding
+from .rules.base import (
+    LineContext,
+    RuleSet,
+    ShareOfValuation,
+    SignatureCount,
+    Threshold,
+    finding,
+)
 from .rules.valuation import most_creditable
 
-__all__ = ["apply_corrections", "judge", "latest_decisions", "order_sheets", "status_of"]
+__all__ = [
+    "Decided",
+    "Standing",
+    "apply_corrections",
+    "count_each_signer_once",
+    "count_totals",
+    "decide",
+    "judge",
+    "judge_line",
+    "judge_sheets",
+    "latest_decisions",
+    "order_sheets",
+    "sheet_findings",
+    "status_of",
+]
 
 log = logging.getLogger(__name__)
 
@@ -245,55 +267,77 @@ def _judge_sheet(
     petition_findings: Sequence[Finding],
 ) -> tuple[tuple[Finding, ...], tuple[JudgedLine, ...]]:
     """One sheet: its own findings (cascading onto its lines) and every line judged."""
+    own = sheet_findings(case, rules, sheet, decisions.get(sheet.page.page_id), petition_findings)
+    lines = tuple(
+        judge_line(case, rules, sheet, line, own, matches, register, decisions.get(line.line_id))
+        for line in sheet.lines
+    )
+    return tuple(own), lines
+
+
+def sheet_findings(
+    case: CaseConfig,
+    rules: RuleSet,
+    sheet: Sheet,
+    decision: ReviewDecision | None,
+    petition_findings: Sequence[Finding],
+) -> list[Finding]:
+    """What the sheet rules (and the petition's findings about this page) say of the sheet; a
+    scanned sheet's fatal findings wait for a person; a reviewer's decision on the sheet."""
     page_id = sheet.page.page_id
     own = [f for rule in rules.sheet_rules + READING_SHEET_RULES for f in rule(sheet, case)]
     own += petition_findings
     if sheet.page.kind is not PageKind.PDF_TEXT:
         own = [_confirm_on_the_scan(f) for f in own]
-    own = _sheet_decision(own, decisions.get(page_id), page_id, rules.statute)
-    judged = []
-    for line in sheet.lines:
-        if line.blank:
-            judged.append(
-                JudgedLine(line, LineStatus.BLANK, (), None, None, sheet.sheet_number_value)
+    return _sheet_decision(own, decision, page_id, rules.statute)
+
+
+def judge_line(
+    case: CaseConfig,
+    rules: RuleSet,
+    sheet: Sheet,
+    line: SignatureLine,
+    sheet_level: Sequence[Finding],
+    matches: Mapping[str, Match],
+    register: Mapping[str, RegisterEntry],
+    decision: ReviewDecision | None,
+) -> JudgedLine:
+    """One line: the line rules' findings and its sheet's (cascaded), its status, and a
+    reviewer's decision over both (a chosen voter, accepted, rejected)."""
+    if line.blank:
+        return JudgedLine(line, LineStatus.BLANK, (), None, None, sheet.sheet_number_value)
+    match = matches.get(line.line_id)
+    if decision is not None and decision.voter_id:
+        match = _reviewer_match(match, decision, line.line_id)
+    voter_id = match.voter_id if match and match.decision is MatchDecision.MATCH else None
+    ctx = LineContext(
+        line=line,
+        sheet=sheet,
+        match=match,
+        entry=register.get(voter_id) if voter_id else None,
+        signed_on=parse_written_date(line.text("date"), reference=case.dates.filed),
+        case=case,
+    )
+    found = [f for rule in rules.line_rules + READING_LINE_RULES for f in rule(ctx)]
+    found += _cascade(sheet_level, line.line_no)
+    status = status_of(found)
+    if decision is not None and decision.action is ReviewAction.ACCEPT:
+        status = LineStatus.VALID
+    elif decision is not None and decision.action is ReviewAction.REJECT:
+        found.append(
+            ctx.finding(
+                "REVIEWER_REJECTED",
+                Severity.FATAL,
+                rules.statute,
+                f"rejected by {decision.reviewer}: {decision.reason or 'no reason given'}",
+                reviewer=decision.reviewer,
+                decided_at=decision.decided_at.isoformat(),
             )
-            continue
-        decision = decisions.get(line.line_id)
-        match = matches.get(line.line_id)
-        if decision is not None and decision.voter_id:
-            match = _reviewer_match(match, decision, line.line_id)
-        voter_id = match.voter_id if match and match.decision is MatchDecision.MATCH else None
-        ctx = LineContext(
-            line=line,
-            sheet=sheet,
-            match=match,
-            entry=register.get(voter_id) if voter_id else None,
-            signed_on=parse_written_date(line.text("date"), reference=case.dates.filed),
-            case=case,
         )
-        found = [f for rule in rules.line_rules + READING_LINE_RULES for f in rule(ctx)]
-        found += _cascade(own, line.line_no)
-        status = status_of(found)
-        if decision is not None and decision.action is ReviewAction.ACCEPT:
-            status = LineStatus.VALID
-        elif decision is not None and decision.action is ReviewAction.REJECT:
-            found.append(
-                ctx.finding(
-                    "REVIEWER_REJECTED",
-                    Severity.FATAL,
-                    rules.statute,
-                    f"rejected by {decision.reviewer}: {decision.reason or 'no reason given'}",
-                    reviewer=decision.reviewer,
-                    decided_at=decision.decided_at.isoformat(),
-                )
-            )
-            status = LineStatus.INVALID
-        judged.append(
-            JudgedLine(
-                line, status, tuple(found), match, voter_id, sheet.sheet_number_value, decision
-            )
-        )
-    return tuple(own), tuple(judged)
+        status = LineStatus.INVALID
+    return JudgedLine(
+        line, status, tuple(found), match, voter_id, sheet.sheet_number_value, decision
+    )
 
 
 def judge(
@@ -318,19 +362,82 @@ def judge(
     register itself); `doubt` is what the register or roll could not settle: the verdict is
     decided only if it holds whatever those rows turn out to be. With `memo` (kept by the
     caller between calls: the review dashboard judges again after each decision) a sheet
-    whose inputs are unchanged is not judged again."""
+    whose inputs are unchanged is not judged again.
+
+    In five steps: the petition's rules; each sheet and its lines (`judge_sheets`:
+    `sheet_findings`, then `judge_line` for each); each signer counted once
+    (`count_each_signer_once`); the totals (`count_totals`); the verdict (`decide`)."""
     decisions = decisions or {}
     doubt = doubt or RegisterDoubt()
     sheets = order_sheets(sheets)
-
-    petition_findings = [
+    about_petition = [
         *petition_findings,
         *(f for rule in rules.petition_rules for f in rule(sheets, case)),
     ]
+    judged, sheet_level = judge_sheets(
+        case, rules, sheets, matches, register, decisions, about_petition, memo
+    )
+    judged = count_each_signer_once(judged, f"{rules.statute}: each signer is counted once")
+    lines_read = sum(len(s.lines) for s in sheets)
+    if lines_read != len(judged):  # the promise: no line is ever dropped
+        raise PetitionError(f"internal error: {lines_read} lines read but {len(judged)} judged")
+
+    threshold = rules.threshold(case, electors)
+    after = _unmatched_decisions(decisions, judged, sheets) + _no_threshold(threshold)
+    about_petition += after
+    sheet_level += after
+    totals = count_totals(judged, threshold)
+    decided = decide(
+        Standing(
+            totals,
+            tuple(judged),
+            tuple(about_petition),
+            tuple(file_errors),
+            tuple(f for f in sheet_level if f.code in UNREAD_PAGES),
+            doubt,
+        ),
+        threshold,
+        rules,
+        case,
+        electors,
+        holdings,
+    )
+    log.info("judged %d lines: %s", lines_read, decided.verdict)
+    return SufficiencyReport(
+        case_name=case.name,
+        petition_kind=rules.kind,
+        verdict=decided.verdict,
+        totals=totals,
+        sheets=tuple(sheets),
+        lines=tuple(judged),
+        findings=tuple(sheet_level),
+        file_errors=tuple(file_errors),
+        verdict_reason=decided.reason,
+        generated_at=now or dt.datetime.now(dt.UTC),
+        inputs=dict(inputs or {}),
+        statute=rules.statute,
+        petition_label=case.spec.label,
+        valuation=decided.valuation,
+        valuation_best=decided.valuation_best,
+    )
+
+
+def judge_sheets(
+    case: CaseConfig,
+    rules: RuleSet,
+    sheets: Sequence[Sheet],
+    matches: Mapping[str, Match],
+    register: Mapping[str, RegisterEntry],
+    decisions: Mapping[str, ReviewDecision],
+    petition_findings: Sequence[Finding],
+    memo: SheetMemo | None = None,
+) -> tuple[list[JudgedLine], list[Finding]]:
+    """Every sheet judged in order (`_judge_sheet`; from `memo` when its inputs are the same):
+    its lines, and the findings about the sheets and the petition (those without a page
+    first)."""
     by_page: dict[str | None, list[Finding]] = {}
     for f in petition_findings:
         by_page.setdefault(f.page_id, []).append(f)
-
     judged: list[JudgedLine] = []
     sheet_level: list[Finding] = list(by_page.get(None, []))
     for sheet in sheets:
@@ -353,75 +460,83 @@ def judge(
                 memo[page_id] = SheetJudged(key, own, lines)
         sheet_level += own
         judged += lines
+    return judged, sheet_level
 
-    judged = _count_each_signer_once(judged, f"{rules.statute}: each signer is counted once")
 
-    lines_read = sum(len(s.lines) for s in sheets)
-    if lines_read != len(judged):  # the promise: no line is ever dropped
-        raise PetitionError(f"internal error: {lines_read} lines read but {len(judged)} judged")
-
-    threshold = rules.threshold(case, electors)
-    after = _unmatched_decisions(decisions, judged, sheets) + _no_threshold(rules, threshold)
-    petition_findings += after
-    sheet_level += after
+def count_totals(judged: Sequence[JudgedLine], threshold: Threshold) -> Totals:
+    """The lines by status, and the threshold (a share of valuation requires no count: 0)."""
     count = {s: sum(1 for j in judged if j.status is s) for s in LineStatus}
-    totals = Totals(
-        lines_read=lines_read,
+    counted = threshold if isinstance(threshold, SignatureCount) else None
+    return Totals(
+        lines_read=len(judged),
         blank=count[LineStatus.BLANK],
-        signed=lines_read - count[LineStatus.BLANK],
+        signed=len(judged) - count[LineStatus.BLANK],
         valid=count[LineStatus.VALID],
         invalid=count[LineStatus.INVALID],
         needs_review=count[LineStatus.NEEDS_REVIEW],
-        required=threshold.required,
-        denominator=threshold.denominator,
+        required=counted.required if counted else 0,
+        denominator=counted.denominator if counted else None,
         threshold_rule=threshold.rule,
     )
-    unread = [f for f in sheet_level if f.code in UNREAD_PAGES]
-    valuation = valuation_best = None
-    if rules.valuation is None:
-        required_at_most = threshold.required
-        if doubt.denominator_rows and electors is not None:
-            required_at_most = rules.threshold(case, electors + doubt.denominator_rows).required
-        verdict, reason = _verdict(
-            totals,
-            petition_findings,
-            file_errors,
-            unread,
-            _CountDoubt(
-                required_at_most,
-                # valid lines whose voter has disagreeing rows (the entry used may be wrong)
-                sum(
-                    1
-                    for j in judged
-                    if j.status is LineStatus.VALID and j.voter_id in doubt.conflicting_ids
-                ),
-                # invalid lines whose signer may be on a row that could not be read
-                min(doubt.unread_rows, totals.invalid),
-                doubt,
-            ),
-        )
-    else:
-        valid_ids, best_ids = _signers(judged, holdings)
-        valuation = rules.valuation(holdings, valid_ids)
-        valuation_best = rules.valuation(holdings, best_ids)
-        verdict, reason = _valuation_verdict(
-            valuation, valuation_best, petition_findings, file_errors, unread, doubt
-        )
-    log.info("judged %d lines: %s", lines_read, verdict)
-    return SufficiencyReport(
-        case_name=case.name,
-        petition_kind=rules.kind,
-        verdict=verdict,
-        totals=totals,
-        sheets=tuple(sheets),
-        lines=tuple(judged),
-        findings=tuple(sheet_level),
-        file_errors=tuple(file_errors),
-        verdict_reason=reason,
-        generated_at=now or dt.datetime.now(dt.UTC),
-        inputs=dict(inputs or {}),
-        valuation=valuation,
-        valuation_best=valuation_best,
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """Where the petition stands once every line is judged: what the verdict is decided on."""
+
+    totals: Totals
+    judged: tuple[JudgedLine, ...]
+    about_petition: tuple[Finding, ...]  # the petition's findings (and the sheets', by page)
+    file_errors: tuple[FileError, ...]
+    unread: tuple[Finding, ...]  # pages on which no table could be read
+    doubt: RegisterDoubt
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    verdict: Verdict
+    reason: str
+    valuation: ValuationResult | None = None  # the valid lines' owners' share
+    valuation_best: ValuationResult | None = None  # with every line in review counted
+
+
+def decide(
+    standing: Standing,
+    threshold: Threshold,
+    rules: RuleSet,
+    case: CaseConfig,
+    electors: int | None,
+    holdings: Sequence[Holding],
+) -> Decided:
+    """The verdict, a proven bound or undetermined: by the count of valid signatures, or by
+    the share of valuation their owners hold."""
+    if isinstance(threshold, ShareOfValuation):
+        if rules.valuation is None:
+            raise PetitionError(f"internal error: {rules.kind}'s rule set has no valuation")
+        valid_ids, best_ids = _signers(standing.judged, holdings)
+        now = rules.valuation(holdings, valid_ids)
+        best = rules.valuation(holdings, best_ids)
+        return Decided(*_valuation_verdict(now, best, standing), now, best)
+    required_at_most = threshold.required
+    if standing.doubt.denominator_rows and electors is not None:
+        most = rules.threshold(case, electors + standing.doubt.denominator_rows)
+        required_at_most = most.required if isinstance(most, SignatureCount) else 0
+    return Decided(*_verdict(standing, _count_doubt(standing, required_at_most)))
+
+
+def _count_doubt(standing: Standing, required_at_most: int) -> _CountDoubt:
+    doubt = standing.doubt
+    return _CountDoubt(
+        required_at_most,
+        # valid lines whose voter has disagreeing rows (the entry used may be wrong)
+        sum(
+            1
+            for j in standing.judged
+            if j.status is LineStatus.VALID and j.voter_id in doubt.conflicting_ids
+        ),
+        # invalid lines whose signer may be on a row that could not be read
+        min(doubt.unread_rows, standing.totals.invalid),
+        doubt,
     )
 
 
@@ -447,13 +562,9 @@ def _signers(
 
 
 def _valuation_verdict(
-    now: ValuationResult,
-    best: ValuationResult,
-    petition_findings: Sequence[Finding],
-    file_errors: Sequence[FileError],
-    unread: Sequence[Finding],
-    doubt: RegisterDoubt,
+    now: ValuationResult, best: ValuationResult, standing: Standing
 ) -> tuple[Verdict, str]:
+    petition_findings, doubt = standing.about_petition, standing.doubt
     fatal, doubts = _about_the_petition(petition_findings)
     if fatal:
         return Verdict.INSUFFICIENT, fatal
@@ -469,7 +580,7 @@ def _valuation_verdict(
         )
     if now.met and not doubts:
         return Verdict.SUFFICIENT, f"{now.explanation} ({now.citation}): {shares}"
-    if not best.met and not (file_errors or unread):
+    if not best.met and not (standing.file_errors or standing.unread):
         return Verdict.INSUFFICIENT, (
             f"not {now.explanation} ({now.citation}), even if every line in review counted: "
             + shares
@@ -479,7 +590,7 @@ def _valuation_verdict(
     )
 
 
-def _count_each_signer_once(judged: list[JudgedLine], citation: str) -> list[JudgedLine]:
+def count_each_signer_once(judged: list[JudgedLine], citation: str) -> list[JudgedLine]:
     """A voter (or owner) who signed twice counts once: the first line (in sheet order) that is
     not invalid keeps the signer; a later line of that signer is invalid as a duplicate. While
     the first line waits for a person, a later one waits too: it counts if the first is
@@ -580,9 +691,9 @@ def _unmatched_decisions(
     ]
 
 
-def _no_threshold(rules: RuleSet, threshold: Threshold) -> list[Finding]:
+def _no_threshold(threshold: Threshold) -> list[Finding]:
     """A count of 0 signatures required is no threshold at all: a wrong date or denominator."""
-    if rules.valuation is not None or threshold.required > 0:
+    if not isinstance(threshold, SignatureCount) or threshold.required > 0:
         return []
     return [
         finding(
@@ -596,13 +707,12 @@ def _no_threshold(rules: RuleSet, threshold: Threshold) -> list[Finding]:
     ]
 
 
-def _verdict(
-    totals: Totals,
-    petition_findings: Sequence[Finding],
-    file_errors: Sequence[FileError],
-    unread: Sequence[Finding],
-    doubt: _CountDoubt,
-) -> tuple[Verdict, str]:
+def _verdict(standing: Standing, doubt: _CountDoubt) -> tuple[Verdict, str]:
+    """The verdict by the count: sufficient only if enough lines are surely valid whatever the
+    lines in review and the register's doubtful rows turn out to be; insufficient only if not
+    even all of them would be enough; else undetermined, with what decides it."""
+    totals, petition_findings = standing.totals, standing.about_petition
+    file_errors, unread = standing.file_errors, standing.unread
     fatal, doubts = _about_the_petition(petition_findings)
     if fatal:
         return Verdict.INSUFFICIENT, fatal

@@ -563,6 +563,8 @@ class SufficiencyReport:
     verdict_reason: str
     generated_at: dt.datetime
     inputs: Mapping[str, str] = field(default_factory=dict)  # path -> sha256 of every input
+    statute: str = ""  # the statute the petition is judged by ("Village Law § 9-902")
+    petition_label: str = ""  # the kind in words ("permissive referendum")
     # Kinds whose threshold is a share of assessed valuation: the computation, with the valid
     # lines' owners (`valuation`) and with every line in review counted too (`valuation_best`).
     valuation: ValuationResult | None = None

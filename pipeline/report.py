@@ -387,7 +387,12 @@ def report_to_dict(report: SufficiencyReport) -> dict[str, Any]:
         "schema_version": SCHEMA_VERSION,
         "generated_at": report.generated_at.isoformat(),
         "tool": {"name": TOOL_NAME, "version": _tool_version()},
-        "case": {"name": report.case_name, "petition_kind": report.petition_kind},
+        "case": {
+            "name": report.case_name,
+            "petition_kind": report.petition_kind,
+            "label": report.petition_label,
+            "statute": report.statute,
+        },
         "verdict": {"value": report.verdict.value, "reason": report.verdict_reason},
         "totals": _totals(report.totals),
         "inputs": {path: report.inputs[path] for path in sorted(report.inputs)},

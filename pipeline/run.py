@@ -19,12 +19,12 @@ from functools import partial
 from pathlib import Path
 from typing import Protocol
 
-from matchers import BaselineMatcher, FSMatcher, RegisterRead, read_register
+from matchers import BaselineMatcher, FSMatcher, Matcher, RegisterRead, read_register
 from matchers.assessment_roll import RollRead, read_roll
 from matchers.store import RegisterStore, open_import, open_store
 
 from .cache import PageCache
-from .case import CaseConfig, LimitsConfig, PetitionKind, RegisterConfig
+from .case import CaseConfig, LimitsConfig, RegisterConfig
 from .closedworld import resolve_sheets
 from .errors import CaseFileError, PetitionError, stage
 from .ingest import discover, ingest_file, read_page, sha256_file
@@ -43,7 +43,6 @@ from .records import (
     Sheet,
     SufficiencyReport,
 )
-from .rules import town_191, village_2202, village_9902, village_nomination
 from .rules.base import RuleSet, finding
 from .rules.electors import count_electors_on
 from .scan.context import ReadContext
@@ -79,22 +78,15 @@ class Progress(Protocol):
 
 
 def rules_for(case: CaseConfig) -> RuleSet:
-    """The rule set of the case's petition kind (and, for 2-202, its petitioners' basis)."""
-    if case.kind is PetitionKind.INCORPORATION:
-        return village_2202.rules_for_case(case)
-    rule_sets = {
-        PetitionKind.PERMISSIVE_REFERENDUM: village_9902.RULES,
-        PetitionKind.INDEPENDENT_NOMINATION: village_nomination.RULES,
-        PetitionKind.IMPROVEMENT_DISTRICT: town_191.RULES,
-    }
-    return rule_sets[case.kind]
+    """The rule set of the case's petition kind in force on its filing day."""
+    return case.spec.rules_on(case)
 
 
 def ingest_one(
     path: Path, limits: LimitsConfig | None = None, cache: PageCache | None = None
 ) -> list[PageRef] | FileError:
     """The pages of one file, or the reason it could not be read. With a `cache`, a file whose
-    bytes were ingested before is not opened again (an image's identity decodes its pixels)."""
+    bytes were ingested before is not opened again (a PDF's pages are parsed to list them)."""
     limits = limits or LimitsConfig()
     try:
         # only a regular file is hashed (a pipe would never end); ingest says what the rest is
@@ -102,7 +94,7 @@ def ingest_one(
         known = cache.get_pages(path, digest, limits) if cache and digest else None
         if known is not None:
             return known
-        refs = ingest_file(path, limits)
+        refs = ingest_file(path, limits, digest)
     except PetitionError as err:
         log.info("%s", err.message)  # said once, by the summary and the report
         return FileError(str(path), err.message)
@@ -153,27 +145,36 @@ def collect_pages(
         for ref in result:
             first = seen.get(ref.content_hash)
             if first is not None:
-                errors.append(
-                    FileError(
-                        ref.path,
-                        f"page {ref.page_index + 1} is identical to page {first.page_index + 1} "
-                        f"of {first.path}; read once",
-                        ref.page_index,
-                    )
-                )
+                errors.append(_copy_of(ref, first))
                 continue
             seen[ref.content_hash] = ref
             pages.append(ref)
     return pages, errors
 
 
+def _copy_of(ref: PageRef, first: PageRef) -> FileError:
+    return FileError(
+        ref.path,
+        f"page {ref.page_index + 1} is identical to page {first.page_index + 1} of "
+        f"{first.path}; read once",
+        ref.page_index,
+    )
+
+
 def split_results(results: Iterable[Sheet | FileError]) -> tuple[list[Sheet], list[FileError]]:
+    """The sheets read and what could not be read, in filing order. An image page is known by
+    its pixels only once read (`pipeline.ingest`): a sheet re-saved with the same pixels (the
+    same page twice in two files) is reported as a copy here, so no line is counted twice."""
     sheets: list[Sheet] = []
     errors: list[FileError] = []
+    seen: dict[str, PageRef] = {}
     for result in results:
         if isinstance(result, FileError):
             errors.append(result)
+        elif (first := seen.get(result.page.content_hash)) is not None:
+            errors.append(_copy_of(result.page, first))
         else:
+            seen[result.page.content_hash] = result.page
             sheets.append(result)
     return sheets, errors
 
@@ -191,7 +192,7 @@ def read_and_store(
     result = read_one(ref, context)
     if cache is not None and isinstance(result, Sheet):
         try:
-            cache.put(result, context)
+            cache.put(result, context, ref)
         except OSError as err:  # a full or read-only cache folder costs a re-read, no more
             log.warning("page %s of %s: reading not cached (%s)", ref.page_index + 1, ref.path, err)
     return result
@@ -540,7 +541,7 @@ def _store_findings(store: RegisterStore) -> list[Finding]:
 
 def make_matcher(
     register: RegisterData, case: CaseConfig, store: RegisterStore | None = None
-) -> BaselineMatcher | FSMatcher:
+) -> Matcher:
     """The case's matcher over the register in memory, or over `store` (an open
     `register.stored`)."""
     if store is not None:
@@ -558,7 +559,7 @@ def make_matcher(
 
 def match_lines(
     sheets: Sequence[Sheet],
-    matcher: BaselineMatcher | FSMatcher,
+    matcher: Matcher,
     progress: Progress | None = None,
 ) -> dict[str, Match]:
     """Every signed line matched, in one batch: the matcher fits its weights to the lines at
@@ -575,16 +576,18 @@ def match_lines(
 
 def people_named_in_the_petition(
     case: CaseConfig,
-    matcher: BaselineMatcher | FSMatcher,
+    matcher: Matcher,
     entries: Callable[[Sequence[Match]], Mapping[str, RegisterEntry]],
 ) -> list[Finding]:
     """People the petition names who must be registered voters of the village (the nominating
-    petition's committee to fill vacancies), looked up on the register like signers."""
-    if case.nomination is None or not case.nomination.committee:
+    petition's committee to fill vacancies: the kind's `people_named`), looked up on the
+    register like signers."""
+    named = case.spec.people_named
+    people = named.lines(case) if named is not None else ()
+    if named is None or not people:
         return []
-    people = village_nomination.committee_lines(case.nomination.committee)
     matches = matcher.match_all(people)
-    return list(village_nomination.committee_registered(case, people, matches, entries(matches)))
+    return list(named.check(case, people, matches, entries(matches)))
 
 
 def input_hashes(case: CaseConfig, files: Sequence[Path]) -> dict[str, str]:

@@ -35,7 +35,12 @@ Obj = Mapping[str, Any]
 LINE_TOL = 3.0  # words whose tops differ by no more than this are on one text line
 TITLE_LEADING = 11.5  # a title's lines are no further apart than this (body text: 12 pt)
 WORD_GAP = 5.0  # words of one title closer than this along a line belong together
+# A word this far from the one before it may start an entry; nearer, it goes on the entry
+# ("September 21, 2026" is one date, not a date and a signature).
+ENTRY_APART = 8.0
 MIN_ROW = 10.0  # rules closer than this do not make a row (a double rule)
+DEFAULT_ROW = 16.0  # a table without rules: the least and the most a row's height is taken as
+MAX_ROW = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -310,7 +315,7 @@ def _gap_bounds(blocks: Sequence[Block], body: Sequence[Obj]) -> list[float]:
     """Bounds between adjacent titles, from the entries: a column's entries start at its left
     edge, so the bound is where many entries start just right of it, standing apart from the
     words before them, and few cross it (a signature running over); midway between the titles
-    when there are no entries."""
+    when the entries say nothing (none, or only drawn signatures)."""
     # How far each word stands from the word before it on its line: an entry's first word
     # stands apart, a word inside an entry a word space from the last.
     apart: dict[int, float] = {}
@@ -324,12 +329,17 @@ def _gap_bounds(blocks: Sequence[Block], body: Sequence[Obj]) -> list[float]:
         if hi <= lo or not near:
             bounds.append((a.x1 + b.x0) / 2)
             continue
-        best, best_score = (a.x1 + b.x0) / 2, None
+        middle = (a.x1 + b.x0) / 2
+        best, best_score = middle, None
         x = lo
         while x <= hi:
-            starts = sum(apart[id(w)] / 10 for w in near if x <= w["x0"] <= x + 8)
+            starts = sum(
+                apart[id(w)] / 10
+                for w in near
+                if x <= w["x0"] <= x + 8 and apart[id(w)] >= ENTRY_APART
+            )
             crossing = sum(1 for w in near if w["x0"] < x < w["x1"])
-            score = starts - 3 * crossing
+            score = (starts - 3 * crossing, -abs(x - middle))  # no evidence: midway
             if best_score is None or score > best_score:
                 best, best_score = x, score
             x += 0.5
@@ -338,18 +348,26 @@ def _gap_bounds(blocks: Sequence[Block], body: Sequence[Obj]) -> list[float]:
 
 
 def _lattice(
-    centers: Sequence[float], stop: float, after: float
+    centers: Sequence[float], stop: float, after: float, title_middle: float
 ) -> tuple[list[tuple[float, float]], bool]:
     """Rows on one spacing through text-line centres, down to `stop` (the statement); and
-    whether every centre keeps to it."""
+    whether every centre keeps to it. One entry alone gives no spacing: its distance from the
+    title row's middle is taken as a row's (half the title row and half the first row), and
+    the rows fill the space from the titles' foot (`after`) to `stop`, so the blank rows under
+    it, which nothing marks on a table without rules, are still rows."""
     centers = sorted(centers)
+    first = centers[0]
     steps = [b - a for a, b in zip(centers, centers[1:], strict=False) if b - a >= MIN_ROW]
     if not steps:
-        pitch = max(22.0, (stop - centers[0]) / 2) if centers else 22.0
+        pitch = min(max(DEFAULT_ROW, first - title_middle), MAX_ROW)
+        top = max(after, first - pitch / 2)
+        n = max(round((stop - after) / pitch), 1) if stop < float("inf") else 1
+        if stop < float("inf") and stop - top >= n * DEFAULT_ROW:  # n rows down to the stop
+            pitch = (stop - top) / n
+            return [(top + k * pitch, top + (k + 1) * pitch) for k in range(n)], True
     else:
         pitch = min(statistics.median(steps), min(steps) * 1.6)
-    first = centers[0]
-    n = max(round((stop - first) / pitch), round((centers[-1] - first) / pitch) + 1, 1)
+        n = max(round((stop - first) / pitch), round((centers[-1] - first) / pitch) + 1, 1)
     rows = [(max(after, first + (k - 0.5) * pitch), first + (k + 0.5) * pitch) for k in range(n)]
     regular = all(abs((c - first) / pitch - round((c - first) / pitch)) <= 0.3 for c in centers)
     return rows, regular
@@ -425,7 +443,8 @@ def find_table(words: Sequence[Obj], rules: Sequence[Rule], stop: float) -> Text
                 ruled_columns,
                 ("a table of titles with no rows under them",),
             )
-        rows, regular = _lattice(centers, stop, band_bottom)
+        title_middle = statistics.median((b.top + b.bottom) / 2 for b in placed)
+        rows, regular = _lattice(centers, stop, band_bottom, title_middle)
         if not regular:
             doubts.append("the entries do not keep to the rows' spacing (a table without rules)")
     return TextTable(

@@ -539,6 +539,8 @@ def sample_report() -> SufficiencyReport:
     return SufficiencyReport(
         case_name=CASE_NAME,
         petition_kind="permissive_referendum",
+        statute="Village Law § 9-902",
+        petition_label="permissive referendum",
         verdict=Verdict.UNDETERMINED,
         totals=totals,
         sheets=(sheet1, sheet2),

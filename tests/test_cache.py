@@ -178,8 +178,8 @@ def test_progress_bar_estimates_the_time_left():
 
 
 def test_a_file_ingested_before_is_not_opened_again(demo_case, monkeypatch):
-    """A file's pages are remembered by its bytes (an image's identity decodes its pixels);
-    a file that changed is ingested again."""
+    """A file's pages are remembered by its bytes (a PDF is parsed to list them); a file that
+    changed is ingested again."""
     from pipeline import run
 
     cache = _cache(demo_case)
@@ -188,7 +188,7 @@ def test_a_file_ingested_before_is_not_opened_again(demo_case, monkeypatch):
     moved = sheet.with_name("sheet-01-moved.pdf")
     sheet.rename(moved)
 
-    def no_opening(path, limits=None):
+    def no_opening(path, limits=None, file_sha256=None):
         raise AssertionError(f"{path} opened again")
 
     monkeypatch.setattr(run, "ingest_file", no_opening)

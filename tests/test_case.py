@@ -35,7 +35,8 @@ def write(tmp_path, text):
 
 def test_good_case_resolves_paths_against_its_folder(tmp_path):
     case = load_case(write(tmp_path, GOOD))
-    assert case.kind is PetitionKind.PERMISSIVE_REFERENDUM
+    assert case.kind == PetitionKind.PERMISSIVE_REFERENDUM
+    assert case.spec.statute == "Village Law § 9-902"
     assert case.register_file.path == tmp_path / "register.csv"
     assert case.sheets == (tmp_path / "sheets",)
     assert case.municipality.election_districts == ("1", "2")

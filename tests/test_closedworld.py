@@ -253,3 +253,27 @@ def test_a_district_is_read_as_its_number_not_as_its_tiled_re_read() -> None:
     ed = Field("election_district", "3", 0.5, Source.OCR, None, (lattice("8", 0.6), tiled))
     got = resolve_line(_line(ed), w).get("election_district")
     assert got.text == "3" and got.resolved
+
+
+def test_the_witness_date_is_read_on_or_after_the_lines_it_attests() -> None:
+    """The statement's handwritten date hesitates between 10/02 and 10/07: the sheet's lines
+    are dated 10/05 and 10/06, and the witness saw each signed, so it reads 10/07; without
+    the lines the reading's own lean (10/02) stands."""
+    from pipeline.closedworld import resolve_sheets
+    from tests.builders import line as make_line
+    from tests.builders import sheet as make_sheet
+    from tests.builders import witness as make_witness
+
+    case = case_config()
+    seen = lattice("10/02/2026", 0.9)
+    seen = (*seen[:4], (("2", 0.6), ("7", 0.45)), *seen[5:])
+    unsure = Field("date", "10/02/2026", 0.3, Source.OCR, None, (seen,))
+    statement = replace(make_witness(count="2"), date=unsure)
+    lines = (make_line(1, date="10/05/2026"), make_line(2, date="10/06/2026"))
+    sheet = make_sheet(lines, witness_statement=statement)
+    alone = make_sheet((make_line(1, date="", blank=True),), witness_statement=statement)
+    got, by_itself = resolve_sheets([sheet, alone], case, VOTERS)
+    assert got.witness is not None and got.witness.date is not None
+    assert got.witness.date.resolved and got.witness.date.text.startswith("10/07")
+    assert by_itself.witness is not None and by_itself.witness.date is not None
+    assert by_itself.witness.date.text.startswith("10/02")

@@ -227,12 +227,12 @@ def _check(folder: Path) -> tuple[SufficiencyReport, PetitionKind]:
     from pipeline.run import check_case
 
     case = load_case(folder / "case.toml")
-    return check_case(case), case.kind
+    return check_case(case), PetitionKind(case.kind)
 
 
 def test_the_demo_case_findings_agree_with_the_catalogue() -> None:
     report, kind = _check(ROOT / "fixtures" / "demo")
-    assert report.findings and kind is PetitionKind.PERMISSIVE_REFERENDUM
+    assert report.findings and kind == PetitionKind.PERMISSIVE_REFERENDUM
     check_report_against_catalogue(report, kind)
     with pytest.raises(AssertionError):  # 9-902's calendar notes are no other kind's
         check_report_against_catalogue(report, PetitionKind.IMPROVEMENT_DISTRICT)

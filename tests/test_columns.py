@@ -23,8 +23,28 @@ from pipeline.forms import SHEET_CAPTIONS, find_sheet_number
         ("No.", "line_number", True),
         ("E.D.", "election_district", True),
         ("Assessed Valuation", "valuation", True),
+        # abbreviations, "No." and "#" suffixes, places alone or several
+        ("Dist.", "election_district", True),
+        ("Election Dist. No.", "election_district", True),
+        ("Election District No.", "election_district", True),
+        ("Elec. Dist.", "election_district", True),
+        ("ED #", "election_district", True),
+        ("Village Election\nDistrict\n(if any)", "election_district", True),
+        ("Wd. No.", "ward", True),
+        ("Street & No.", "street", True),
+        ("House No. and Street", "street", True),
+        ("Residence (Street & No.)", "residence", True),
+        ("Place of Residence", "residence", True),
+        ("Town/City", "town", True),
+        ("City, Town or Village", "town", True),
+        ("Signature of Registered Voter", "signature", True),
+        ("Owner's Signature", "signature", True),
+        ("Name of Owner", "name", True),
+        ("Line No.", "line_number", True),
+        ("Sheet No.", None, False),
         ("riinted Name", "name", False),  # an OCR slip
-        ("Signature of the Elector", "signature", False),  # reworded
+        ("Signature of the Elector", "signature", True),
+        ("Signatures of Electors", "signature", False),  # reworded
         ("Notes", None, False),
         ("Remarks", None, False),
         ("", None, False),
@@ -44,6 +64,15 @@ def test_join_parts_street_and_town() -> None:
     assert got == {"date": "10/1", "residence": "12 Oak St, Elmwood Falls"}
     assert join_parts({"street": "", "town": ""}) == {"residence": ""}
     assert join_parts({"residence": "4 Elm St"}) == {"residence": "4 Elm St"}
+
+
+def test_join_parts_residence_beside_a_town_column() -> None:
+    """A "Residence" column beside a "Town" column: the town is not dropped, nor said twice."""
+    got = join_parts({"residence": "4 Elm St", "town": "Elmwood Falls"})
+    assert got == {"residence": "4 Elm St, Elmwood Falls"}
+    got = join_parts({"residence": "4 Elm St, Elmwood Falls", "town": "Elmwood Falls"})
+    assert got == {"residence": "4 Elm St, Elmwood Falls"}
+    assert join_parts({"residence": "", "town": "Elmwood Falls"}) == {"residence": "Elmwood Falls"}
 
 
 def test_role_by_content() -> None:

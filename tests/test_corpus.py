@@ -1,7 +1,7 @@
 """The synthetic corpus: its truth agrees with what it draws, scans open, the index is complete,
 and the accuracy benchmark runs.
 
-All data here are synthetic (pipeline.synth); no real person's data."""
+All data here are synthetic (synth); no real person's data."""
 
 from __future__ import annotations
 
@@ -22,11 +22,12 @@ from PIL import Image, ImageSequence
 from pipeline.case import load_case
 from pipeline.ingest import ingest_file
 from pipeline.records import PageKind, PageRef
-from pipeline.synth import generate_case
-from pipeline.synth import handwriting as hw
-from pipeline.synth.corpus import STYLES, generate_corpus
-from pipeline.synth.scan import degrade, pick_degradation, render_page, scan_case
-from pipeline.synth.varied import (
+from pipeline.textlayer import read_text_page
+from synth import generate_case
+from synth import handwriting as hw
+from synth.corpus import STYLES, generate_corpus
+from synth.scan import degrade, pick_degradation, render_page, scan_case
+from synth.varied import (
     LINE_FATAL,
     LINE_REVIEW,
     SHEET_FATAL,
@@ -34,7 +35,6 @@ from pipeline.synth.varied import (
     VARIED_TARGETS,
     Variation,
 )
-from pipeline.textlayer import read_text_page
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "fixtures" / "corpus-sample"

@@ -97,6 +97,21 @@ def test_a_wrong_password_is_refused_and_the_login_limit_holds(root: Path) -> No
     assert client.get("/c/demo/queue").status_code == 401
 
 
+def test_the_login_limit_holds_across_a_restart(root: Path) -> None:
+    """The failures are kept in the accounts file: a restarted server goes on refusing."""
+    client, token = _client(root, None)  # the default limit: 5 a minute, kept in users.sqlite
+    for _ in range(5):
+        r = client.post("/login", data={"name": "rita", "password": "wrong", "csrf": token})
+        assert r.status_code == 401
+    again, token = _client(root, None)
+    r = again.post("/login", data={"name": "rita", "password": PASSWORD, "csrf": token})
+    assert r.status_code == 429
+    # another name from another address is not held back; an old failure no longer counts
+    limiter = LoginLimiter(attempts=1, window=60, path=root / "users.sqlite")
+    assert limiter.blocked("name:rita") and not limiter.blocked("name:sam", "addr:10.0.0.9")
+    assert not LoginLimiter(attempts=1, window=0, path=root / "users.sqlite").blocked("name:rita")
+
+
 def test_a_form_without_its_csrf_token_is_refused(root: Path) -> None:
     client, token = _client(root)
     line = REVIEW_LINES[0]
@@ -415,3 +430,88 @@ def test_another_reviewers_decision_is_reopened_by_a_supervisor(root: Path) -> N
     sam, stoken = _client(root, "sam")
     assert sam.post(f"/c/demo/line/{line}/undo", data={"csrf": stoken}).status_code == 200
     assert _totals(sam)[1] == 38
+
+
+def test_a_store_url_of_another_kind_or_an_unreachable_server_is_one_clear_line(
+    tmp_path: Path,
+) -> None:
+    from dashboard.audit import StoreError, open_store
+
+    with pytest.raises(StoreError, match="not a store URL") as err:
+        open_store(tmp_path, "demo", "mysql://clerk:s3cret@db/review")
+    assert "s3cret" not in err.value.message
+    pytest.importorskip("psycopg", reason="psycopg 3 is not installed (the test extra)")
+    url = "postgresql://clerk:s3cret@127.0.0.1:1/review?connect_timeout=2"
+    with pytest.raises(StoreError, match="cannot be reached") as err:
+        open_store(tmp_path, "demo", url)
+    assert "s3cret" not in err.value.message and "clerk:***@" in err.value.message
+
+
+def _wait_checked(slot) -> None:
+    for _ in range(1200):  # the check runs in the background
+        if not slot.checking:
+            return
+        time.sleep(0.05)
+    raise AssertionError("the check did not finish")
+
+
+def test_an_upload_emits_the_event_and_the_triggered_run_s_report_is_reviewed(
+    root: Path,
+) -> None:
+    """With a Prefect server holding the case's deployment, an upload emits
+    `petition.sheets.uploaded` with the stored files, and the review reloads from the report
+    the triggered run writes (here a fake emitter runs the check, as the deployment would)."""
+    import threading
+
+    from dashboard.checking import EventChecker, check
+
+    emitted: list[tuple[Path, list[Path]]] = []
+
+    def emit(case_path: Path, files) -> bool:
+        emitted.append((case_path, list(files)))
+        out = case_path.parent / "out"
+        threading.Thread(target=check, args=(case_path, out, [])).start()
+        return True
+
+    demo = root / "demo"
+    later = root / "sheet-04.pdf"
+    shutil.move(demo / "sheets" / "sheet-04.pdf", later)
+    app = create_app(
+        root,
+        Accounts(root / "users.sqlite", FAST_HASH),
+        secret="s" * 32,
+        checker=EventChecker("http://127.0.0.1:1/api", emit=emit, poll=0.05),
+    )
+    client = TestClient(app)
+    token = csrf_of(client.get("/login").text)
+    token = csrf_of(
+        client.post("/login", data={"name": "rita", "password": PASSWORD, "csrf": token}).text
+    )
+    before = app.state.workspace.get("demo").review.report
+    sheet = ("sheets", ("sheet-04.pdf", later.read_bytes(), "application/pdf"))
+    r = client.post("/c/demo/upload", data={"csrf": token}, files=[sheet])
+    assert r.status_code == 200
+    slot = app.state.workspace.get("demo")
+    _wait_checked(slot)
+    ((case_path, files),) = emitted
+    assert case_path == demo / "case.toml"
+    assert [f.parent for f in files] == [demo / "sheets"] and files[0].is_file()
+    assert slot.problem == ""
+    assert slot.review.report is not before and slot.review.report.totals.lines_read == 60
+    assert any(s.page.path.endswith(files[0].name) for s in slot.review.report.sheets)
+
+
+def test_an_event_no_run_answers_is_a_problem_shown_not_a_hang(tmp_path: Path) -> None:
+    from dashboard.checking import CheckTimeoutError, EventChecker, check, checker_for
+
+    with pytest.raises(CheckTimeoutError, match="no check of this case finished"):
+        EventChecker("http://127.0.0.1:1/api", emit=lambda c, f: True, timeout=0.2, poll=0.05)(
+            tmp_path / "case.toml", tmp_path, [], []
+        )
+    with pytest.raises(CheckTimeoutError, match="could not be sent"):
+        EventChecker("http://127.0.0.1:1/api", emit=lambda c, f: False)(
+            tmp_path / "case.toml", tmp_path, [], []
+        )
+    # no server configured, or one without the case's deployment: checked in this process
+    assert checker_for(tmp_path / "case.toml", None) is check
+    assert checker_for(tmp_path / "case.toml", "http://127.0.0.1:1/api") is check

@@ -9,7 +9,7 @@ from PIL import Image
 from pipeline.errors import UnreadableInputError
 from pipeline.ingest import discover, ingest_file, read_page
 from pipeline.records import FileError, PageKind
-from pipeline.run import collect_pages, ingest_one
+from pipeline.run import collect_pages, ingest_one, read_one, split_results
 
 
 def test_discover_reports_files_it_cannot_read(tmp_path):
@@ -62,18 +62,36 @@ def test_a_page_re_saved_with_the_same_pixels_keeps_its_identity(tmp_path):
     img.save(tmp_path / "b.png", compress_level=9, dpi=(300, 300))
     img.save(tmp_path / "c.tif")
     assert (tmp_path / "a.png").read_bytes() != (tmp_path / "b.png").read_bytes()
-    hashes = {ingest_one(tmp_path / n)[0].content_hash for n in ("a.png", "b.png", "c.tif")}
-    assert len(hashes) == 1
+    files = [tmp_path / n for n in ("a.png", "b.png", "c.tif")]
+    sheets = [read_page(ingest_one(f)[0]) for f in files]
+    assert len({s.page.content_hash for s in sheets}) == 1
+    assert [s.page.path for s in sheets] == [str(f) for f in files]
+
+
+def test_a_page_re_saved_is_read_but_counted_once(tmp_path):
+    """Ingest lists an image's pages from its headers (its pixels are decoded once, by the
+    reader): a copy re-saved with other bytes is known as a copy once read, and reported."""
+    img = Image.fromarray(np.random.default_rng(3).integers(0, 255, (120, 90), dtype=np.uint8))
+    img.save(tmp_path / "a.png", compress_level=1)
+    img.save(tmp_path / "b.png", compress_level=9)
+    Image.fromarray(np.zeros((120, 90), dtype=np.uint8)).save(tmp_path / "c.png")
+    files = [tmp_path / n for n in ("a.png", "b.png", "c.png")]
+    pages, errors = collect_pages((f, ingest_one(f)) for f in files)
+    assert len(pages) == 3 and not errors
+    sheets, errors = split_results(read_one(p) for p in pages)
+    assert [s.page.path for s in sheets] == [str(files[0]), str(files[2])]
+    assert len(errors) == 1 and errors[0].path == str(files[1])
+    assert "identical to page 1 of" in errors[0].problem and "a.png" in errors[0].problem
 
 
 def test_a_truncated_image_is_reported(tmp_path):
-    """Ingest decodes an image's pixels (its identity); a file cut short fails there, with an
-    error naming the file, and the rest of the batch goes on."""
+    """The reader decodes an image's pixels; a file cut short fails there, with an error
+    naming the file, and the rest of the batch goes on."""
     img = Image.fromarray(np.random.default_rng(1).integers(0, 255, (300, 200), dtype=np.uint8))
     img.save(tmp_path / "whole.png")
     data = (tmp_path / "whole.png").read_bytes()
     (tmp_path / "cut.png").write_bytes(data[: len(data) // 2])
-    error = ingest_one(tmp_path / "cut.png")
+    error = read_one(ingest_one(tmp_path / "cut.png")[0])
     assert isinstance(error, FileError) and "cut.png" in error.path
     assert "not a readable image" in error.problem
     assert read_page(ingest_file(tmp_path / "whole.png")[0]).lines == ()

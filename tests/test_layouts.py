@@ -1,4 +1,4 @@
-"""Layout families of the synthetic corpus (pipeline/synth/layouts.py): a fixed development /
+"""Layout families of the synthetic corpus (synth/layouts.py): a fixed development /
 held-out split of families and fonts, recorded in the truth, and born-digital sheets in every
 family read back as truth has them. Synthetic; no real person's data."""
 
@@ -13,14 +13,15 @@ import pdfplumber
 import pytest
 
 from pipeline.records import PageKind, PageRef
-from pipeline.synth.corpus import _case_variation, generate_corpus
-from pipeline.synth.handwriting import (
+from pipeline.textlayer import SIGNED, read_text_page
+from synth.corpus import _case_variation, generate_corpus
+from synth.handwriting import (
     BUILTIN_HAND,
     BUILTIN_SIGNATURE,
     available_fonts,
     font_part,
 )
-from pipeline.synth.layouts import (
+from synth.layouts import (
     FAMILIES,
     PRINT_FONTS,
     SPLITS,
@@ -30,9 +31,8 @@ from pipeline.synth.layouts import (
     hand_fonts_for,
     max_rows,
 )
-from pipeline.synth.sheets import COLUMNS
-from pipeline.synth.varied import Variation
-from pipeline.textlayer import SIGNED, read_text_page
+from synth.sheets import COLUMNS
+from synth.varied import Variation
 
 
 def test_the_split_is_fixed_and_covers_both_sides() -> None:
@@ -135,7 +135,7 @@ def test_other_kinds_in_development_layouts_read_back(
 ) -> None:
     """The other kinds' signature tables set as a development family sets them: truth says
     which, and the born-digital reader reads every row as truth has it."""
-    from pipeline.synth.kinds import generate_kind
+    from synth.kinds import generate_kind
 
     truth = generate_kind(tmp_path, kind, variant, 5, layouts="dev")
     assert truth["layout"]["split"] == "dev"

@@ -112,20 +112,27 @@ def test_keeping_only_the_best_voters_decides_as_scoring_every_pair(tmp_path, mo
         )
         lines.append(SignatureLine(f"{k // 20:012x}", k % 20 + 1, fields))
     cfg = MatchingConfig(candidates=2)
-    pruned = matcher_module.FSMatcher(store, cfg).match_all(lines)
-    n_pruned = store.con.execute("SELECT count(*) FROM scored").fetchall()[0][0]
-    kept = []
     original = matcher_module.best_pairs
+    counts = []
 
-    def every_pair(con, comparisons, columns, table, keep):
-        kept.append(con.execute("SELECT count(*) FROM cand").fetchall()[0][0])
-        return original(con, comparisons, columns, table, 10**9)
+    def counted(keep_all):
+        def best(con, comparisons, columns, table, keep):
+            original(con, comparisons, columns, table, 10**9 if keep_all else keep)
+            counts.append(
+                con.execute("SELECT (SELECT count(*) FROM cand), count(*) FROM scored").fetchall()[
+                    0
+                ]
+            )
 
-    monkeypatch.setattr(matcher_module, "best_pairs", every_pair)
+        return best
+
+    monkeypatch.setattr(matcher_module, "best_pairs", counted(False))
+    pruned = matcher_module.FSMatcher(store, cfg).match_all(lines)
+    monkeypatch.setattr(matcher_module, "best_pairs", counted(True))
     full = matcher_module.FSMatcher(store, cfg).match_all(lines)
-    n_scored = store.con.execute("SELECT count(*) FROM scored").fetchall()[0][0]
-    assert kept and n_scored == kept[0]  # every pair was kept in the second run
-    assert n_pruned < kept[0] / 2  # most pairs were dropped in the first
+    (n_cand, n_pruned), (n_cand_full, n_scored) = counts
+    assert n_cand == n_cand_full and n_scored == n_cand  # every pair was kept in the second run
+    assert n_pruned < n_cand / 2  # most pairs were dropped in the first
     assert sum(m.voter_id is not None for m in full) > len(lines) / 2
     assert [_steady(m) for m in pruned] == [_steady(m) for m in full]
 

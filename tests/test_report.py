@@ -66,7 +66,12 @@ def written(report, tmp_path_factory):
 def test_sample_document_is_valid(doc):
     validate_report_dict(doc)
     assert doc["schema_version"] == SCHEMA_VERSION == "1.2"
-    assert doc["case"] == {"name": CASE_NAME, "petition_kind": "permissive_referendum"}
+    assert doc["case"] == {
+        "name": CASE_NAME,
+        "petition_kind": "permissive_referendum",
+        "label": "permissive referendum",
+        "statute": "Village Law § 9-902",
+    }
     assert doc["verdict"]["value"] == "undetermined"
     assert doc["tool"]["name"] == "petitions" and doc["tool"]["version"]
     assert set(doc["totals"]) == {f.name for f in dataclasses.fields(Totals)}

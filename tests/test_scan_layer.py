@@ -65,7 +65,7 @@ class _Counting:
 
 @pytest.fixture(scope="module")
 def born_digital(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from pipeline.synth import generate_case
+    from synth import generate_case
 
     out = tmp_path_factory.mktemp("layer")
     generate_case(out, seed=4, n_sheets=1)

@@ -15,7 +15,7 @@ from pipeline.scan.engine import DIGITS, Psm, Rect
 from pipeline.scan.metrics import compare_to_truth
 from pipeline.scan.reader import SIGNED_PLACEHOLDER, read_scan
 from pipeline.scan.synthetic import Degrade, degrade, rasterize_pdf
-from pipeline.synth.sheets import COLUMNS, MARGIN
+from synth.sheets import COLUMNS, MARGIN
 from tests.fakes import CrashingEngine, FakeEngine, reading
 
 REPO = Path(__file__).resolve().parents[1]
@@ -168,8 +168,8 @@ def test_other_kinds_scans_find_every_line(tmp_path: Path, kind: str, variant: s
     sheet found, none invented, blank lines blank. Seed 1 gave sheets that were not read."""
     pytest.importorskip("tesserocr")
     from pipeline.ingest import ingest_file, read_page
-    from pipeline.synth.kinds import generate_kind
-    from pipeline.synth.scan import scan_case
+    from synth.kinds import generate_kind
+    from synth.scan import scan_case
 
     generate_kind(tmp_path / "born", kind, variant, 1)
     case = scan_case(tmp_path / "born", tmp_path / "scan", "degraded", 1).parent
@@ -190,7 +190,7 @@ def test_sheets_printed_without_rules_are_read(tmp_path: Path, spec: Degrade) ->
     """A table printed without rules (`textgrid`), upright and upside down and skewed: every
     line found, none invented, blank lines blank, the sheet numbers and the cells read."""
     pytest.importorskip("tesserocr")
-    from pipeline.synth import generate_case
+    from synth import generate_case
 
     generate_case(tmp_path, seed=4, n_sheets=2, ruled=False)
     truth = json.loads((tmp_path / "truth.json").read_text(encoding="utf-8"))

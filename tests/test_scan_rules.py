@@ -68,4 +68,3 @@ def test_digit_fields_need_more_confidence_than_names() -> None:
     (finding,) = low_confidence_fields(_ctx(line))
     assert finding.evidence["fields"] == {"ward": 0.87}
     assert finding.evidence["thresholds"] == {"ward": 0.90}
-

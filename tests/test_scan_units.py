@@ -14,7 +14,7 @@ import pytest
 from PIL import Image
 
 from pipeline.ingest import ingest_file
-from pipeline.records import PageKind
+from pipeline.records import Field, PageKind, Source
 from pipeline.scan.clean import clean_page, deskew_angle, even_lighting, is_sideways
 from pipeline.scan.engine import OcrText, Psm, Word
 from pipeline.scan.images import estimate_dpi, load_page_image
@@ -478,10 +478,63 @@ def test_each_statement_forms_date_and_signature_are_read_from_a_scan() -> None:
     }
 
 
+def test_the_witness_blanks_are_found_by_their_caption_and_read_from_the_ink() -> None:
+    """A signature reaching down into its caption is read in among it by OCR ("Date
+    Signature Srlwby of Witness"), its caption's last word on another text line: the caption
+    is still found by its words' places, and the blanks above it are handed to the ink reader
+    left and right of it, the statement's printed lines reaching into the band masked."""
+    from pipeline.scan.reader import _caption_fields
+
+    words = [
+        Word("duly", 0.95, (150, 300, 230, 345), 0),  # the statement's last line, above
+        Word("sworn.", 0.95, (240, 300, 360, 345), 0),
+        Word("10/6/26", 0.4, (160, 370, 330, 430), 1),  # the handwritten date
+        Word("La", 0.3, (1400, 360, 1460, 440), 1),  # the signature, split by OCR
+        Word("Date", 0.95, (150, 440, 230, 480), 2),
+        Word("Signature", 0.95, (1400, 440, 1580, 480), 2),
+        Word("Srlwby", 0.3, (1590, 430, 1700, 485), 2),
+        Word("of", 0.95, (1710, 440, 1750, 480), 2),
+        Word("Witness", 0.95, (1760, 440, 1900, 480), 3),
+    ]
+    calls: list[tuple[str, tuple[int, int, int, int], list[object], list[str]]] = []
+
+    def read_blank(name, rect, masks, ws):  # type: ignore[no-untyped-def]
+        calls.append((name, rect, list(masks), [w.text for w in ws]))
+        return Field(name, "x", 0.9, Source.OCR)
+
+    date, signature = _caption_fields(words, 300, 2550, read_blank)
+    assert date is not None and signature is not None
+    (d_name, d_rect, masks, d_words), (s_name, s_rect, _, s_words) = calls
+    assert (d_name, s_name) == ("date", "signature")
+    assert d_words == ["10/6/26"] and s_words == ["La"]
+    split = (1400 + 230) // 2
+    assert d_rect[2] == s_rect[0] == split and d_rect[3] == s_rect[3] < 440
+    assert d_rect[1] == 440 - int(300 * 0.35)
+    assert (150, 300, 80, 45) in masks and all(m[1] < 360 for m in masks)
+    # without the ink reader, the words above the caption as before
+    date, signature = _caption_fields(words, 300, 2550)
+    assert (date.text, signature.text) == ("10/6/26", "La")  # type: ignore[union-attr]
+
+
+def test_a_blanks_printed_leader_is_not_writing() -> None:
+    """An unsigned blank is its printed dots (or rule): no pen stroke; a stroke stays."""
+    from pipeline.scan.ink import measure_ink
+    from pipeline.scan.reader import _pen_strokes
+
+    ink = np.zeros((100, 1200), np.uint8)
+    for x in range(100, 1000, 20):
+        ink[70:75, x : x + 5] = 255  # "...................."
+    ink[90:93, 100:1100] = 255  # "____________________"
+    assert not measure_ink(_pen_strokes(ink, 300), 300).present
+    ink[20:80, 400:406] = 255  # a pen's upstroke
+    ink[20:26, 400:500] = 255
+    assert measure_ink(_pen_strokes(ink, 300), 300).present
+
+
 @pytest.fixture(scope="module")
 def unruled_case(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A synthetic case (invented people) whose signature tables are printed without rules."""
-    from pipeline.synth import generate_case
+    from synth import generate_case
 
     out = tmp_path_factory.mktemp("unruled")
     generate_case(out, seed=4, n_sheets=2, ruled=False)

@@ -152,7 +152,8 @@ def test_from_entries_round_trips():
     assert store.entries() == entries
     assert len(store) == 2
     assert store.by_rid([1, 0]) == [entries[1], entries[0]]
-    row = store.con.execute("SELECT n_last FROM entries WHERE voter_id = 'V2'").fetchall()
+    with store.cursor() as con:
+        row = con.execute("SELECT n_last FROM entries WHERE voter_id = 'V2'").fetchall()
     assert row == [("OBRIENSMITH",)]
 
 
@@ -164,7 +165,11 @@ def test_block_sizes_and_key_hashes_are_stored():
         RegisterEntry(f"V{i}", "Smith" if i % 3 else "Jones", "John", house_number=str(i % 4))
         for i in range(24)
     ) + (RegisterEntry("V99", "Brown", "", street_name="Oak Ave"),)
-    con = RegisterStore.from_entries(entries).con
+    with RegisterStore.from_entries(entries).cursor() as con:
+        _check_block_sizes(con)
+
+
+def _check_block_sizes(con):
     for bit, (key, h) in enumerate(HASH_COLUMNS.items()):
         by_text = con.execute(
             f"SELECT hash({key}), count(*) FROM entries WHERE {key} IS NOT NULL GROUP BY {key}"
@@ -190,6 +195,6 @@ def test_a_repeated_voter_id_shares_one_voter_number():
         RegisterEntry("C", "Smith", "Jo"),
         RegisterEntry("B", "Smith", "Janet"),
     )
-    con = RegisterStore.from_entries(entries).con
-    got = con.execute("SELECT rid, voter_id, vno FROM entries ORDER BY rid").fetchall()
+    with RegisterStore.from_entries(entries).cursor() as con:
+        got = con.execute("SELECT rid, voter_id, vno FROM entries ORDER BY rid").fetchall()
     assert got == [(0, "A", 0), (1, "B", 1), (2, "A", 0), (3, "C", 3), (4, "B", 1)]

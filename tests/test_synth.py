@@ -1,6 +1,6 @@
 """The synthetic fixture generator: deterministic, and its truth agrees with what it drew.
 
-All data here are synthetic (pipeline.synth); no real person's data."""
+All data here are synthetic (synth); no real person's data."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ import pytest
 
 from pipeline.case import load_case
 from pipeline.records import PageKind, PageRef
-from pipeline.synth import FATAL_DEFECTS, NYSBOE_FIELDS, generate_case
 from pipeline.textlayer import read_text_page
+from synth import FATAL_DEFECTS, NYSBOE_FIELDS, generate_case
 
 CODES = set(FATAL_DEFECTS) | {"WITNESS_COUNT_MISMATCH"}
 

@@ -1,7 +1,7 @@
-"""The generator of the other petition kinds (pipeline.synth.kinds): deterministic, and the real
+"""The generator of the other petition kinds (synth.kinds): deterministic, and the real
 pipeline agrees with its truth, line by line, for every kind and variant.
 
-All data here are synthetic (pipeline.synth.kinds); no real person's data."""
+All data here are synthetic (synth.kinds); no real person's data."""
 
 from __future__ import annotations
 
@@ -23,10 +23,10 @@ from pipeline.dates import parse_written_date
 from pipeline.records import PageKind, PageRef
 from pipeline.report import report_to_dict, validate_report_dict
 from pipeline.run import check_case
-from pipeline.synth import handwriting as hw
-from pipeline.synth.kinds import VARIANTS, generate_kind, main
-from pipeline.synth.scan import render_page
 from pipeline.textlayer import read_text_page
+from synth import handwriting as hw
+from synth.kinds import VARIANTS, generate_kind, main
+from synth.scan import render_page
 from tests.test_corpus import _row_ink
 
 CASES = [(kind, variant) for kind, variants in VARIANTS.items() for variant in variants]

@@ -16,8 +16,8 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pipeline.columns import HEADER_PATTERNS, ROLES, map_header
 from pipeline.records import FIELD_NAMES, PageKind, PageRef
-from pipeline.synth import LinePlan, SheetPlan, WitnessPlan, write_pdf
 from pipeline.textlayer import read_text_page, text_layer_usable
+from synth import LinePlan, SheetPlan, WitnessPlan, write_pdf
 
 
 @pytest.mark.parametrize(

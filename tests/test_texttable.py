@@ -14,8 +14,8 @@ import pytest
 from reportlab.lib.pagesizes import landscape, legal, letter
 
 from pipeline.records import PageKind, PageRef, Source
-from pipeline.synth.sheets import CLASSIC, LinePlan, SheetPlan, WitnessPlan, write_pdf
 from pipeline.textlayer import SIGNED, read_text_page
+from synth.sheets import CLASSIC, LinePlan, SheetPlan, WitnessPlan, write_pdf
 from tests.test_textlayer_forms import read
 
 ROWS = (
@@ -130,7 +130,7 @@ def test_line_numbers_street_and_town_on_legal_landscape(tmp_path: Path) -> None
 def test_a_signature_drawn_not_typed_is_signed(tmp_path: Path, ink: str) -> None:
     import random
 
-    from pipeline.synth.handwriting import available_fonts, pick_hand
+    from synth.handwriting import available_fonts, pick_hand
 
     hand = pick_hand(random.Random(1), available_fonts(False))
     layout = replace(CLASSIC, family="t", signature_ink=ink)
@@ -186,7 +186,7 @@ def test_unseen_ink_is_looked_at_on_the_rendered_page(tmp_path: Path) -> None:
     from reportlab.lib.colors import black
     from reportlab.pdfgen.canvas import Canvas
 
-    from pipeline.synth.sheets import draw_sheet
+    from synth.sheets import draw_sheet
 
     plan = _plan(WIDE, replace(CLASSIC, family="t"))
     box = _read(tmp_path, plan).lines[2].get("signature").box
@@ -220,3 +220,47 @@ def test_a_table_without_rules_or_statement_ends_at_the_foot_caption(tmp_path: P
     assert [ln.blank for ln in sheet.lines[:3]] == [False, False, False]
     assert all(ln.blank for ln in sheet.lines[3:])
     assert sheet.sheet_number_value == 3
+
+
+@pytest.mark.parametrize("row_h", [22.0, 36.0])
+def test_one_entry_over_blank_rows_without_rules(tmp_path: Path, row_h: float) -> None:
+    """A table without rules with one entry: its blank rows, which nothing marks, are still
+    rows (their spacing from the title row to the entry)."""
+    layout = replace(CLASSIC, family="t", rules="none", row_h=row_h, heading="PETITION")
+    sheet = _read(tmp_path, _plan(WIDE, layout, rows=ROWS[:1], blanks=5))
+    assert len(sheet.lines) == 6
+    assert [ln.blank for ln in sheet.lines] == [False] + [True] * 5
+
+
+@pytest.mark.parametrize("rules", ["horizontal", "none"])
+def test_a_long_date_beside_a_drawn_signature_stays_one_date(tmp_path: Path, rules: str) -> None:
+    """Column bounds without vertical rules: "September 21, 2026" is one date, though the
+    signature column beside it holds no text to place the bound by."""
+    rows = tuple({**r, "date": f"September {20 + k}, 2026"} for k, r in enumerate(ROWS))
+    layout = replace(
+        CLASSIC, family="t", rules=rules, row_h=30.0, heading="PETITION", signature_ink="image"
+    )
+    columns = [("Date", "date", 110.0), *WIDE[1:]]
+    sheet = _read(tmp_path, _plan(columns, layout, rows=rows))
+    assert [ln.text("date") for ln in sheet.lines[:3]] == [
+        "September 20, 2026",
+        "September 21, 2026",
+        "September 22, 2026",
+    ]
+    assert sheet.lines[0].text("signature") == SIGNED
+
+
+def test_abbreviated_titles_and_a_residence_beside_a_town(tmp_path: Path) -> None:
+    columns = [
+        ("No.", "line_number", 30.0),
+        ("Date", "date", 70.0),
+        ("Signature", "signature", 150.0),
+        ("Residence", "street", 150.0),
+        ("Town/City", "town", 110.0),
+        ("Elec. Dist. No.", "election_district", 60.0),
+    ]
+    layout = replace(CLASSIC, family="t", rules="grid", heading="PETITION")
+    sheet = _read(tmp_path, _plan(columns, layout))
+    assert sheet.lines[0].text("residence") == "12 Maple Ave, Elmwood Falls"
+    assert sheet.lines[1].text("election_district") == "1"
+    assert sheet.layout_doubts == ()

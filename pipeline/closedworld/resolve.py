@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -40,12 +41,14 @@ __all__ = [
     "PARAMS",
     "Evidence",
     "World",
+    "date_evidence",
     "decide",
     "evidence",
     "line_evidence",
     "resolve_line",
     "resolve_sheets",
     "sheet_dates",
+    "witness_evidence",
     "world_of",
 ]
 
@@ -73,6 +76,8 @@ AT_ADDRESS = 0.9
 # to the reading by a quick string measure (all of them in a small village).
 NAME_SHORTLIST = 400
 ADDRESS_SHORTLIST = 3000
+# The prior weight of a witness statement dated after the filing, against one dated before.
+AFTER_FILING = 0.05
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,12 +186,9 @@ def line_evidence(line: SignatureLine, world: World) -> dict[str, Evidence]:
     weighted by the residence's posterior."""
     out: dict[str, Evidence] = {}
     fields = {f.name: f for f in line.fields}
-    date = fields.get("date")
-    if date is not None and _unsure(date):
-        weights = dict(enumerate(world.dates.weights))
-        out["date"] = evidence(
-            date, world.dates, range(len(world.dates.forms)), PARAMS["date"], weights
-        )
+    date = date_evidence(fields.get("date"), world)
+    if date is not None:
+        out["date"] = date
     address_p: dict[str, float] = {}
     residence = fields.get("residence")
     if residence is not None and _unsure(residence):
@@ -257,47 +259,79 @@ def resolve_line(
     return replace(line, fields=tuple(decided.get(f.name, f) for f in line.fields))
 
 
-def sure_day(line: SignatureLine, world: World, reference: dt.date) -> int | None:
+def sure_day(field: Field | None, world: World, reference: dt.date) -> int | None:
     """The index among the world's days of a date read surely (not unsure), else None."""
-    f = line.get("date")
-    if f is None or f.empty or _unsure(f):
+    if field is None or field.empty or _unsure(field):
         return None
-    day = parse_written_date(f.text, reference)
+    day = parse_written_date(field.text, reference)
     return world.day_index.get(day) if day is not None else None
 
 
+def date_evidence(field: Field | None, world: World) -> Evidence | None:
+    """An unsure date's evidence among the world's days (None for a date read surely)."""
+    if field is None or not _unsure(field):
+        return None
+    weights = dict(enumerate(world.dates.weights))
+    return evidence(field, world.dates, range(len(world.dates.forms)), PARAMS["date"], weights)
+
+
+def witness_date_field(sheet: Sheet) -> Field | None:
+    return sheet.witness.date if sheet.witness is not None else None
+
+
+def witness_evidence(sheet: Sheet, world: World, filed: dt.date) -> Evidence | None:
+    """The witness statement's unsure date among the world's days, a day after the filing
+    weighted AFTER_FILING (a sheet's statement is made before the sheet is filed; one dated
+    after it is a defect, read when its own evidence is clear)."""
+    ev = date_evidence(witness_date_field(sheet), world)
+    if ev is None:
+        return None
+    late = np.array([world.dates.values[int(v)] > filed for v in ev.values])  # type: ignore[operator]
+    cost = ev.cost - np.where(late, math.log(AFTER_FILING) * PARAMS["date"].temperature, 0.0)
+    return replace(ev, cost=cost)
+
+
 def sheet_dates(
-    lines: Sequence[SignatureLine],
-    evidences: Sequence[Mapping[str, Evidence]],
-    world: World,
-    reference: dt.date,
+    dates: Sequence[tuple[Field | None, Evidence | None]], world: World, reference: dt.date
 ) -> list[Posterior | None]:
-    """The unsure dates' posteriors of one sheet's lines, read together (`sequence`)."""
-    chain = []
-    for line, ev in zip(lines, evidences, strict=True):
-        date = ev.get("date")
-        chain.append((date.cost if date is not None else None, sure_day(line, world, reference)))
+    """The unsure dates' posteriors of one sheet, read together (`sequence`): its lines' in
+    order, then the witness statement's, which is dated on or after every line it attests
+    (the witness saw each signed)."""
+    chain = [
+        (ev.cost if ev is not None else None, sure_day(f, world, reference)) for f, ev in dates
+    ]
     return chain_posteriors(chain, np.asarray(world.dates.weights), PARAMS["date"])
 
 
 def resolve_sheets(
     sheets: Sequence[Sheet], case: CaseConfig, entries: Sequence[RegisterEntry]
 ) -> list[Sheet]:
-    """Every sheet with its lines' unsure fields read in the closed world of the case's
-    dates and the register's (or roll's) addresses and people. Without any entries in memory
-    (a register matched in DuckDB) only the dates, wards and districts are."""
-    if not any(_unsure(f) for s in sheets for ln in s.lines for f in ln.fields):
+    """Every sheet with its lines' unsure fields, and its witness statement's unsure date, read
+    in the closed world of the case's dates and the register's (or roll's) addresses and
+    people. Without any entries in memory (a register matched in DuckDB) only the dates, wards
+    and districts are."""
+    fields = [f for s in sheets for ln in s.lines for f in ln.fields]
+    if not any(_unsure(f) for f in [*fields, *map(witness_date_field, sheets)]):
         return list(sheets)
     world = world_of(case, entries)
     out = []
     for sheet in sheets:
         filled = [ln for ln in sheet.lines if not ln.blank]
         evidences = [line_evidence(ln, world) for ln in filled]
-        dates = sheet_dates(filled, evidences, world, case.dates.filed)
+        witnessed = witness_date_field(sheet)
+        witness_ev = witness_evidence(sheet, world, case.dates.filed)
+        chain = [(ln.get("date"), ev.get("date")) for ln, ev in zip(filled, evidences, strict=True)]
+        *dates, witness_post = sheet_dates(
+            [*chain, (witnessed, witness_ev)], world, case.dates.filed
+        )
         read = {
             ln.line_no: resolve_line(ln, world, ev, post)
             for ln, ev, post in zip(filled, evidences, dates, strict=True)
         }
         lines = tuple(read.get(ln.line_no, ln) for ln in sheet.lines)
-        out.append(replace(sheet, lines=lines))
+        sheet = replace(sheet, lines=lines)
+        if sheet.witness is not None and witness_ev is not None:
+            date, _ = decide(witness_ev, PARAMS["date"], witness_post)
+            sheet = replace(sheet, witness=replace(sheet.witness, date=date))
+        out.append(sheet)
     return out

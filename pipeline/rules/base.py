@@ -1,16 +1,22 @@
-"""What every statute's rule set is made of.
+"""What every statute's rule set is made of, and what a petition kind is.
 
 A rule is a plain function that reads one thing (a line, a sheet, the whole petition) and returns
 findings. Each rule sits beside the words of the statute it implements, with its citation; a
-`RuleSet` collects a petition kind's rules and its threshold.
+`RuleSet` collects a petition kind's rules and its threshold. A `KindSpec` is everything about one
+kind of petition, in one place (its rule module): its statute, its case-file section, its windows,
+the people it names, its printed forms and its rule sets by the day each took effect.
+
+A text that changed on a day is a tuple of `Dated` versions; `in_force` picks the one of a day.
+That is the one mechanism for every statute version: a kind's rule sets (by the filing day) and
+the nominating petition's statement of witness (by the day it was witnessed).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from ..case import CaseConfig
 from ..records import (
@@ -24,14 +30,30 @@ from ..records import (
     ValuationResult,
 )
 
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from ..case import RollConfig
+
 __all__ = [
+    "Dated",
+    "KindSpec",
     "LineContext",
     "LineRule",
+    "NamedPeople",
     "PetitionRule",
     "RuleSet",
+    "ShareOfValuation",
     "SheetRule",
+    "SignatureCount",
+    "Signers",
+    "SigningStart",
     "Threshold",
     "finding",
+    "in_force",
+    "no_roll",
+    "nothing_more",
+    "voters",
 ]
 
 
@@ -82,10 +104,23 @@ class LineContext:
 
 
 @dataclass(frozen=True, slots=True)
-class Threshold:
+class SignatureCount:
+    """A threshold counted in signatures: at least `required` valid lines."""
+
     required: int
-    denominator: int | None
+    denominator: int | None  # what `required` is a share of (electors, voters), if anything
     rule: str  # how `required` was computed, in words, with the citation
+
+
+@dataclass(frozen=True, slots=True)
+class ShareOfValuation:
+    """A threshold in assessed valuation: the rule set's `valuation` decides whether the
+    signers own enough; no count of signatures is required."""
+
+    rule: str  # the share required, in words, with the citation
+
+
+Threshold = SignatureCount | ShareOfValuation
 
 
 LineRule = Callable[[LineContext], Iterable[Finding]]
@@ -107,4 +142,113 @@ class RuleSet:
     sheet_rules: tuple[SheetRule, ...]
     line_rules: tuple[LineRule, ...]
     threshold: Callable[[CaseConfig, int | None], Threshold]
-    valuation: Valuation | None = None
+    valuation: Valuation | None = None  # set exactly when `threshold` is a ShareOfValuation
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Dated(Generic[T]):
+    """One version of a text (a rule set, a form), in force from `effective_from` until the
+    next version's day."""
+
+    effective_from: dt.date
+    value: T
+
+
+def in_force(versions: Sequence[Dated[T]], day: dt.date) -> T:
+    """The version in force on `day`: the latest that took effect on or before it. Versions are
+    given oldest first; a day before the first is judged by the first (the oldest text this
+    package has), and a later version is one more entry."""
+    if not versions:
+        raise ValueError("no versions given")
+    chosen = versions[0]
+    for version in versions[1:]:
+        if version.effective_from < chosen.effective_from:
+            raise ValueError("versions must be given oldest first")
+        if version.effective_from <= day:
+            chosen = version
+    return chosen.value
+
+
+@dataclass(frozen=True, slots=True)
+class SigningStart:
+    """The first day signatures may be gathered, and what a line dated before it gets."""
+
+    day: dt.date
+    code: str
+    severity: Severity
+    citation: str
+    reason: str  # "before the act or resolution was adopted on" (the day follows)
+
+
+@dataclass(frozen=True, slots=True)
+class NamedPeople:
+    """People the petition names who must be looked up on the register like signers (the
+    nominating petition's committee to fill vacancies): `lines` gives them as lines to match,
+    `check` the findings about them from their matches and the entries matched."""
+
+    lines: Callable[[CaseConfig], Sequence[SignatureLine]]
+    check: Callable[
+        [CaseConfig, Sequence[SignatureLine], Sequence[Match], Mapping[str, RegisterEntry]],
+        Iterable[Finding],
+    ]
+
+
+RuleSetOf = Callable[[CaseConfig], RuleSet]  # a rule set built from the case (2-202's basis)
+Signers = Literal["voters", "owners"]
+
+
+def nothing_more(case: CaseConfig) -> Sequence[str]:
+    """A kind that needs no case-file key beyond the common ones and its section."""
+    return ()
+
+
+def voters(case: CaseConfig) -> Signers:
+    """A kind signed by voters, matched on the register."""
+    return "voters"
+
+
+def no_roll(case: CaseConfig) -> RollConfig | None:
+    """A kind with no assessment roll."""
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class KindSpec:
+    """One kind of petition, whole. The case file's `kind = "<name>"` chooses it; everything
+    the stages need to know about the kind is asked of it (`CaseConfig.spec`).
+
+    - `section`: the case file's table for the kind ("nomination"), validated by
+      `section_model`; None where the kind needs none.
+    - `requires(case)`: further case-file keys the kind needs, as "dates.adopted" (missing ones).
+    - `signed_by(case)`: "voters" (matched on the register) or "owners" (on the assessment
+      roll, `roll(case)`).
+    - `signing_start(case)`: the first day signatures may be gathered, where the statute or the
+      case sets one.
+    - `filing_window(case)`: the days a scheduled check runs (first and last).
+    - `rule_sets`: the kind's rule sets oldest first, chosen by the filing day (`rules_on`).
+    - `statements`: the printed form's vocabulary: the statements a sheet's foot may carry
+      ("witness", "notary", "affidavit"; `pipeline.forms` reads each), which the kind's
+      statement rule accepts."""
+
+    name: str
+    statute: str  # "Village Law § 9-902": the report names it
+    label: str  # "permissive referendum"
+    rule_sets: tuple[Dated[RuleSet | RuleSetOf], ...]
+    filing_window: Callable[[CaseConfig], tuple[dt.date, dt.date]]
+    signing_start: Callable[[CaseConfig], SigningStart | None]
+    statements: tuple[str, ...]
+    section: str | None = None
+    section_model: type[BaseModel] | None = None
+    requires: Callable[[CaseConfig], Sequence[str]] = nothing_more
+    signed_by: Callable[[CaseConfig], Signers] = voters
+    roll: Callable[[CaseConfig], RollConfig | None] = no_roll
+    in_village: bool = True  # the case names the village (municipality.village)
+    people_named: NamedPeople | None = None
+
+    def rules_on(self, case: CaseConfig) -> RuleSet:
+        """The rule set in force on the case's filing day."""
+        rules = in_force(self.rule_sets, case.dates.filed)
+        return rules if isinstance(rules, RuleSet) else rules(case)

@@ -10,9 +10,10 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Sequence
 
+from ..case import CaseConfig
 from ..dates import parse_written_date
 from ..records import Finding, MatchDecision, Severity, Sheet
-from .base import LineContext, finding
+from .base import LineContext, SigningStart, finding
 from .electors import PREREGISTERED, PURGED, in_village
 
 __all__ = [
@@ -22,9 +23,12 @@ __all__ = [
     "check_signed",
     "check_signer_is_owner",
     "check_signer_registered",
+    "check_signing_window",
     "check_table_read",
     "check_witness_lives_in_village",
     "check_witness_statement",
+    "filing_window_from_the_case",
+    "signing_from_the_case",
     "witness_date",
 ]
 
@@ -159,15 +163,49 @@ def witness_date(sheet: Sheet, reference: dt.date) -> dt.date | None:
     return parse_written_date(sheet.witness.date.text, reference=reference)
 
 
-def check_dated(
-    ctx: LineContext,
-    citation: str,
-    *,
-    not_before: dt.date | None = None,
-    not_before_reason: str = "",
-) -> Iterable[Finding]:
+def signing_from_the_case(case: CaseConfig, citation: str) -> SigningStart | None:
+    """The first day signatures may be gathered, as the case file sets it (dates.signing_from):
+    for a kind whose statute (as the seed text gives it) sets no first day. The statute does
+    not say a line dated before it falls, so a person decides."""
+    day = case.dates.signing_from
+    if day is None:
+        return None
+    return SigningStart(
+        day,
+        "DATE_BEFORE_SIGNING_PERIOD",
+        REVIEW,
+        citation,
+        "before the first day signatures may be gathered (dates.signing_from),",
+    )
+
+
+def filing_window_from_the_case(case: CaseConfig) -> tuple[dt.date, dt.date]:
+    """The days signatures are gathered and the petition filed, for a kind whose statute sets
+    no filing period: from the case's first day of signing (else thirty days before the
+    filing) to the filing."""
+    start = case.spec.signing_start(case)
+    filed = case.dates.filed
+    return (start.day if start is not None else filed - dt.timedelta(days=30)), filed
+
+
+def check_signing_window(ctx: LineContext) -> Iterable[Finding]:
+    """A line dated before the first day signatures may be gathered (the kind's
+    `signing_start`: the statute's or the case's), with the severity its statute gives."""
+    start = ctx.case.spec.signing_start(ctx.case)
+    if start is not None and ctx.signed_on is not None and ctx.signed_on < start.day:
+        yield ctx.finding(
+            start.code,
+            start.severity,
+            start.citation,
+            f"dated {ctx.signed_on.isoformat()}, {start.reason} {start.day.isoformat()}",
+            signed_on=ctx.signed_on.isoformat(),
+        )
+
+
+def check_dated(ctx: LineContext, citation: str) -> Iterable[Finding]:
     """The line carries a date of signing that is not after the filing, not after the witness
-    dated the statement, and (where the statute has a start) not before `not_before`."""
+    dated the statement, and not before the first day signatures may be gathered (where the
+    statute or the case sets one)."""
     text = ctx.line.text("date")
     if not text:
         yield ctx.finding("LINE_UNDATED", FATAL, citation, "the line has no date of signing")
@@ -187,14 +225,8 @@ def check_dated(
             f"{filed.isoformat()}",
             signed_on=ctx.signed_on.isoformat(),
         )
-    elif not_before is not None and ctx.signed_on < not_before:
-        yield ctx.finding(
-            "DATE_BEFORE_ADOPTION",
-            REVIEW,
-            citation,
-            f"dated {ctx.signed_on.isoformat()}, {not_before_reason} {not_before.isoformat()}",
-            signed_on=ctx.signed_on.isoformat(),
-        )
+    else:
+        yield from check_signing_window(ctx)
     witnessed = witness_date(ctx.sheet, filed)
     if witnessed is not None and ctx.signed_on > witnessed:
         yield ctx.finding(

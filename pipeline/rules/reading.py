@@ -32,7 +32,7 @@ __all__ = [
 #   blur + JPEG, speckle, uneven light + faint broken rules, 200 dpi image PDF, sideways, all at
 #   once): 2,808 fields, 14 misread, all sans-serif I/l slips ("Kettleby II" for "III") at
 #   0.75-0.90 that the matcher tolerates. Correct fields below 0.80 / 0.85 / 0.90: 23 / 47 / 142.
-# - handwriting-font scans (pipeline.synth's degraded corpus, 8 cases): 1,787 fields, 718
+# - handwriting-font scans (synth's degraded corpus, 8 cases): 1,787 fields, 718
 #   misread. Misreads (other than upper/lower case) at or above 0.80 / 0.85 / 0.90: 22 / 15 / 2;
 #   among them single digits ("1" for "2") in ward and district at 0.86-0.89, and dates at
 #   0.91-0.92 that do not parse (DATE_UNREADABLE catches those).
@@ -107,7 +107,9 @@ def low_confidence_fields(ctx: LineContext) -> Iterable[Finding]:
 
 def low_confidence_sheet_fields(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
     """A sheet whose number, or whose witness statement's stated count, date or signature, was
-    read with low confidence: a person checks them before the sheet's lines count."""
+    read with low confidence: a person checks them before the sheet's lines count. A date the
+    closed-world stage read among the days it can be is held to the resolved fields'
+    threshold; a handwritten signature's confidence is its ink test's (signed or not)."""
     fields: list[tuple[str, Field | None]] = [("sheet_number", sheet.sheet_number)]
     if sheet.witness is not None:
         w = sheet.witness
@@ -127,7 +129,7 @@ def low_confidence_sheet_fields(sheet: Sheet, case: CaseConfig) -> Iterable[Find
             f"read with low confidence on the sheet: {names}",
             page_id=sheet.page.page_id,
             fields=low,
-            thresholds={name: threshold_for(name.split(".")[-1]) for name in low},
+            thresholds={name: _threshold(f) for name, f in fields if name in low and f},
         )
 
 

@@ -9,23 +9,31 @@ matched against the owners on the assessment roll, not the register of voters.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable, Sequence
+from functools import partial
 
-from ..case import CaseConfig, DistrictConfig
+from ..case import CaseConfig, DistrictConfig, RollConfig
 from ..records import Finding, Severity, Sheet
-from .base import LineContext, RuleSet, Threshold, finding
+from .base import Dated, KindSpec, LineContext, RuleSet, ShareOfValuation, Signers, finding
 from .common import (
     check_signed,
     check_signer_is_owner,
+    check_signing_window,
     check_table_read,
     check_witness_statement,
+    filing_window_from_the_case,
+    signing_from_the_case,
 )
 from .valuation import district_owners_191
 
-__all__ = ["RULES", "STATUTE"]
+__all__ = ["RULES", "SPEC", "STATUTE"]
 
 STATUTE = "Town Law § 191"
 FATAL, REVIEW, NOTE = Severity.FATAL, Severity.REVIEW, Severity.NOTE
+# "acknowledged or proved in the same manner as a deed ..., or authenticated in the manner
+# provided by the election law for ... nominating petitions"
+STATEMENTS = ("witness", "notary", "affidavit")
 
 
 def _district(case: CaseConfig) -> DistrictConfig:
@@ -34,10 +42,8 @@ def _district(case: CaseConfig) -> DistrictConfig:
     return case.district
 
 
-def threshold(case: CaseConfig, electors: int | None) -> Threshold:
-    return Threshold(
-        required=0,
-        denominator=None,
+def threshold(case: CaseConfig, electors: int | None) -> ShareOfValuation:
+    return ShareOfValuation(
         rule=(
             "owners of at least half the assessed valuation of the district's taxable real "
             "property on the latest completed roll, and, where there are resident owners, "
@@ -58,6 +64,12 @@ def line_is_signed(ctx: LineContext) -> Iterable[Finding]:
     yield from check_signed(ctx, STATUTE)
 
 
+def line_in_signing_window(ctx: LineContext) -> Iterable[Finding]:
+    """The section sets no first day of signing; where the case does (dates.signing_from), a
+    line dated before it goes to a person."""
+    yield from check_signing_window(ctx)
+
+
 def authenticated(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
     """ "acknowledged or proved in the same manner as a deed to be recorded, or authenticated in
     the manner provided by the election law for the authentication of nominating petitions": a
@@ -66,7 +78,7 @@ def authenticated(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
         sheet,
         STATUTE,
         needs=(("date", "WITNESS_DATE_MISSING", "the date"),),
-        forms=("witness", "notary", "affidavit"),
+        forms=STATEMENTS,
     )
 
 
@@ -101,7 +113,32 @@ RULES = RuleSet(
     statute=STATUTE,
     petition_rules=(petition_contents,),
     sheet_rules=(table_was_read, authenticated),
-    line_rules=(line_is_signed, signer_owns_property_in_district),
+    line_rules=(line_is_signed, line_in_signing_window, signer_owns_property_in_district),
     threshold=threshold,
     valuation=district_owners_191,
+)
+
+
+def signed_by(case: CaseConfig) -> Signers:
+    """ "signed by the owners of taxable real property situate in the proposed district"."""
+    return "owners"
+
+
+def roll(case: CaseConfig) -> RollConfig | None:
+    return _district(case).roll
+
+
+SPEC = KindSpec(
+    name="improvement_district",
+    statute=STATUTE,
+    label="improvement district",
+    rule_sets=(Dated(dt.date.min, RULES),),
+    filing_window=filing_window_from_the_case,
+    signing_start=partial(signing_from_the_case, citation=STATUTE),
+    statements=STATEMENTS,
+    section="district",
+    section_model=DistrictConfig,
+    signed_by=signed_by,
+    roll=roll,
+    in_village=False,
 )

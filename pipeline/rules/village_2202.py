@@ -3,7 +3,8 @@
 
 The section has been amended since that text (the current one is reported to keep only the
 residents group and to require a population of 1,500). This module is that seed version; a later
-version is one more module with its effective date, chosen by the filing date in `rules_for`.
+version is one more `Dated` entry of `SPEC.rule_sets`, with its effective date: the filing date
+chooses (`KindSpec.rules_on`).
 
 Two groups may petition (1)(a): (1) at least 20% of the residents of the territory qualified to
 vote for town officers (counted in signatures: `rules_residents`), or (2) the owners of more than
@@ -12,29 +13,44 @@ half the assessed valuation (counted in valuation: `rules_owners`).
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Collection, Iterable, Sequence
 from fractions import Fraction
+from functools import partial
 
-from ..case import CaseConfig, IncorporationConfig
+from ..case import CaseConfig, IncorporationConfig, RollConfig
 from ..records import Finding, Holding, Severity, Sheet, ValuationResult
-from .base import LineContext, RuleSet, Threshold, finding
+from .base import (
+    Dated,
+    KindSpec,
+    LineContext,
+    RuleSet,
+    ShareOfValuation,
+    SignatureCount,
+    Signers,
+    finding,
+)
 from .common import (
     check_has_residence,
     check_signed,
     check_signer_is_owner,
     check_signer_registered,
+    check_signing_window,
     check_table_read,
     check_witness_statement,
+    filing_window_from_the_case,
+    signing_from_the_case,
 )
 from .valuation import incorporation_owners_2202
 
-__all__ = ["STATUTE", "rules_for_case", "rules_owners", "rules_residents"]
+__all__ = ["SPEC", "STATUTE", "rules_for_case", "rules_owners", "rules_residents"]
 
 STATUTE = "Village Law § 2-202"
 A1, A2 = f"{STATUTE}(1)(a)(1)", f"{STATUTE}(1)(a)(2)"
 B, C, E = f"{STATUTE}(1)(b)", f"{STATUTE}(1)(c)", f"{STATUTE}(1)(e)"
 MIN_POPULATION = 500  # (1)(b)(3)
 FATAL, REVIEW, NOTE = Severity.FATAL, Severity.REVIEW, Severity.NOTE
+STATEMENTS = ("affidavit",)  # (1)(e)(4): "an authenticating affidavit of a witness"
 
 
 def _incorporation(case: CaseConfig) -> IncorporationConfig:
@@ -46,13 +62,13 @@ def _incorporation(case: CaseConfig) -> IncorporationConfig:
 # -- (1)(a): who petitions, and how many ------------------------------------------------------
 
 
-def residents_threshold(case: CaseConfig, residents: int | None) -> Threshold:
+def residents_threshold(case: CaseConfig, residents: int | None) -> SignatureCount:
     """(1)(a)(1): "At least twenty per cent of the residents of such territory qualified to vote
     for town officers in a town in which all or part of such territory is located"."""
     if residents is None:
         raise ValueError("2-202 by residents needs the count of qualified residents")
     required = (residents + 4) // 5
-    return Threshold(
+    return SignatureCount(
         required=required,
         denominator=residents,
         rule=(
@@ -62,10 +78,8 @@ def residents_threshold(case: CaseConfig, residents: int | None) -> Threshold:
     )
 
 
-def owners_threshold(case: CaseConfig, electors: int | None) -> Threshold:
-    return Threshold(
-        required=0,
-        denominator=None,
+def owners_threshold(case: CaseConfig, electors: int | None) -> ShareOfValuation:
+    return ShareOfValuation(
         rule=(
             "owners of more than half the assessed valuation of the territory (in several "
             f"towns: of the full valuation in each town's part) ({A2}); see the valuation section"
@@ -84,6 +98,12 @@ def signer_is_qualified_resident(ctx: LineContext) -> Iterable[Finding]:
 def signer_is_owner(ctx: LineContext) -> Iterable[Finding]:
     """(1)(a)(2): the signer is an owner on "the last completed assessment roll"."""
     yield from check_signer_is_owner(ctx, A2, "the territory")
+
+
+def line_in_signing_window(ctx: LineContext) -> Iterable[Finding]:
+    """The section sets no first day of signing; where the case does (dates.signing_from), a
+    line dated before it goes to a person."""
+    yield from check_signing_window(ctx)
 
 
 # -- (1)(e): the signature pages --------------------------------------------------------------
@@ -126,7 +146,7 @@ def authenticating_affidavit(sheet: Sheet, case: CaseConfig) -> Iterable[Finding
             ("residence", "WITNESS_RESIDENCE_MISSING", "the witness's residence"),
             ("date", "WITNESS_DATE_MISSING", "the date it was sworn"),
         ),
-        forms=("affidavit",),
+        forms=STATEMENTS,
     )
 
 
@@ -189,7 +209,12 @@ def rules_residents(case: CaseConfig) -> RuleSet:
         statute=STATUTE,
         petition_rules=(petition_contents,),
         sheet_rules=(table_was_read, authenticating_affidavit),
-        line_rules=(line_is_signed, line_has_address, signer_is_qualified_resident),
+        line_rules=(
+            line_is_signed,
+            line_has_address,
+            line_in_signing_window,
+            signer_is_qualified_resident,
+        ),
         threshold=residents_threshold,
     )
 
@@ -206,7 +231,13 @@ def rules_owners(case: CaseConfig) -> RuleSet:
         statute=STATUTE,
         petition_rules=(petition_contents,),
         sheet_rules=(table_was_read, authenticating_affidavit),
-        line_rules=(line_is_signed, line_has_address, signer_is_owner, line_states_valuation),
+        line_rules=(
+            line_is_signed,
+            line_has_address,
+            line_in_signing_window,
+            signer_is_owner,
+            line_states_valuation,
+        ),
         threshold=owners_threshold,
         valuation=valuation,
     )
@@ -215,3 +246,38 @@ def rules_owners(case: CaseConfig) -> RuleSet:
 def rules_for_case(case: CaseConfig) -> RuleSet:
     basis = _incorporation(case).basis
     return rules_owners(case) if basis == "owners" else rules_residents(case)
+
+
+def signed_by(case: CaseConfig) -> Signers:
+    """(1)(a): residents on the register, or owners on the assessment roll."""
+    inc = case.incorporation
+    return "owners" if inc is not None and inc.basis == "owners" else "voters"
+
+
+def roll(case: CaseConfig) -> RollConfig | None:
+    """The owners' roll (basis "owners")."""
+    inc = case.incorporation
+    return inc.roll if inc is not None and inc.basis == "owners" else None
+
+
+def requires(case: CaseConfig) -> tuple[str, ...]:
+    """Owners are found on the roll: basis "owners" needs incorporation.roll."""
+    inc = case.incorporation
+    owners_without_roll = inc is not None and inc.basis == "owners" and inc.roll is None
+    return ("incorporation.roll",) if owners_without_roll else ()
+
+
+SPEC = KindSpec(
+    name="incorporation",
+    statute=STATUTE,
+    label="incorporation",
+    rule_sets=(Dated(dt.date.min, rules_for_case),),
+    filing_window=filing_window_from_the_case,
+    signing_start=partial(signing_from_the_case, citation=f"{E}(1)"),
+    statements=STATEMENTS,
+    section="incorporation",
+    section_model=IncorporationConfig,
+    requires=requires,
+    signed_by=signed_by,
+    roll=roll,
+)

@@ -18,10 +18,11 @@ from ..election_calendar import (
     general_village_election,
     objection_deadline,
     proposition_election,
+    referendum_filing_window,
 )
 from ..holidays import CITE_25A
 from ..records import Finding, Severity, Sheet
-from .base import LineContext, RuleSet, Threshold, finding
+from .base import Dated, KindSpec, LineContext, RuleSet, SignatureCount, SigningStart, finding
 from .common import (
     check_dated,
     check_has_residence,
@@ -31,15 +32,17 @@ from .common import (
     check_table_read,
     check_witness_lives_in_village,
     check_witness_statement,
+    signing_from_the_case,
 )
 
-__all__ = ["RULES", "STATUTE"]
+__all__ = ["RULES", "SPEC", "STATUTE"]
 
 STATUTE = "Village Law § 9-902"
 SUBD_1 = f"{STATUTE}(1)"
 SUBD_8 = f"{STATUTE}(8)"
 
 FATAL, REVIEW, NOTE = Severity.FATAL, Severity.REVIEW, Severity.NOTE
+STATEMENTS = ("witness",)  # 9-902(8)'s "Statement of Witness"
 
 
 def _adopted(case: CaseConfig) -> dt.date:
@@ -52,14 +55,14 @@ def _adopted(case: CaseConfig) -> dt.date:
 # -- subdivision 1 -----------------------------------------------------------------------------
 
 
-def threshold(case: CaseConfig, electors: int | None) -> Threshold:
+def threshold(case: CaseConfig, electors: int | None) -> SignatureCount:
     """9-902(1): "signed ... by electors of the village in number equal to at least twenty per
     centum of such electors in the village, as shown on the register of electors for the
     previous general village election". At least 20%: ceil(electors / 5), in integers."""
     if electors is None:
         raise ValueError("9-902 needs the count of electors on the previous election's register")
     required = (electors + 4) // 5
-    return Threshold(
+    return SignatureCount(
         required=required,
         denominator=electors,
         rule=(
@@ -172,11 +175,38 @@ def line_is_dated(ctx: LineContext) -> Iterable[Finding]:
     A date after the filing cannot be a correct date of signing, nor one after the witness
     dated the statement; a date before the act was adopted is doubtful (a protest of an act not
     yet adopted) and goes to a person."""
-    yield from check_dated(
-        ctx,
+    yield from check_dated(ctx, SUBD_8)
+
+
+def signing_start(case: CaseConfig) -> SigningStart:
+    """9-902(1): the petition protests an act or resolution "within thirty days after its
+    adoption": a line dated before the adoption is doubtful (a protest of an act not yet
+    adopted) and goes to a person (the statute does not say it falls), cited as the date of
+    signing 9-902(8) asks for. A later first day set by the case (dates.signing_from) wins."""
+    adopted = SigningStart(
+        _adopted(case),
+        "DATE_BEFORE_ADOPTION",
+        REVIEW,
         SUBD_8,
-        not_before=_adopted(ctx.case),
-        not_before_reason="before the act or resolution was adopted on",
+        "before the act or resolution was adopted on",
+    )
+    set_by_case = signing_from_the_case(case, SUBD_8)
+    return set_by_case if set_by_case and set_by_case.day > adopted.day else adopted
+
+
+def filing_window(case: CaseConfig) -> tuple[dt.date, dt.date]:
+    """9-902(1): from the day after adoption to the thirtieth day (General Construction Law
+    § 25-a's extension included)."""
+    return referendum_filing_window(_adopted(case), case.dates.holidays)
+
+
+def requires(case: CaseConfig) -> tuple[str, ...]:
+    """The dates 9-902 is counted from: the adoption (subd. 1's thirty days) and the previous
+    general village election (its register is the 20%'s denominator)."""
+    return tuple(
+        f"dates.{key}"
+        for key in ("adopted", "previous_general_election")
+        if getattr(case.dates, key) is None
     )
 
 
@@ -222,7 +252,7 @@ def witness_statement(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
     every line falls. A blank or wrong count, a missing name, residence or date, or a residence
     in another village (the witness "now reside[s] ... in the Village of" this one): a person
     decides."""
-    yield from check_witness_statement(sheet, SUBD_8)
+    yield from check_witness_statement(sheet, SUBD_8, forms=STATEMENTS)
     yield from check_witness_lives_in_village(sheet, case.municipality.village, SUBD_8)
 
 
@@ -243,4 +273,15 @@ RULES = RuleSet(
         signer_is_elector_of_village,
     ),
     threshold=threshold,
+)
+
+SPEC = KindSpec(
+    name="permissive_referendum",
+    statute=STATUTE,
+    label="permissive referendum",
+    rule_sets=(Dated(dt.date.min, RULES),),
+    filing_window=filing_window,
+    signing_start=signing_start,
+    statements=STATEMENTS,
+    requires=requires,
 )

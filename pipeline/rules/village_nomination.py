@@ -12,6 +12,8 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import partial
 
 from ..case import CaseConfig, NominationConfig, PersonConfig
 from ..records import (
@@ -25,7 +27,16 @@ from ..records import (
     SignatureLine,
     Source,
 )
-from .base import LineContext, RuleSet, Threshold, finding
+from .base import (
+    Dated,
+    KindSpec,
+    LineContext,
+    NamedPeople,
+    RuleSet,
+    SignatureCount,
+    finding,
+    in_force,
+)
 from .common import (
     check_dated,
     check_has_residence,
@@ -35,6 +46,8 @@ from .common import (
     check_table_read,
     check_witness_lives_in_village,
     check_witness_statement,
+    filing_window_from_the_case,
+    signing_from_the_case,
     witness_date,
 )
 from .electors import PURGED, in_village
@@ -42,10 +55,14 @@ from .electors import PURGED, in_village
 __all__ = [
     "FORM_CHANGED",
     "RULES",
+    "SPEC",
     "STATUTE",
+    "WITNESS_FORMS",
+    "WitnessForm",
     "committee_lines",
     "committee_registered",
     "required_signatures",
+    "witness_form",
     "witness_form_in_force",
 ]
 
@@ -89,7 +106,7 @@ def required_signatures(population: int, voters_at_last_election: int | None) ->
     return (voters_at_last_election * 5 + 99) // 100  # at least 5%, in integers
 
 
-def threshold(case: CaseConfig, electors: int | None) -> Threshold:
+def threshold(case: CaseConfig, electors: int | None) -> SignatureCount:
     n = _nomination(case)
     required = required_signatures(n.population, n.voters_at_last_election)
     if n.population >= 1000:
@@ -105,7 +122,7 @@ def threshold(case: CaseConfig, electors: int | None) -> Threshold:
             f"{required} ({SUBD_4})"
         )
         denominator = n.voters_at_last_election
-    return Threshold(required=required, denominator=denominator, rule=rule)
+    return SignatureCount(required=required, denominator=denominator, rule=rule)
 
 
 # -- subdivision 1: the signers and the lines ---------------------------------------------------
@@ -142,19 +159,59 @@ def sheets_numbered(sheets: Sequence[Sheet], case: CaseConfig) -> Iterable[Findi
     yield from check_sheet_numbers(sheets, SUBD_1, consecutive_from_one=False)
 
 
-def witness_form_in_force(sheet: Sheet, case: CaseConfig) -> str:
-    """ "before-2017-11-22" or "from-2017-11-22": the statement the sheet must carry, by the day
-    it was witnessed (the statement's date, else the filing)."""
+@dataclass(frozen=True, slots=True)
+class WitnessForm:
+    """One version of subdivision 1's statement of witness: what it must state."""
+
+    name: str  # "before-2017-11-22", "from-2017-11-22"
+    needs: tuple[tuple[str, str, str], ...]  # WitnessStatement attribute, code, words
+    resides_in_the_village: bool  # "now reside at ... in the Village of ..."
+
+
+_WITNESS_NEEDS = (
+    ("witness_name", "WITNESS_NAME_MISSING", "the witness's name"),
+    ("residence", "WITNESS_RESIDENCE_MISSING", "the witness's residence address"),
+    ("date", "WITNESS_DATE_MISSING", "the date of the statement"),
+)
+# "* NB Effective until November 22, 2017": "I ... state that I am a duly qualified voter and
+# now reside at ... (residence address) in the Village of ... in the State of New York in the
+# County of ..."; "* NB Effective November 22, 2017": "... a duly qualified voter of the State
+# of New York. I now reside at ... (residence address)".
+WITNESS_FORMS = (
+    Dated(
+        dt.date.min,
+        WitnessForm(
+            "before-2017-11-22",
+            _WITNESS_NEEDS
+            + (
+                ("village", "WITNESS_VILLAGE_MISSING", "the village the witness resides in"),
+                ("county", "WITNESS_COUNTY_MISSING", "the county the witness resides in"),
+            ),
+            resides_in_the_village=True,
+        ),
+    ),
+    Dated(FORM_CHANGED, WitnessForm("from-2017-11-22", _WITNESS_NEEDS, False)),
+)
+
+
+def witness_form(sheet: Sheet, case: CaseConfig) -> WitnessForm:
+    """The statement the sheet must carry, by the day it was witnessed (the statement's date,
+    else the filing)."""
     day = witness_date(sheet, case.dates.filed) or case.dates.filed
-    return "from-2017-11-22" if day >= FORM_CHANGED else "before-2017-11-22"
+    return in_force(WITNESS_FORMS, day)
+
+
+def witness_form_in_force(sheet: Sheet, case: CaseConfig) -> str:
+    """ "before-2017-11-22" or "from-2017-11-22": the name of `witness_form`."""
+    return witness_form(sheet, case).name
 
 
 def statement_at_the_foot(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
     """Subd. 1, STATEMENT OF WITNESS, and subd. 2, the notary's statement "in lieu of the signed
-    statement of a witness". A witness's statement needs the witness's name, residence and date
-    (and, in the form effective until 2017-11-22, the village and county of residence); the
-    notary's needs the date and the officer's signature and title. Both state the number of
-    signatures on the sheet."""
+    statement of a witness". A witness's statement needs what its version in force asks
+    (`WITNESS_FORMS`: the witness's name, residence and date; until 2017-11-22 also the village
+    and county of residence); the notary's needs the date and the officer's signature and
+    title. Both state the number of signatures on the sheet."""
     w = sheet.witness
     if w is not None and w.form == "notary":
         yield from check_witness_statement(
@@ -164,19 +221,9 @@ def statement_at_the_foot(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
             forms=("notary",),
         )
         return
-    needs = [
-        ("witness_name", "WITNESS_NAME_MISSING", "the witness's name"),
-        ("residence", "WITNESS_RESIDENCE_MISSING", "the witness's residence address"),
-        ("date", "WITNESS_DATE_MISSING", "the date of the statement"),
-    ]
-    old_form = witness_form_in_force(sheet, case) == "before-2017-11-22"
-    if old_form:
-        needs += [
-            ("village", "WITNESS_VILLAGE_MISSING", "the village the witness resides in"),
-            ("county", "WITNESS_COUNTY_MISSING", "the county the witness resides in"),
-        ]
-    yield from check_witness_statement(sheet, SUBD_1, needs=needs, forms=("witness",))
-    if old_form:  # "a duly qualified voter and now reside at ... in the Village of ..."
+    form = witness_form(sheet, case)
+    yield from check_witness_statement(sheet, SUBD_1, needs=form.needs, forms=("witness",))
+    if form.resides_in_the_village:
         yield from check_witness_lives_in_village(sheet, case.municipality.village, SUBD_1)
 
 
@@ -312,4 +359,23 @@ RULES = RuleSet(
         signer_registered_when_signing,
     ),
     threshold=threshold,
+)
+
+
+def committee_of(case: CaseConfig) -> list[SignatureLine]:
+    """The committee to fill vacancies, as lines to look up on the register."""
+    return committee_lines(case.nomination.committee if case.nomination else ())
+
+
+SPEC = KindSpec(
+    name="independent_nomination",
+    statute=STATUTE,
+    label="independent nomination",
+    rule_sets=(Dated(dt.date.min, RULES),),
+    filing_window=filing_window_from_the_case,
+    signing_start=partial(signing_from_the_case, citation=SUBD_1),
+    statements=("witness", "notary"),  # subd. 1's statement of witness; subd. 2's notary's
+    section="nomination",
+    section_model=NominationConfig,
+    people_named=NamedPeople(committee_of, committee_registered),
 )

@@ -188,9 +188,10 @@ class TesserocrEngine:
             psm=tesserocr.PSM.SINGLE_LINE,
             oem=tesserocr.OEM.LSTM_ONLY if lstm_only else tesserocr.OEM.DEFAULT,
         )
-        # The LSTM's alternatives per character (read by `read_choices`); the best path, and so
-        # the text `read` gives, is the same with or without them.
-        self._api.SetVariable("lstm_choice_mode", "2")
+        # The LSTM's alternatives per character are computed only for `read_choices` (they cost
+        # about a tenth more of tesseract's time on every read); the best path, and so the text
+        # `read` gives, is the same with or without them.
+        self._choice_mode = False
         self._whitelist = ""
         self._psm = int(Psm.SINGLE_LINE)
         self._page: np.ndarray | None = None
@@ -254,6 +255,9 @@ class TesserocrEngine:
         """The words read; with `choices`, walked a character at a time (RIL.SYMBOL), each word
         carrying its characters' alternatives."""
         tr = self._tesserocr
+        if choices != self._choice_mode:
+            self._api.SetVariable("lstm_choice_mode", "2" if choices else "0")
+            self._choice_mode = choices
         self._api.Recognize()
         words: list[Word] = []
         it = self._api.GetIterator()

@@ -9,6 +9,7 @@ upsampled nor thrown away), capped at MAX_RENDER_DPI.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from dataclasses import dataclass
 
@@ -18,7 +19,7 @@ from PIL import Image, UnidentifiedImageError
 from ..errors import UnreadableInputError
 from ..records import PageKind, PageRef
 
-__all__ = ["PageImage", "estimate_dpi", "load_page_image", "pdf_image_dpi"]
+__all__ = ["PageImage", "estimate_dpi", "load_page_image", "pdf_image_dpi", "pixel_identity"]
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +34,16 @@ class PageImage:
     gray: np.ndarray  # 8-bit greyscale, C-contiguous
     dpi: float
     dpi_estimated: bool
+    identity: str | None = None  # an image file's page: the hash of its pixels (pixel_identity)
+
+
+def pixel_identity(mode: str, size: tuple[int, int], pixels: bytes | memoryview) -> str:
+    """An image page's identity: the hash of every decoded pixel (not a reduced decode: two
+    sheets differing in one mark are two pages, and a page taken for a copy of another would
+    not be read), so a sheet re-saved with the same pixels is the same page."""
+    h = hashlib.sha256(f"{mode} {size[0]}x{size[1]}\n".encode())
+    h.update(pixels)
+    return h.hexdigest()
 
 
 def estimate_dpi(width_px: int, height_px: int) -> float:
@@ -45,15 +56,21 @@ def _load_image_file(ref: PageRef) -> PageImage:
         with Image.open(ref.path) as img:
             img.seek(ref.page_index)
             dpi_info = img.info.get("dpi")
-            gray = np.asarray(img.convert("L"))
-    except (UnidentifiedImageError, OSError, EOFError) as err:
+            img.load()
+            if img.mode == "L":  # decoded once: the identity hashes the pixels read
+                gray = np.ascontiguousarray(np.asarray(img))
+                identity = pixel_identity(img.mode, img.size, gray.data)
+            else:
+                identity = pixel_identity(img.mode, img.size, img.tobytes())
+                gray = np.asarray(img.convert("L"))
+    except (UnidentifiedImageError, OSError, EOFError, ValueError, SyntaxError) as err:
         raise UnreadableInputError(
             f"{ref.path} page {ref.page_index + 1}: not a readable image ({err})"
         ) from None
     dpi = float(dpi_info[0]) if dpi_info and dpi_info[0] and float(dpi_info[0]) > 1 else None
     if dpi is None or dpi < 50:  # absent, or a bogus 1 or 72 written by some software
-        return PageImage(gray, estimate_dpi(gray.shape[1], gray.shape[0]), True)
-    return PageImage(gray, dpi, False)
+        return PageImage(gray, estimate_dpi(gray.shape[1], gray.shape[0]), True, identity)
+    return PageImage(gray, dpi, False, identity)
 
 
 def pdf_image_dpi(page: object, width_pt: float) -> float | None:

@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
 import cv2
 import numpy as np
+from rapidfuzz import fuzz
 
 from ..forms import (
     COUNTIES,
@@ -68,7 +69,17 @@ from . import cells  # a cell's crop and its re-reads when unsure
 from .blocks import BlockPage, inked_lines, read_lines, text_lines
 from .clean import RULE_RATIO, Cleaned, binarize, clean_page, rotate_quarter
 from .context import ReadContext
-from .engine import DATE_CHARS, DIGITS, ChoiceOcrEngine, OcrEngine, OcrText, Psm, Rect, Word
+from .engine import (
+    DATE_CHARS,
+    DIGITS,
+    ChoiceOcrEngine,
+    ImageOcrEngine,
+    OcrEngine,
+    OcrText,
+    Psm,
+    Rect,
+    Word,
+)
 from .images import load_page_image
 from .ink import measure_ink
 from .layer import LayerWord, layer_words, on_cleaned_page
@@ -775,48 +786,117 @@ def _lines_of(words: Sequence[Word]) -> list[list[Word]]:
 
 
 def _caption_words(line: Sequence[Word]) -> list[str]:
-    return [w.text.lower().strip(".:()") for w in line]
+    return [w.text.lower().strip(".,:;()") for w in line]
 
 
-def _is_caption_line(line: Sequence[Word]) -> bool:
-    """The caption under the statement's date and signature blanks: "Date ... Signature of
-    Witness", the 2-202 affidavit's "(signature of witness)", the notary's "(Signature and
-    official title of officer administering oath)" (`forms.SIGNATURE_CAPTIONS`)."""
-    text = " ".join(_caption_words(line))
-    return any(caption in text for caption in SIGNATURE_CAPTIONS)
+def _caption_of(line: Sequence[Word]) -> list[Word] | None:
+    """The words of the caption under the statement's date and signature blanks, when the
+    row of words holds one: "Date ... Signature of Witness", the 2-202 affidavit's "(signature
+    of witness)", the notary's "(Signature and official title of officer administering
+    oath)" (`forms.SIGNATURE_CAPTIONS`). Its words are found among the row's, so
+    that handwriting reaching down into the caption's line, read in among it ("Date
+    Signature Srlwby of Witness"), does not hide it. A "Date" before them is part of it."""
+    texts = _caption_words(line)
+    for caption in SIGNATURE_CAPTIONS:
+        want = [t for t in caption.split() if len(t) > CAPTION_SHORT]
+        picked = [w for w, t in zip(line, texts, strict=True) if _like_any(t, want)]
+        dates = [w for w, t in zip(line, texts, strict=True) if t == "date"]
+        dates = [w for w in dates[:1] if picked and w.box[0] < picked[0].box[0]]
+        # Some of its words ("Signature of ig 74", "cA of sajay Witness") on a row that is not
+        # the statement's heading ("Statement of Witness:").
+        heading = any(_like_any(t, ("statement",)) for t in texts)
+        if picked and not heading:
+            return dates + picked
+    return None
+
+
+def _caption_rows(words: Sequence[Word]) -> list[list[Word]]:
+    """The rows of words that may hold the caption, left to right: about each word that reads
+    like one of a caption's ("signature", "witness", "official"), the words whose middles lie
+    within its height. Rows as the page places
+    them, not as OCR numbered its text lines: handwriting above the caption, read in one block
+    with it, mixes the two ("Sheet No. 4 Witness")."""
+    out = []
+    for w in words:
+        if _like_any(_caption_words([w])[0], _ANCHORS):
+            row = [v for v in words if w.box[1] <= (v.box[1] + v.box[3]) / 2 <= w.box[3]]
+            out.append(sorted(row, key=lambda v: v.box[0]))
+    return out
+
+
+# The caption's words are found as OCR reads them: its short words ("of", "and") may be missed,
+# its others read this like (rapidfuzz's ratio, 0-100) their printed form ("Wita€ss").
+CAPTION_SHORT = 3
+CAPTION_LIKE = 70
+_ANCHORS = tuple(t for c in SIGNATURE_CAPTIONS for t in c.split() if len(t) > CAPTION_SHORT)
+
+
+def _like_any(text: str, words: Sequence[str]) -> bool:
+    """A word read (casefolded) like one of `words`, all longer than CAPTION_SHORT (the
+    statement's own "signatures", in every form's wording, is not its caption's)."""
+    return (
+        len(text) > CAPTION_SHORT
+        and text != "signatures"
+        and any(fuzz.ratio(text, w) >= CAPTION_LIKE for w in words)
+    )
+
+
+# A blank of the statement read from the page (`_read_blank`): its field's name, its rectangle
+# (x0, y0, x1, y1, page pixels), the boxes of printed words reaching into it (not part of it)
+# and the words OCR read in it.
+BlankReader = Callable[[str, tuple[int, int, int, int], Sequence[Rect], Sequence[Word]], Field]
+# A printed word whose top lies above a blank's band and whose foot reaches no further than
+# this (inches) into it is a line of the statement above the blank, not the blank's writing.
+PRINTED_REACH_IN = 0.15
 
 
 def _caption_fields(
-    words: Sequence[Word], dpi: float, page_width: int
+    words: Sequence[Word], dpi: float, page_width: int, read_blank: BlankReader | None = None
 ) -> tuple[Field | None, Field | None]:
-    """The date and signature: the words just above the caption line (the date left of the
+    """The date and signature: what lies just above the caption line (the date left of the
     signature's caption; a "Date:" label and the 2-202 jurat's line, read apart, are not
-    part of them)."""
-    for line in _lines_of(words):
-        if not _is_caption_line(line):
+    part of them). With `read_blank`, each blank is read from the page's ink (a handwritten
+    date and a signature read poorly as text in the block, or not at all); else from the
+    block's words."""
+    lines = _lines_of(words)
+    for row in reversed(_caption_rows(words)):  # the lowest: the statement's wording is above
+        caption = _caption_of(row)
+        if caption is None:
             continue
-        texts = _caption_words(line)
-        sig_cap = line[texts.index("signature")] if "signature" in texts else line[0]
-        date_cap = line[texts.index("date")] if "date" in texts else None
-        cap_top = min(w.box[1] for w in line)
+        texts = _caption_words(caption)
+        sig_cap = caption[1 if texts[0] == "date" else 0]  # the signature's (or its first)
+        date_cap = caption[0] if texts[0] == "date" else None
+        cap_top = min(w.box[1] for w in caption)
         reach = dpi * CAPTION_REACH_IN
-        jurat_lines = {
-            ln[0].line for ln in _lines_of(words) if "sworn" in " ".join(_caption_words(ln))
-        }
+        jurat_lines = {ln[0].line for ln in lines if "sworn to" in " ".join(_caption_words(ln))}
         above = [
             w
             for w in words
             if cap_top - reach <= w.box[1] < cap_top - 2
-            and w.line != line[0].line
+            and w not in row
             and w.line not in jurat_lines
         ]
         split = (sig_cap.box[0] + (date_cap.box[2] if date_cap else 0)) / 2
         if date_cap is None:
             split = min(split, page_width / 2)
-        date_words = [
-            w for w in above if w.box[2] <= split and not w.text.lower().startswith("date")
-        ]
+        labels = [w for w in above if w.text.lower().startswith("date")]
+        date_words = [w for w in above if w.box[2] <= split and w not in labels]
         sig_words = [w for w in above if w.box[0] > split]
+        if read_blank is not None:
+            top, bottom = int(cap_top - reach), int(cap_top - 2)
+            printed = [
+                w.box
+                for w in words
+                if w.line in jurat_lines
+                or w in labels
+                or (w.box[1] < top and w.box[3] < top + dpi * PRINTED_REACH_IN)
+            ]
+            masks = [(x0, y0, x1 - x0, y1 - y0) for x0, y0, x1, y1 in printed]
+            left = max((w.box[2] for w in labels if w.box[2] <= split), default=0)
+            return (
+                read_blank("date", (left, top, int(split), bottom), masks, date_words),
+                read_blank("signature", (int(split), top, page_width, bottom), masks, sig_words),
+            )
 
         def field(name: str, ws: list[Word]) -> Field:
             ws = sorted(ws, key=lambda w: w.box[0])
@@ -826,6 +906,81 @@ def _caption_fields(
 
         return field("date", date_words), field("signature", sig_words)
     return None, None
+
+
+# A printed blank's leader, left when nothing is written on it: dots no larger than this
+# (inches) in a row, a rule no thinner than this long.
+LEADER_DOT_IN = 0.03
+LEADER_RULE_IN = 0.3
+
+
+def _pen_strokes(ink: np.ndarray, dpi: float) -> np.ndarray:
+    """A blank's ink without its printed leader ("..........", "________"): what a pen put
+    there."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    width, height = stats[1:, cv2.CC_STAT_WIDTH], stats[1:, cv2.CC_STAT_HEIGHT]
+    dot, thin = max(2, dpi * LEADER_DOT_IN), max(2, dpi * RULE_BAND_IN)
+    leader = ((width <= dot) & (height <= dot)) | (
+        (height <= thin) & (width >= dpi * LEADER_RULE_IN)
+    )
+    keep = np.concatenate(([False], ~leader))
+    return np.where(keep[labels], ink, 0).astype(np.uint8)
+
+
+def _read_blank(
+    name: str,
+    rect: tuple[int, int, int, int],
+    masks: Sequence[Rect],
+    words: Sequence[Word],
+    *,
+    layout: _Layout,
+    engine: OcrEngine,
+    dpi: float,
+) -> Field:
+    """A handwritten blank of the statement (its date, its signature) read from the page's
+    ink, printed words reaching into it (`masks`) left out: no ink is an empty blank, for
+    sure; a signature's ink is its signing (its confidence the ink test's, as a line's), the
+    text OCR read in it (`words`) kept; a date's ink is read as a date cell is, with its
+    re-reads and, sure or not, what the recognizer saw, so the closed-world stage can read
+    it among the dates it can be (`pipeline.closedworld`)."""
+    hgt, wid = layout.ink.shape
+    x0, y0 = max(0, rect[0]), max(0, rect[1])
+    x1, y1 = min(wid, rect[2]), min(hgt, rect[3])
+    box = _box(x0, y0, max(x0, x1), max(y0, y1), dpi)
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return Field(name, "", 1.0, Source.OCR, box)
+    ink = layout.ink[y0:y1, x0:x1].copy()
+    gray = layout.ocr_gray[y0:y1, x0:x1].copy()
+    pad = max(1, int(dpi * 0.01))
+    for mx, my, mw, mh in masks:
+        a, b = max(0, mx - x0 - pad), max(0, my - y0 - pad)
+        ink[b : max(b, my + mh - y0 + pad), a : max(a, mx + mw - x0 + pad)] = 0
+        gray[b : max(b, my + mh - y0 + pad), a : max(a, mx + mw - x0 + pad)] = 255
+    found = measure_ink(_pen_strokes(ink, dpi), dpi)
+    if not found.present or found.bbox is None:
+        return Field(name, "", round(found.confidence, 3), Source.OCR, box)
+    ix0, iy0, ix1, iy1 = found.bbox
+    box = _box(x0 + ix0, y0 + iy0, x0 + ix1, y0 + iy1, dpi)
+    if name == "signature":
+        said = _clean_text(" ".join(w.text for w in sorted(words, key=lambda w: w.box[0])))
+        return Field(name, said or SIGNED_PLACEHOLDER, round(found.confidence, 3), Source.OCR, box)
+    crop = gray[iy0:iy1, ix0:ix1]
+    if not isinstance(engine, ImageOcrEngine):
+        said = _clean_text(" ".join(w.text for w in sorted(words, key=lambda w: w.box[0])))
+        return Field(name, said, round(_mean_conf(words), 3) if said else 0.0, Source.OCR, box)
+    psm, whitelist = CELL_SETTINGS[name]
+    image = np.pad(crop, cells.PAD_PX, constant_values=255)
+    if isinstance(engine, ChoiceOcrEngine):
+        first = engine.read_image_choices(image, dpi, psm, whitelist)
+    else:
+        first = engine.read_image(image, dpi, psm, whitelist)
+    raw, conf, seen = cells.reread(engine, name, crop, dpi, first)
+    text = _clean_text(raw)
+    conf = conf if text else 0.0  # ink that reads as nothing: unreadable
+    # What the recognizer saw is kept even when it was sure: the closed world reads the date
+    # with the sheet's lines, whatever tesseract's confidence ("october 3" for October 8 at
+    # 0.86 on the held-out fonts).
+    return Field(name, text, round(conf, 3), Source.OCR, box, seen)
 
 
 def _jurat_date(sp: _Spanned, dpi: float) -> Field | None:
@@ -839,7 +994,12 @@ def _jurat_date(sp: _Spanned, dpi: float) -> Field | None:
     return Field("date", text, round(_mean_conf(words), 3), Source.OCR, _words_box(words, dpi))
 
 
-def _read_witness(ocr: OcrText, dpi: float, page_width: int) -> WitnessStatement | None:
+def _read_witness(
+    ocr: OcrText, dpi: float, page_width: int, read_blank: BlankReader | None = None
+) -> WitnessStatement | None:
+    """The statement below the table, its printed blanks picked out by the statute's wording,
+    its date and signature above their caption (`_caption_fields`; from the page's ink with
+    `read_blank`)."""
     sp = _Spanned.of(ocr)
     found = statement_form(sp.text)
     if found is None:
@@ -855,7 +1015,7 @@ def _read_witness(ocr: OcrText, dpi: float, page_width: int) -> WitnessStatement
         return None
 
     words_after = [w for a, _, w in sp.spans if a >= start]
-    date_f, sig_f = _caption_fields(words_after, dpi, page_width)
+    date_f, sig_f = _caption_fields(words_after, dpi, page_width, read_blank)
     if form == "affidavit":
         date_f = _jurat_date(sp, dpi) or date_f
     return WitnessStatement(
@@ -1080,7 +1240,9 @@ def read_scan(
             _read_header(header_ocr, dpi),
             _read_sheet_number(below, dpi, page)
             or _read_sheet_number(header_ocr, dpi, page, lowest=False),
-            _read_witness(below, dpi, wid),
+            _read_witness(
+                below, dpi, wid, partial(_read_blank, layout=layout, engine=engine, dpi=dpi)
+            ),
         )
     header, sheet_number, witness = blocks
     if lines and witness is not None:
@@ -1102,5 +1264,7 @@ def read_image_page(ref: PageRef, context: ReadContext) -> Sheet:
     Raises UnreadableInputError when the file cannot be opened; a page without a readable
     table is a Sheet with no lines (the judge reports SHEET_NOT_READ)."""
     page = load_page_image(ref)
+    if page.identity is not None:  # an image file's page is its pixels (pipeline.ingest)
+        ref = replace(ref, content_hash=page.identity)
     layer = layer_words(ref.path, ref.page_index) if ref.kind is PageKind.PDF_OCR else None
     return read_scan(page.gray, page.dpi, ref, context, layer)

@@ -1,6 +1,6 @@
 """Synthetic scans for tests and the benchmark: born-digital sheets rasterized and degraded.
 
-The sheets come from `pipeline.synth` (invented people, no real person's data). Each page is
+The sheets come from `synth` (invented people, no real person's data). Each page is
 rendered with pypdfium2 at a chosen resolution and then degraded the way a scanner and a
 photocopier degrade paper: turned upside down, skewed a few degrees, blurred, speckled, saved as
 a lossy JPEG, lit unevenly, its ruled lines made faint and broken. `write_scan_case` turns a

@@ -4,7 +4,7 @@ Nothing here holds real person's data. `generate_case` writes a complete case (r
 sheets/*.pdf, case.toml, truth.json, README.md) deterministically from a seed; with a
 `Variation` it writes a corpus-style case (varied rows, columns, handwriting and defects).
 `scan_case` turns a case into scanned images; `generate_corpus` writes many cases in every
-input style, with an index (`python -m pipeline.synth.corpus`).
+input style, with an index (`python -m synth.corpus`).
 """
 
 from .case import (
@@ -93,7 +93,7 @@ _CORPUS = frozenset({"CORPUS_SCHEMA", "STYLES", "CorpusEntry", "generate_corpus"
 
 
 def __getattr__(name: str) -> object:
-    """The corpus API, imported on first use so `python -m pipeline.synth.corpus` runs the
+    """The corpus API, imported on first use so `python -m synth.corpus` runs the
     module once."""
     if name in _CORPUS:
         from . import corpus

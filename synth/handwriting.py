@@ -7,7 +7,7 @@ the page rasterizes it. Signatures use the more cursive of the fonts. A printed 
 blanks (the witness's name, residence, the count, ...) are written in among its printed words
 by `write_in_text`, which wraps the line where the writing makes it too wide.
 
-The fonts are vendored under `pipeline/synth/fonts/` (their Debian packages' copyright files
+The fonts are vendored under `synth/fonts/` (their Debian packages' copyright files
 and licences beside them: SIL OFL for DKG, Breip and Humor Sans; GPL with the font exception
 for Rufscript and the SJ fonts), so every machine draws the same sheets; a system copy
 (/usr/share/fonts) is used when the vendored one is missing.

@@ -11,7 +11,7 @@ one line, their captions 12 points below. Canvases are made with `invariant=1`, 
 give byte-identical PDFs. Synthetic: no real person's data.
 
 Typed (the default) every entry is Helvetica. Handwritten (a plan with `hands`), each row's
-entries are drawn in its signer's hand (pipeline/synth/handwriting.py: a handwriting font with
+entries are drawn in its signer's hand (synth/handwriting.py: a handwriting font with
 jitter in size, slant and baseline; the signature in a script font), and the statement's blanks
 (the witness's name, residence, village, county, the count, the date, the signature; the
 jurat's day and month) in the witness's or officer's hand, among the printed words. Each page
@@ -83,7 +83,7 @@ class Foot:
 
 @dataclass(frozen=True, slots=True)
 class PageStyle:
-    """How the signature table and the number are set (pipeline/synth/layouts.py's families);
+    """How the signature table and the number are set (synth/layouts.py's families);
     the defaults are the kinds' own form."""
 
     family: str = "classic"
@@ -93,6 +93,11 @@ class PageStyle:
     header_row_h: float = HEADER_ROW_H
     number_at: str = "foot-center"  # "foot-" or "top-" + "left", "center", "right"
     titles: tuple[str, ...] = ()  # the signature table's printed titles ("" keeps the kind's)
+    fields: tuple[str, ...] = ()  # the field each of `titles` is for
+
+    def title(self, field: str, own: str) -> str:
+        """The title printed over `field`'s column: the family's, or the kind's `own`."""
+        return dict(zip(self.fields, self.titles, strict=False)).get(field) or own
 
     def as_json(self) -> dict[str, object]:
         return {
@@ -330,6 +335,7 @@ def write_pages(path: Path, plans: Sequence[PagePlan]) -> list[PageLayout]:
     """The pages as one PDF, byte-identical for the same plans; where each page's entries went."""
     c = Canvas(str(path), pagesize=letter, invariant=1, pageCompression=1)
     c.setTitle("Synthetic petition sheets (no real person's data)")
+    # the generator's name before it left pipeline/: the committed fixtures' PDFs carry it
     c.setAuthor("petitions synthetic generator (pipeline.synth.kinds)")
     layouts = [draw_page(c, plan) for plan in plans]
     c.save()

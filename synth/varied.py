@@ -31,7 +31,8 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..columns import role_field
+from pipeline.columns import role_field
+
 from .case import LineTruth, format_date
 from .handwriting import Hand, available_fonts, pick_hand
 from .layouts import draw_layout, families, hand_fonts_for, max_rows
@@ -94,9 +95,9 @@ class Variation:
     # too; off by default so that the committed sample (fixtures/corpus-sample) is unchanged.
     written_statement: bool = False
     # Which handwriting fonts: "all", or a part of the fixed split, "dev" or "heldout"
-    # (pipeline.synth.handwriting.font_part).
+    # (synth.handwriting.font_part).
     fonts: str = "all"
-    # Layout families (pipeline/synth/layouts.py) the case's sheets are set in: "dev",
+    # Layout families (synth/layouts.py) the case's sheets are set in: "dev",
     # "heldout", or None for the classic form only (the committed sample's); a corpus also
     # takes "both" (its cases alternate).
     layouts: str | None = None

@@ -1,6 +1,6 @@
 """A synthetic petition corpus with ground truth: many varied cases, each in several input styles.
 
-    python -m pipeline.synth.corpus --out DIR --cases N --seed S
+    python -m synth.corpus --out DIR --cases N --seed S
 
 writes, for each case k and each style:
 
@@ -57,7 +57,7 @@ class CorpusEntry:
     verdict: str  # truth.json's expected verdict
     sheets: int
     lines: int
-    family: str = ""  # the layout family (pipeline/synth/layouts.py); "" for the classic form
+    family: str = ""  # the layout family (synth/layouts.py); "" for the classic form
     split: str = ""  # its split, "dev" or "heldout"; "" for the classic form
 
 
@@ -195,7 +195,7 @@ def generate_corpus(
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m pipeline.synth.corpus",
+        prog="python -m synth.corpus",
         description="Generate a synthetic petition corpus with ground truth (no real data).",
     )
     parser.add_argument("--out", type=Path, required=True)
@@ -230,7 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--layouts",
         choices=("classic", "dev", "heldout", "both"),
         default="classic",
-        help="the layout families the sheets are set in (pipeline/synth/layouts.py): the "
+        help="the layout families the sheets are set in (synth/layouts.py): the "
         "classic form only (default), the development or held-out families, or both (cases "
         "alternate)",
     )

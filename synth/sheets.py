@@ -77,7 +77,7 @@ BLACK = (0.0, 0.0, 0.0)
 class Layout:
     """How a sheet is set: the paper, the table's rules and rows, the printed wording's place
     and fonts, the sheet number's caption, the pens and how signatures are drawn. The defaults
-    are the demo's form (the "classic" family); `pipeline.synth.layouts` draws others. The
+    are the demo's form (the "classic" family); `synth.layouts` draws others. The
     table's columns are the plan's (`SheetPlan.columns`), whose roles may be parts of a field
     (`pipeline.columns.PART_ROLES`: street and town, a combined signature-and-residence cell,
     a printed line number)."""

@@ -23,7 +23,8 @@ from dataclasses import dataclass, replace
 
 from reportlab.lib.pagesizes import landscape, legal, letter
 
-from ..columns import role_field
+from pipeline.columns import role_field
+
 from .handwriting import HandFont, available_fonts, font_split
 from .kinds_draw import PageStyle
 from .sheets import CLASSIC, Layout
@@ -49,7 +50,7 @@ PRINT_FONTS: dict[str, tuple[str, str, str]] = {
     "Courier": ("Courier", "Courier-Bold", "dev"),
     "Times-Roman": ("Times-Roman", "Times-Bold", "heldout"),
 }
-# Handwriting fonts by name (pipeline/synth/handwriting.py's HAND_FONTS): each split keeps an
+# Handwriting fonts by name (synth/handwriting.py's HAND_FONTS): each split keeps an
 # entry font and a script (signature) font. A font not listed is development.
 PAGES = {
     "letter": letter,
@@ -383,4 +384,5 @@ def kind_style(rng: random.Random, split: str, fields: Sequence[str]) -> PageSty
         header_row_h=20.0,
         number_at=rng.choice(family.number_at),
         titles=tuple(titles),
+        fields=tuple(fields),
     )

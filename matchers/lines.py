@@ -1,0 +1,106 @@
+"""A batch's lines prepared for matching: the table `q` of a store cursor.
+
+`line_frame(con, texts, places)` splits each (name, residence) text the way the matcher reads it
+(the name every way `normalize.name_readings` gives, each reading but the first costing
+READING_PENALTY bits; the residence into house number, street, unit and postcode, a trailing
+place name the register knows dropped) and normalizes it in SQL exactly as the register was
+(`store.NORMALIZED_SQL`, with the same blocking keys). Used by the matcher and by the weights'
+estimate of m, so both read lines one way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import duckdb
+import pandas as pd
+
+from .normalize import name_readings, split_person_name, split_street_address
+from .store import NORMALIZED_SQL
+
+__all__ = ["READING_PENALTY", "line_frame"]
+
+READING_PENALTY = 2.0  # bits: a name read another way than usual (normalize.name_readings)
+
+_PLACE_WORDS = ("OF", "VILLAGE", "TOWN", "CITY", "VILL")
+
+
+def _strip_place(street: str, places: frozenset[str], longest: int) -> str:
+    tokens = street.split()
+    for k in range(min(longest, len(tokens) - 1), 0, -1):
+        if " ".join(tokens[-k:]) in places:
+            rest = tokens[:-k]
+            while rest and rest[-1] in _PLACE_WORDS:
+                rest.pop()
+            return " ".join(rest)
+    return street
+
+
+def line_frame(
+    con: duckdb.DuckDBPyConnection,
+    lines: Sequence[tuple[str, str]],
+    places: Sequence[str],
+    *,
+    readings: bool = False,
+) -> pd.DataFrame:
+    """(name, residence) texts -> the temp table `q` of `con` (a store's cursor: normalized
+    fields and blocking keys, `qid` = row, `line` = the text's position, `penalty` = bits the
+    reading costs), returned as a frame in qid order. With `readings`, each name read every way
+    `name_readings` gives (consecutive rows of one line; the usual reading first, penalty 0,
+    the others READING_PENALTY); else one row a line (qid = line)."""
+    place_set = frozenset(p for p in places if p)
+    longest = max((len(p.split()) for p in place_set), default=0)
+    rows: list[tuple[object, ...]] = []
+    for n, (name, residence) in enumerate(lines):
+        people = name_readings(name) if readings else (split_person_name(name),)
+        address = split_street_address(residence)
+        street = _strip_place(address.street, place_set, longest) if place_set else address.street
+        for k, person in enumerate(people):
+            rows.append(
+                (
+                    len(rows),
+                    n,
+                    READING_PENALTY if k else 0.0,
+                    person.first,
+                    person.middle,
+                    person.last,
+                    person.suffix,
+                    address.house_number,
+                    "",
+                    address.unit,
+                    "",
+                    street,
+                    "",
+                    address.zip5,
+                )
+            )
+    frame = pd.DataFrame(
+        rows,
+        columns=[
+            "qid",
+            "line",
+            "penalty",
+            "first_name",
+            "middle_name",
+            "last_name",
+            "suffix",
+            "house_number",
+            "half_code",
+            "apartment",
+            "pre_direction",
+            "street_name",
+            "post_direction",
+            "zip5",
+        ],
+    ).astype({c: "object" for c in ("first_name", "last_name", "street_name")})
+    frame = frame.astype({"qid": "int64", "line": "int64", "penalty": "float64"})
+    con.register("q_df", frame)
+    try:
+        con.execute(
+            "CREATE OR REPLACE TEMP TABLE q AS "
+            + NORMALIZED_SQL.format(src="q_df")
+            + " ORDER BY qid"
+        )
+    finally:
+        con.unregister("q_df")
+    return con.execute("SELECT * FROM q ORDER BY qid").df()

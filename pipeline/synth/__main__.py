@@ -1,7 +1,0 @@
-"""`python -m pipeline.synth --seed 902 --out fixtures/demo`."""
-
-import sys
-
-from .case import main
-
-sys.exit(main())

@@ -1,0 +1,365 @@
+"""The petition-kind registry: a kind added from outside the package, dated versions of a rule
+set and of a form, the signing window, and the package's import seams.
+
+The toy kind below is invented for the test (no statute of that name exists); its case reuses
+the synthetic demo fixture's sheets and register (synth, seed 902; no real person's
+data).
+"""
+
+from __future__ import annotations
+
+import ast
+import datetime as dt
+import functools
+import shutil
+import tomllib
+from collections.abc import Iterable
+from functools import partial
+from pathlib import Path
+
+import pytest
+from pydantic import BaseModel, ConfigDict, Field
+
+from pipeline.case import CaseConfig, load_case, parse_case
+from pipeline.errors import CaseFileError
+from pipeline.kinds import BUILTIN_KINDS
+from pipeline.records import Finding, Severity, Verdict
+from pipeline.rules import village_nomination as nom
+from pipeline.rules.base import (
+    Dated,
+    KindSpec,
+    LineContext,
+    RuleSet,
+    SignatureCount,
+    in_force,
+)
+from pipeline.rules.common import (
+    check_dated,
+    check_has_residence,
+    check_signed,
+    check_signer_registered,
+    filing_window_from_the_case,
+    signing_from_the_case,
+)
+from pipeline.run import check_case, rules_for
+from tests import builders as b
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "fixtures" / "demo"
+
+# -- a toy kind, defined here only ---------------------------------------------------------------
+
+TOY = "Toy Law § 1"
+AMENDED = dt.date(2026, 11, 2)  # the toy statute's second version takes effect
+
+
+class ToySection(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    required: int = Field(ge=1)  # signatures the toy statute asks for
+
+
+def toy_threshold(case, electors: int | None) -> SignatureCount:
+    section = case.section
+    assert isinstance(section, ToySection)
+    return SignatureCount(section.required, None, f"{section.required} signatures ({TOY})")
+
+
+def amended_threshold(case, electors: int | None) -> SignatureCount:
+    """The second version asks for twice as many."""
+    first = toy_threshold(case, electors)
+    return SignatureCount(first.required * 2, None, f"{first.required * 2} signatures ({TOY})")
+
+
+def toy_signed(ctx: LineContext) -> Iterable[Finding]:
+    yield from check_signed(ctx, TOY)
+
+
+def toy_dated(ctx: LineContext) -> Iterable[Finding]:
+    yield from check_dated(ctx, TOY)
+
+
+def toy_residence(ctx: LineContext) -> Iterable[Finding]:
+    yield from check_has_residence(ctx, TOY)
+
+
+def toy_registered(ctx: LineContext) -> Iterable[Finding]:
+    yield from check_signer_registered(ctx, TOY, registered_after_signing=Severity.REVIEW)
+
+
+def _toy_rules(threshold) -> RuleSet:
+    return RuleSet(
+        kind="toy_petition",
+        statute=TOY,
+        petition_rules=(),
+        sheet_rules=(),
+        line_rules=(toy_signed, toy_dated, toy_residence, toy_registered),
+        threshold=threshold,
+    )
+
+
+TOY_RULES = _toy_rules(toy_threshold)
+TOY_AMENDED = _toy_rules(amended_threshold)
+
+TOY_SPEC = KindSpec(
+    name="toy_petition",
+    statute=TOY,
+    label="toy petition",
+    rule_sets=(Dated(dt.date.min, TOY_RULES), Dated(AMENDED, TOY_AMENDED)),
+    filing_window=filing_window_from_the_case,
+    signing_start=partial(signing_from_the_case, citation=TOY),
+    statements=("witness",),
+    section="toy",
+    section_model=ToySection,
+)
+KINDS = BUILTIN_KINDS.with_kind(TOY_SPEC)
+
+
+def toy_case(tmp_path: Path, filed: str = "2026-10-09", **dates: str) -> Path:
+    """The demo's sheets and register under the toy kind's case file."""
+    for name in ("register.csv", "sheets"):
+        src = DEMO / name
+        (shutil.copytree if src.is_dir() else shutil.copy)(src, tmp_path / name)
+    extra = "".join(f"{key} = {value}\n" for key, value in dates.items())
+    (tmp_path / "case.toml").write_text(
+        "# Synthetic: the demo fixture's sheets under an invented kind.\n"
+        'name = "Village of Elmwood Falls: a toy petition (synthetic)"\n'
+        'kind = "toy_petition"\n'
+        'sheets = ["sheets"]\n\n'
+        "[municipality]\n"
+        'village = "Elmwood Falls"\ntown = "Greenfield"\ncounty = "Albany"\n'
+        'election_districts = ["1", "2", "3", "4"]\n\n'
+        f"[dates]\nfiled = {filed}\n{extra}\n"
+        '[register]\npath = "register.csv"\nformat = "nysboe"\n\n'
+        "[toy]\nrequired = 30\n",
+        encoding="utf-8",
+    )
+    return tmp_path / "case.toml"
+
+
+def test_a_kind_added_through_the_registry_alone_is_checked_end_to_end(tmp_path):
+    case = load_case(toy_case(tmp_path, signing_from="2026-09-20"), kinds=KINDS)
+    assert case.spec is TOY_SPEC and case.section == ToySection(required=30)
+    assert rules_for(case) is TOY_RULES  # filed 2026-10-09, before the amendment
+    report = check_case(case)
+    assert report.petition_kind == "toy_petition" and report.statute == TOY
+    assert report.petition_label == "toy petition"
+    assert report.totals.lines_read == len(report.lines) == 60  # the demo's truth: all judged
+    assert report.totals.required == 30 and report.totals.threshold_rule.endswith(f"({TOY})")
+    # its rules, not 9-902's: no line held to the adoption, no sheet to 9-902(8)'s statement
+    codes = [f.code for j in report.lines for f in j.findings]
+    assert "DATE_BEFORE_ADOPTION" not in codes and "WITNESS_COUNT_MISMATCH" not in codes
+    cited = {f.citation for j in report.lines for f in j.findings if f.citation}
+    assert cited and all(c.startswith(TOY) for c in cited), cited
+    # the case's signing window: the 7 lines dated before 2026-09-20 wait for a person
+    assert codes.count("DATE_BEFORE_SIGNING_PERIOD") == 7
+    t = report.totals
+    assert (t.valid, t.invalid, t.needs_review, t.blank) == (35, 7, 7, 11)
+    assert report.verdict is Verdict.SUFFICIENT  # 35 valid whatever the 7 in review hold
+    # the built-in kinds do not know it
+    with pytest.raises(CaseFileError, match="unknown petition kind 'toy_petition'"):
+        load_case(tmp_path / "case.toml")
+
+
+def test_a_second_dated_rule_set_is_chosen_on_and_after_its_day(tmp_path):
+    path = toy_case(tmp_path)
+    data = tomllib.loads(path.read_text())
+
+    def on(day: dt.date) -> RuleSet:
+        changed = {**data, "dates": {**data["dates"], "filed": day}}
+        return rules_for(parse_case(changed, tmp_path, kinds=KINDS))
+
+    assert on(AMENDED - dt.timedelta(days=1)) is TOY_RULES
+    assert on(AMENDED) is TOY_AMENDED
+    assert on(AMENDED + dt.timedelta(days=30)) is TOY_AMENDED
+
+
+def test_in_force_takes_the_latest_version_on_or_before_the_day():
+    versions = (Dated(dt.date.min, "seed"), Dated(dt.date(2020, 1, 1), "amended"))
+    assert in_force(versions, dt.date(2019, 12, 31)) == "seed"
+    assert in_force(versions, dt.date(2020, 1, 1)) == "amended"
+    with pytest.raises(ValueError):
+        in_force((Dated(dt.date(2020, 1, 1), "a"), Dated(dt.date(2019, 1, 1), "b")), dt.date.max)
+
+
+def test_the_nominating_petitions_witness_forms_are_dated_versions():
+    """Subd. 1: the statement "effective until November 22, 2017" the day before, the one
+    "effective November 22, 2017" on and after it; by the day the sheet was witnessed."""
+    changed = nom.FORM_CHANGED
+    assert [v.effective_from for v in nom.WITNESS_FORMS][1:] == [changed]
+    case = b.case(
+        kind="independent_nomination",
+        dates={"adopted": None, "previous_general_election": None, "filed": dt.date(2018, 1, 5)},
+        nomination={"election": dt.date(2018, 3, 20), "population": 2400},
+    )
+
+    def form_on(day: dt.date) -> nom.WitnessForm:
+        sheet = b.sheet(witness_statement=b.witness(date=day.strftime("%m/%d/%Y")))
+        return nom.witness_form(sheet, case)
+
+    before, on, after = (changed + dt.timedelta(days=d) for d in (-1, 0, 1))
+    assert form_on(before).name == "before-2017-11-22" and form_on(before).resides_in_the_village
+    assert form_on(on).name == form_on(after).name == "from-2017-11-22"
+    assert {n[0] for n in form_on(before).needs} - {n[0] for n in form_on(on).needs} == {
+        "village",
+        "county",
+    }
+
+
+# -- the signing window ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kind", "over"),
+    [
+        ("independent_nomination", {"nomination": {"election": "2026-11-03", "population": 2400}}),
+        (
+            "incorporation",
+            {"incorporation": {"basis": "residents", "village_name": "Testville"}},
+        ),
+        ("toy_petition", {"toy": {"required": 3}}),
+    ],
+)
+def test_a_line_signed_before_the_case_s_first_day_goes_to_a_person(kind, over):
+    data = {
+        "name": "Signing window (synthetic)",
+        "kind": kind,
+        "sheets": ["sheets"],
+        "municipality": {"village": "Testville", "town": "Greenfield", "county": "Albany"},
+        "dates": {"filed": "2026-10-09", "signing_from": "2026-09-20"},
+        "register": {"path": "register.csv"},
+        **over,
+    }
+    case = CaseConfig.model_validate(data, context={"kinds": KINDS})  # no files: not parse_case
+    rules = rules_for(case)
+    sheet = b.sheet(lines=[b.line(1, date="09/19/2026"), b.line(2, date="09/20/2026")])
+    ctx = [
+        LineContext(line, sheet, None, None, dt.date(2026, 9, d), case)
+        for line, d in zip(sheet.lines, (19, 20), strict=True)
+    ]
+    found = [[f for rule in rules.line_rules for f in rule(c)] for c in ctx]
+    early = [f for f in found[0] if f.code == "DATE_BEFORE_SIGNING_PERIOD"]
+    assert len(early) == 1 and early[0].severity is Severity.REVIEW
+    assert not any(f.code == "DATE_BEFORE_SIGNING_PERIOD" for f in found[1])
+    assert case.spec.filing_window(case) == (dt.date(2026, 9, 20), dt.date(2026, 10, 9))
+
+
+def test_9902_keeps_its_statutory_window_and_a_later_case_start_wins():
+    case = b.case()
+    assert case.spec.signing_start(case).code == "DATE_BEFORE_ADOPTION"
+    later = b.case(dates={"signing_from": b.ADOPTED + dt.timedelta(days=3)})
+    start = later.spec.signing_start(later)
+    assert start.code == "DATE_BEFORE_SIGNING_PERIOD" and start.day > b.ADOPTED
+    assert case.spec.filing_window(case)[0] == b.ADOPTED + dt.timedelta(days=1)
+
+
+# -- seams ----------------------------------------------------------------------------------
+
+PACKAGES = ("pipeline", "matchers", "flows", "dashboard", "synth")
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            out[name] = path
+    return out
+
+
+@functools.cache
+def _top_level_imports(name: str, path: Path) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """(module imported, names taken from it) for each import run when the module loads (not
+    those under `if TYPE_CHECKING:` nor inside a function)."""
+    return tuple(_imports(name, ast.parse(path.read_text(encoding="utf-8")), path))
+
+
+def _imports(name: str, tree: ast.Module, path: Path) -> Iterable[tuple[str, tuple[str, ...]]]:
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    for node in tree.body:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, ()
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")
+            if node.level:
+                base = base[: len(base) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            yield module, tuple(a.name for a in node.names)
+
+
+def test_no_module_imports_another_s_private_names():
+    modules = _modules()
+    bad = [
+        f"{name} imports {taken} from {module}"
+        for name, path in modules.items()
+        for module, names in _top_level_imports(name, path)
+        if module in modules
+        for taken in names
+        if taken.startswith("_") and not taken.startswith("__")
+    ]
+    assert not bad, bad
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import cycle of `graph` (module -> modules it imports), or []."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str]:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt) :] + [nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        path.pop()
+        state[node] = 2
+        return []
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return []
+
+
+def test_no_circular_imports_between_modules():
+    """Imports run when a module loads, across pipeline/, matchers/, flows/, dashboard/ and
+    the generators (synth/)."""
+    modules = _modules()
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        graph[name] = set()
+        for module, names in _top_level_imports(name, path):
+            for candidate in [*(f"{module}.{n}" for n in names), module]:
+                if candidate in modules and candidate != name:
+                    graph[name].add(candidate)
+                    break
+    assert _cycle({"a": {"b"}, "b": {"a"}}) == ["a", "b", "a"]
+    assert not _cycle(graph), " -> ".join(_cycle(graph))
+
+
+def test_the_readme_layout_names_every_package_and_module():
+    """README.md's "Layout" block names each top-level folder and each of pipeline/'s modules
+    and subpackages (as `name.py` or `name/`)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("## Layout", 1)[1].split("```", 2)[1]
+    folders = [
+        p.name
+        for p in ROOT.iterdir()
+        if p.is_dir()
+        and not p.name.startswith(".")
+        and p.name not in ("out", "build")
+        and not p.name.endswith(".egg-info")
+    ]
+    missing = [f"{f}/" for f in folders if f"{f}/" not in block]
+    for p in (ROOT / "pipeline").iterdir():
+        if p.name.startswith(("_", ".")) or p.suffix not in (".py", "") or p.name == "py.typed":
+            continue
+        name = p.name if p.suffix else f"{p.name}/"
+        if name not in block:
+            missing.append(f"pipeline/{name}")
+    assert not missing, f"README.md's layout does not name {missing}"
