@@ -3,6 +3,7 @@ development and the held-out families side by side: tune on the first, report th
 
     OMP_THREAD_LIMIT=1 .venv/bin/python bench/scan_layouts.py --cases 3 --seed 41
     .venv/bin/python bench/scan_layouts.py --dev DIR --heldout DIR   # corpora already made
+    .venv/bin/python bench/scan_layouts.py --dev DIR --heldout DIR --fresh DIR --sheets
 
 Each part is a corpus (`python -m synth.corpus --layouts dev|heldout`) of clean and
 degraded scans; every page is read with the scan reader and compared with its truth:
@@ -10,6 +11,10 @@ degraded scans; every page is read with the scan reader and compared with its tr
 - rows: table rows found / rows in truth (blank rows included); invented: rows read that truth
   does not have; blank->signed: a blank row read as signed; lost signed: a signed row missing
   or read as blank;
+- missed rows caught: sheets with rows missed that the reader flagged (a layout doubt, no
+  table read, or the witness's stated count disagreeing with the lines read), of all such
+  sheets, and of those whose missed rows hold signatures; rows doubted needlessly: sheets read
+  whole that a doubt about missed rows still sends to a person;
 - sheet numbers: read right, flagged (below the review threshold or missing: a person reads
   them), wrong and not flagged (must be 0);
 - columns: sheets whose columns gave every field truth has, or that the reader flagged
@@ -42,6 +47,13 @@ from pipeline.scan.metrics import cer  # noqa: E402
 
 PRINT_FONTS = ("Helvetica", "Times-Roman", "Courier")
 FIELDS = ("date", "name", "residence", "ward", "election_district")
+# The reader's doubts that rows were missed (pipeline/scan/reader.py's `_rows_below`, ...).
+ROW_DOUBTS = (
+    "the table's column rules",
+    "a rule across",
+    "the line-number column",
+    "the statement counts",
+)
 
 
 def make_corpus(out: Path, split: str, cases: int, seed: int) -> Path:
@@ -54,7 +66,7 @@ def make_corpus(out: Path, split: str, cases: int, seed: int) -> Path:
     return out
 
 
-def measure(corpus: Path) -> Counter:
+def measure(corpus: Path, verbose: bool = False) -> Counter:
     c: Counter = Counter()
     context = ReadContext()
     for truth_path in sorted(corpus.glob("case-*/*-scan/truth.json")):
@@ -64,7 +76,10 @@ def measure(corpus: Path) -> Counter:
         for t in truth["sheets"]:
             pages = refs.setdefault(t["file"], ingest_file(case / t["file"]))
             sheet = read_page(next(r for r in pages if r.page_index == t["page_index"]), context)
+            before = c.copy()
             _score(c, sheet, t)
+            if verbose:
+                _print_sheet(case.relative_to(corpus), t, sheet, c - before)
     return c
 
 
@@ -88,6 +103,17 @@ def _score(c: Counter, sheet, t: dict) -> None:  # type: ignore[no-untyped-def]
             f = line.get(name)
             c[f"chars_{name}"] += len(ref)
             c[f"edits_{name}"] += round(cer(ref, f.text if f else "") * len(ref))
+    if len(sheet.lines) < len(lines):  # rows missed: caught by a doubt or the witness's count
+        w = sheet.witness
+        miscount = w is not None and w.stated_count_value != len(sheet.filled_lines)
+        caught = not sheet.lines or bool(sheet.layout_doubts) or miscount
+        signed = any(not tl["blank"] for tl in lines[len(sheet.lines) :])
+        c["missed_sheets"] += 1
+        c["missed_caught"] += caught
+        c["missed_signed_sheets"] += signed
+        c["missed_signed_caught"] += signed and caught
+    elif any(d.startswith(ROW_DOUBTS) for d in sheet.layout_doubts):
+        c["rows_doubted_needlessly"] += 1
     n = t["sheet_number"]
     got = sheet.sheet_number
     if got is not None and sheet.sheet_number_value == n and n is not None:
@@ -111,6 +137,21 @@ def _score(c: Counter, sheet, t: dict) -> None:  # type: ignore[no-untyped-def]
         c["columns_placed"] += 1
 
 
+def _print_sheet(where: Path, t: dict, sheet, got: Counter) -> None:  # type: ignore[no-untyped-def]
+    """One line a sheet that is not read perfectly: what went wrong on it."""
+    bad = {k: got[k] for k in ("invented", "blank_as_signed", "lost_signed", "number_flagged")}
+    bad |= {k: got[k] for k in ("number_wrong", "columns_silent")}
+    missed = got["rows"] - got["found"]
+    if not missed and not any(bad.values()):
+        return
+    number = sheet.sheet_number.text if sheet.sheet_number else None
+    print(
+        f"  {where}/{t['file']}: rows {len(sheet.lines)}/{got['rows']}"
+        + "".join(f" {k}={v}" for k, v in bad.items() if v)
+        + f" number {t['sheet_number']}->{number!r} doubts={list(sheet.layout_doubts)}"
+    )
+
+
 def _pct(a: int, b: int) -> str:
     return f"{100 * a / b:.1f}%" if b else "-"
 
@@ -122,6 +163,12 @@ def report(parts: dict[str, Counter]) -> None:
         ("rows invented", lambda c: str(c["invented"])),
         ("blank read as signed", lambda c: str(c["blank_as_signed"])),
         ("signed rows lost", lambda c: f"{c['lost_signed']}/{c['signed']}"),
+        ("sheets rows missed: caught", lambda c: f"{c['missed_caught']}/{c['missed_sheets']}"),
+        (
+            "  signed missed: caught",
+            lambda c: f"{c['missed_signed_caught']}/{c['missed_signed_sheets']}",
+        ),
+        ("rows doubted needlessly", lambda c: str(c["rows_doubted_needlessly"])),
         ("sheet no. right", lambda c: _pct(c["number_right"], c["sheets"])),
         ("sheet no. flagged", lambda c: str(c["number_flagged"])),
         ("sheet no. wrong, unflagged", lambda c: str(c["number_wrong"])),
@@ -148,12 +195,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=41)
     parser.add_argument("--dev", type=Path, help="a development corpus already made")
     parser.add_argument("--heldout", type=Path, help="a held-out corpus already made")
+    parser.add_argument("--fresh", type=Path, help="a second held-out corpus (another seed)")
+    parser.add_argument("--sheets", action="store_true", help="list every sheet not read right")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="scan-layouts-") as tmp:
         parts = {}
         for split, given in (("dev", args.dev), ("heldout", args.heldout)):
             corpus = given or make_corpus(Path(tmp) / split, split, args.cases, args.seed)
-            parts[split] = measure(corpus)
+            parts[split] = measure(corpus, args.sheets)
+        if args.fresh is not None:
+            parts["heldout (fresh)"] = measure(args.fresh, args.sheets)
         report(parts)
     return 0
 

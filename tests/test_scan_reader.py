@@ -207,3 +207,22 @@ def test_sheets_printed_without_rules_are_read(tmp_path: Path, spec: Degrade) ->
     assert acc.sheet_numbers_right == 2  # type: ignore[attr-defined]
     for column in ("date", "name", "residence", "ward", "election_district"):
         assert acc.cer(column) <= 0.02, column  # type: ignore[attr-defined]
+
+
+def test_rows_lost_below_the_table_are_a_doubt_not_dropped() -> None:
+    # The last row rule wiped out (a faded scan): the table found ends a row short, and the
+    # column rules running on below it say so: the sheet goes to a person.
+    from pipeline.scan.clean import clean_page
+    from pipeline.scan.table import find_grid
+
+    dpi = 150.0
+    img = _page("sheet-01.pdf", dpi)
+    grid = find_grid(clean_page(img, dpi).binary, dpi)
+    assert grid is not None
+    whole = read_scan(img, dpi, _ref("sheet-01.pdf"), reading(_title_engine(dpi)))
+    assert len(whole.lines) == grid.n_rows and not whole.layout_doubts
+    y = grid.ys[-1]
+    img[y - 3 : y + 4, grid.xs[0] - 5 : grid.xs[-1] + 5] = 255
+    cut = read_scan(img, dpi, _ref("sheet-01.pdf"), reading(_title_engine(dpi)))
+    assert len(cut.lines) < grid.n_rows
+    assert any("below its last row" in d for d in cut.layout_doubts)

@@ -26,14 +26,14 @@ from pipeline.scan.table import find_grid, rule_masks
 DPI = 150.0
 
 
-def _form(dpi: float = DPI, rows: int = 6, faint: bool = False) -> np.ndarray:
+def _form(dpi: float = DPI, rows: int = 6, faint: bool = False, row_in: float = 0.3) -> np.ndarray:
     """A Letter page with a ruled table (header row + `rows` rows) and some text lines."""
     w, h = int(8.5 * dpi), int(11 * dpi)
     img = np.full((h, w), 255, np.uint8)
     x0, x1 = int(0.5 * dpi), int(8.0 * dpi)
     top = int(2.0 * dpi)
     ys = [top, top + int(0.45 * dpi)] + [
-        top + int(0.45 * dpi) + int(0.3 * dpi) * k for k in range(1, rows + 1)
+        top + int(0.45 * dpi) + int(row_in * dpi) * k for k in range(1, rows + 1)
     ]
     colour = 170 if faint else 0
     for y in ys:
@@ -109,6 +109,61 @@ def test_lost_row_rule_is_restored() -> None:
         cv2.line(img, (x, grid0.ys[0]), (x, grid0.ys[-1]), 0, 2)
     grid = find_grid((img < 128).astype(np.uint8) * 255, DPI)
     assert grid is not None and grid.n_rows == 8
+
+
+def test_a_text_line_inside_a_row_is_not_a_rule() -> None:
+    # A row of entries dense enough to smear into a long "rule" (each entry inside its cell,
+    # stopping short of the column rules) does not split the row: the rows stay as printed.
+    img = _form(rows=8, row_in=0.45)
+    grid0 = find_grid((img < 128).astype(np.uint8) * 255, DPI)
+    assert grid0 is not None and grid0.n_rows == 8
+    y = (grid0.ys[1] + grid0.ys[2]) // 2
+    for a, b in zip(grid0.xs, grid0.xs[1:], strict=False):
+        cv2.line(img, (a + int(0.08 * DPI), y), (a + (b - a) * 3 // 4, y), 0, 2)
+    grid = find_grid((img < 128).astype(np.uint8) * 255, DPI)
+    assert grid is not None and grid.ys == grid0.ys
+
+
+def test_broken_rules_dashes_are_erased_and_give_the_rows() -> None:
+    # A table ruled across with rules broken into short dashes (too short for the rule
+    # finder): the dashes lie along lines, and the rows follow those lines, blank ones too.
+    from pipeline.scan.table import Grid, dashed_rules, table_span, with_dashed_rows
+
+    img = np.full((int(11 * DPI), int(8.5 * DPI)), 255, np.uint8)
+    x0, x1, top, pitch = int(0.5 * DPI), int(8.0 * DPI), int(2.0 * DPI), int(0.35 * DPI)
+    rules = [top + k * pitch for k in range(8)]
+    for y in rules:
+        for x in range(x0, x1, 24):
+            cv2.line(img, (x, y), (x + 14, y), 0, 2)
+    cv2.putText(img, "Ann Oak", (x0 + 20, rules[1] + 38), cv2.FONT_HERSHEY_SIMPLEX, 0.6, 0, 2)
+    binary = (img < 128).astype(np.uint8) * 255
+    # a grid found from the text: offset from the rules, ending at the last entry
+    xs = (x0, x0 + 200, x0 + 600, x1)
+    found = Grid(xs, (rules[0] + 10, rules[1] + 10, rules[2] + 10), "text")
+    grid = with_dashed_rows(binary, found, DPI)
+    assert grid.ys[1:] == pytest.approx(rules[1:], abs=3)
+    erased = cv2.bitwise_and(
+        binary, cv2.bitwise_not(dashed_rules(binary, table_span(grid, DPI), DPI))
+    )
+    for a, b in zip(grid.ys[2:], grid.ys[3:], strict=False):  # the blank rows hold no ink
+        assert not measure_ink(erased[a + 4 : b - 4, x0 + 4 : x1 - 4], DPI).present
+    assert measure_ink(erased[grid.ys[1] + 4 : grid.ys[2] - 4, x0:x1], DPI).present
+
+
+def test_handwriting_strokes_do_not_cut_a_table_ruled_across() -> None:
+    # Tall pen strokes at the same place in neighbouring rows are not column rules: they do
+    # not cross the row rule between them, so the table stays one band.
+    from pipeline.scan.table import table_bands
+
+    img = np.full((int(11 * DPI), int(8.5 * DPI)), 255, np.uint8)
+    x0, x1, top, pitch = int(0.5 * DPI), int(8.0 * DPI), int(2.0 * DPI), int(0.35 * DPI)
+    for k in range(12):
+        cv2.line(img, (x0, top + k * pitch), (x1, top + k * pitch), 0, 2)
+    for k in range(1, 5):  # strokes in rows 1-4 at two fixed places, inside their rows
+        for x in (x0 + 100, x0 + 500):
+            cv2.line(img, (x, top + k * pitch + 8), (x + 3, top + (k + 1) * pitch - 8), 0, 3)
+    horiz, vert = rule_masks((img < 128).astype(np.uint8) * 255, DPI)
+    assert len(table_bands(horiz, vert, DPI)) == 1
 
 
 def test_no_table_gives_none() -> None:

@@ -83,8 +83,16 @@ from .engine import (
 from .images import load_page_image
 from .ink import measure_ink
 from .layer import LayerWord, layer_words, on_cleaned_page
-from .table import Grid, find_grids, rule_masks
-from .textgrid import text_grid
+from .table import (
+    Grid,
+    dashed_rules,
+    find_grids,
+    rule_across,
+    rule_masks,
+    table_span,
+    with_dashed_rows,
+)
+from .textgrid import text_grids
 from .titles import (
     LINE_NO,
     SIGNATURE_RESIDENCE,
@@ -145,6 +153,7 @@ class _Layout:
     ink: np.ndarray  # the binary page with the rules erased
     columns: Columns  # what each column holds
     flipped: bool  # turned 180 degrees after cleaning
+    rules: tuple[np.ndarray, np.ndarray]  # the page's horizontal and vertical rule images
 
 
 # ---------------------------------------------------------------------------------------------
@@ -267,6 +276,8 @@ def _erase_rules(
     for x in grid.xs:
         a, b = max(0, x - band), min(wid, x + band + 1)
         rules[y0:y1, a:b] |= masks[1][y0:y1, a:b]
+    if grid.method != "rules":  # ruled across only, or found by its text: broken rules too
+        rules |= dashed_rules(cleaned.binary, table_span(grid, dpi), dpi)
     k = max(3, int(dpi * 0.01) | 1)
     rules = cv2.dilate(rules, np.ones((k, k), np.uint8))
     gray = cleaned.gray.copy()
@@ -373,11 +384,12 @@ def _try_layout(cleaned: Cleaned, dpi: float, engine: OcrEngine, flipped: bool) 
             return tried[-1]
     # No ruled table holds the signatures: the table may be printed without rules.
     engine.set_page(cleaned.gray, dpi)
-    unruled = text_grid(
-        cleaned.binary, dpi, partial(_statement_line, engine, cleaned.gray.shape[1])
-    )
-    if unruled is not None or not tried:  # a page with no table at all is laid out once
-        tried.append(_layout_for(cleaned, masks, unruled, dpi, engine, flipped))
+    prose = partial(_statement_line, engine, cleaned.gray.shape[1])
+    unruled: list[Grid | None] = [*text_grids(cleaned.binary, dpi, prose, TEXT_TABLES)]
+    if not unruled and not tried:  # a page with no table at all is laid out once
+        unruled = [None]
+    for grid in unruled:
+        tried.append(_layout_for(cleaned, masks, grid, dpi, engine, flipped))
         if _good(tried[-1]):
             return tried[-1]
     best = max(tried, key=_score)
@@ -385,6 +397,10 @@ def _try_layout(cleaned: Cleaned, dpi: float, engine: OcrEngine, flipped: bool) 
         engine.set_page(best.ocr_gray, dpi)
     return best
 
+
+# Tables found by their text alone tried on a page, top to bottom (a line above the table may
+# make pieces like a title row's).
+TEXT_TABLES = 2
 
 _STATEMENT_WORDING = re.compile(
     r"statement|witness|affidavit|notary|sworn|subscribed|undersigned|\bI,", re.IGNORECASE
@@ -409,12 +425,14 @@ def _layout_for(
     engine: OcrEngine,
     flipped: bool,
 ) -> _Layout:
+    if grid is not None and grid.method != "rules":
+        grid = with_dashed_rows(cleaned.binary, grid, dpi)
     ocr_gray, ink = _erase_rules(cleaned, masks, grid, dpi)
     engine.set_page(ocr_gray, dpi)
     columns = Columns((), ())
     if grid is not None:
         columns = _header_columns(grid, ink, engine, dpi)
-    return _Layout(cleaned, grid, ocr_gray, ink, columns, flipped)
+    return _Layout(cleaned, grid, ocr_gray, ink, columns, flipped, masks)
 
 
 def _good(layout: _Layout) -> bool:
@@ -629,6 +647,77 @@ def _numbering_doubts(layout: _Layout, engine: OcrEngine, dpi: float) -> list[st
 
 
 NUMBER_SURE = 0.8  # a printed line number read this surely contradicts the rows found
+# The page's own evidence of a row below the last one found is looked for this many rows
+# (the usual row height) below it.
+ROWS_BELOW_REACH = 1.25
+
+
+def _rows_below(layout: _Layout, dpi: float) -> list[str]:
+    """The page's own evidence of table rows below the last row found (a faint or broken last
+    rule, a table cut short): the column rules run on below it; a rule across the table's
+    width lies a row's height below it; the line-number column has a number below it. Each
+    is a doubt: the lines not found are not dropped silently."""
+    grid = layout.grid
+    assert grid is not None
+    if len(grid.ys) < 3:
+        return []
+    pitch = float(np.median(np.diff(grid.ys[1:])))
+    horiz, vert = layout.rules
+    hgt = horiz.shape[0]
+    end = grid.ys[-1]
+    top, bottom = end + max(2, int(pitch * 0.2)), min(hgt, end + int(pitch * ROWS_BELOW_REACH))
+    if bottom - top < 2:
+        return []
+    left, right = grid.xs[0], grid.xs[-1]
+    doubts = []
+    inner = grid.xs[1:-1]
+    if grid.method == "rules" and inner:
+        band = max(2, int(dpi * 0.02))
+        seg = vert[top : min(hgt, end + int(pitch * 0.8))]
+        run_on = sum(
+            bool(
+                (np.count_nonzero(seg[:, max(0, x - band) : x + band + 1], axis=0)).max()
+                >= SPAN_ON * seg.shape[0]
+            )
+            for x in inner
+        )
+        if seg.shape[0] >= 2 and run_on * 2 > len(inner):
+            doubts.append(f"the table's column rules run on below its last row found ({end})")
+    below = (left, end + int(pitch * 0.6), right, bottom)
+    if grid.method != "text" and rule_across(horiz, layout.cleaned.binary, below, dpi):
+        doubts.append("a rule across the table lies a row below its last row found")
+    if LINE_NO in layout.columns.kinds:
+        col = layout.columns.kinds.index(LINE_NO)
+        if _within_column(layout.ink[top:bottom], grid.xs[col], grid.xs[col + 1], dpi):
+            doubts.append("the line-number column has a number below the last row found")
+    return doubts
+
+
+def _within_column(ink: np.ndarray, x0: int, x1: int, dpi: float) -> bool:
+    """Writing inside the column x0..x1 of a band of the page, words that run on past the
+    column's right edge left out (the statement's heading under the table is not a number)."""
+    m = max(2, int(round(dpi * CELL_INSET_IN)))
+    region = ink[:, x0 + m : min(ink.shape[1], x1 + int(dpi * 0.5))]
+    if region.size == 0 or not region.any():
+        return False
+    words = cv2.dilate(region, np.ones((1, max(3, int(dpi * 0.06))), np.uint8))
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(words, connectivity=8)
+    inside = stats[:, cv2.CC_STAT_LEFT] + stats[:, cv2.CC_STAT_WIDTH] <= x1 - x0 - 2 * m
+    inside[0] = False
+    return measure_ink(np.where(inside[labels], region, 0).astype(np.uint8), dpi).present
+
+
+# Column rules that cover this share of the space below the last row run on into another row.
+SPAN_ON = 0.6
+
+
+def _count_beyond_rows(witness: WitnessStatement, rows: int) -> list[str]:
+    """The witness counts more signatures than the table has rows found (blank ones included):
+    rows were missed, whatever the count's own finding says of the witness."""
+    stated = witness.stated_count_value
+    if stated is not None and stated > rows:
+        return [f"the statement counts {stated} signatures, more than the {rows} rows found"]
+    return []
 
 
 def _read_rows(
@@ -1128,7 +1217,11 @@ def read_scan(
     if grid is not None and _good(layout):
         lines = _read_rows(layout, ref, engine, dpi, context.crops_dir)
         columns = layout.columns.fields
-        doubts = [*layout.columns.doubts, *_numbering_doubts(layout, engine, dpi)]
+        doubts = [
+            *layout.columns.doubts,
+            *_numbering_doubts(layout, engine, dpi),
+            *_rows_below(layout, dpi),
+        ]
         top, bottom = grid.ys[0], grid.ys[-1]
     else:
         log.info("page %s: no signature table could be read", ref.page_id)
@@ -1152,6 +1245,8 @@ def read_scan(
             ),
         )
     header, sheet_number, witness = blocks
+    if lines and witness is not None:
+        doubts += _count_beyond_rows(witness, len(lines))
     return Sheet(
         page=ref,
         header=header,

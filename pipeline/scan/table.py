@@ -24,7 +24,17 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-__all__ = ["Grid", "find_grid", "find_grids", "rule_masks", "table_bands"]
+__all__ = [
+    "Grid",
+    "dashed_rules",
+    "find_grid",
+    "find_grids",
+    "rule_across",
+    "rule_masks",
+    "table_bands",
+    "table_span",
+    "with_dashed_rows",
+]
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +67,10 @@ REACH_IN = 0.2
 MASK_DPI = 150.0
 # A table ruled across only: its rules run at least this share of its longest rule (a line of
 # prose smeared into a "rule" runs less than half of it).
-ACROSS_COVER = 0.65
+ACROSS_COVER = 0.55
+# A table ruled across only ends at its last rule no further than this many rows below the
+# one before.
+LAST_ROW_MAX = 1.12
 # A table row is between these heights (inches).
 ROW_MIN_IN = 0.15
 ROW_MAX_IN = 1.2
@@ -198,6 +211,22 @@ def _thin_line(y: int, horiz: np.ndarray, binary: np.ndarray, dpi: float) -> boo
         return True
 
     return clear(-1) or clear(1)
+
+
+def rule_across(
+    horiz: np.ndarray, binary: np.ndarray, span: tuple[int, int, int, int], dpi: float
+) -> bool:
+    """A rule in the span (left, top, right, bottom) of the page: a stroke of the rule image
+    ACROSS_RULE of the span's width long, a thin line with paper beside it (a line of prose
+    under a table smears into a long stroke too, with the letters' ink on both sides)."""
+    left, top, right, bottom = span
+    cover = np.count_nonzero(horiz[top:bottom, left:right], axis=1)
+    rows = np.flatnonzero(cover >= ACROSS_RULE * (right - left))
+    return any(_thin_line(top + int(y), horiz, binary, dpi) for y in rows)
+
+
+# A horizontal rule this share of a table's width long is a row rule.
+ACROSS_RULE = 0.6
 
 
 def _pitch(ys: list[int], candidates: list[int], dpi: float) -> float:
@@ -341,6 +370,23 @@ def _crossed(ys: list[int], vert: np.ndarray, xs: list[int], dpi: float) -> list
     return kept
 
 
+def _runs_through(y: int, horiz: np.ndarray, xs: Sequence[int], dpi: float) -> bool:
+    """A row rule of a fully ruled table runs on through the column rules it crosses (at least
+    half of the inner ones, a broken rule having lost some); a line of text inside a row, which
+    bridging and a long kernel can turn into a "rule" as long as one, stops short of every
+    column rule (an entry is set inside its cell; an overflowing signature crosses one)."""
+    inner = xs[1:-1]
+    if not inner:
+        return True
+    band = max(2, int(dpi * 0.01))
+    reach = max(3, int(dpi * 0.04))
+    rows = horiz[max(0, y - band) : y + band + 1]
+    crossing = sum(
+        bool(rows[:, max(0, x - reach) : x + reach + 1].max(axis=0).all()) for x in inner
+    )
+    return crossing * 2 >= len(inner)
+
+
 def _spanning(
     vert: np.ndarray, top: int, bottom: int, dpi: float, xs: Sequence[int] | None = None
 ) -> int:
@@ -359,9 +405,11 @@ def _spanning(
 
 
 def _ruled_through(vert: np.ndarray, ys: Sequence[int], dpi: float) -> list[bool]:
-    """For each gap between successive rules: a vertical rule runs through it, and on into a
-    neighbouring gap at the same place (within a fiftieth of an inch). Tall pen strokes in a
-    row written large run through one gap each, at no fixed place."""
+    """For each gap between successive rules: vertical rules run through it, and on across
+    the rule above or below it into the neighbouring gap at the same place (within a
+    fiftieth of an inch), at two places at least (a table's column rules cross its row rules,
+    its borders among them). Tall pen strokes in rows written large run through one gap
+    each; two rows' strokes may fall at the same place, but they stop short of the rule."""
     band = max(2, int(dpi * 0.02))
     pad = max(1, int(dpi * 0.01))
     found: list[list[int]] = []
@@ -373,14 +421,21 @@ def _ruled_through(vert: np.ndarray, ys: Sequence[int], dpi: float) -> list[bool
         cover = np.count_nonzero(seg, axis=0) >= SPAN_COVER * seg.shape[0]
         found.append(_centres(_peaks(cover.astype(np.int64), 1), merge=max(2, int(dpi * 0.03))))
 
-    def shared(a: list[int], b: list[int]) -> bool:
-        return any(abs(x - y) <= band for x in a for y in b)
+    reach = max(2, int(dpi * 0.05))
+
+    def crossing(a: list[int], b: list[int], y: int) -> bool:
+        rows = vert[max(0, y - reach) : y + reach + 1]
+        places = [x for x in a if any(abs(x - z) <= band for z in b)]
+        through = sum(
+            bool(rows[:, max(0, x - band) : x + band + 1].max(axis=1).all()) for x in places
+        )
+        return through >= 2
 
     return [
         bool(xs)
         and (
-            (k > 0 and shared(xs, found[k - 1]))
-            or (k + 1 < len(found) and shared(xs, found[k + 1]))
+            (k > 0 and crossing(xs, found[k - 1], ys[k]))
+            or (k + 1 < len(found) and crossing(xs, found[k + 1], ys[k + 1]))
             or len(found) == 1
         )
         for k, xs in enumerate(found)
@@ -433,11 +488,15 @@ def find_grid(
     if len(xs) >= 3:
         kept = _crossed(ys, vert, xs, dpi)
         ys = kept if len(kept) >= 2 else ys
+        through = [y for y in ys if _runs_through(y, horiz, xs, dpi)]
+        ys = through if len(through) >= 2 else ys
         near = dpi * NEAR_STRONG_IN
         thin = [
             y
             for y in weak
-            if min(abs(y - z) for z in ys) > near and _thin_line(y, horiz, binary, dpi)
+            if min(abs(y - z) for z in ys) > near
+            and _thin_line(y, horiz, binary, dpi)
+            and (not ys[0] < y < ys[-1] or _runs_through(y, horiz, xs, dpi))
         ]
         crossed = set(_crossed(thin, vert, xs, dpi))
 
@@ -460,11 +519,19 @@ def find_grid(
             if cover[max(0, y - band) : y + band + 1].max() >= ACROSS_COVER * longest
             and _thin_line(y, horiz, binary, dpi)
         ]
+        ys = [y for k, y in enumerate(ys) if k == 0 or y - ys[k - 1] >= dpi * ROW_MIN_IN]
+        # a line of prose under the table (the statement's first line) is no last row: the
+        # rows of a table are alike, and it lies further down than one row's height
+        while len(ys) > 4 and ys[-1] - ys[-2] > LAST_ROW_MAX * float(np.median(np.diff(ys[1:-1]))):
+            ys = ys[:-1]
         if len(ys) < 3:
             return None
         from .textgrid import title_columns  # (textgrid builds on this module's Grid)
 
-        ink = cv2.bitwise_and(binary, cv2.bitwise_not(cv2.dilate(horiz, np.ones((5, 1), np.uint8))))
+        rules = cv2.dilate(horiz, np.ones((5, 1), np.uint8))
+        pitch = int(np.median(np.diff(ys)))
+        rules |= dashed_rules(binary, (left, max(0, ys[0] - pitch), right, ys[-1] + pitch), dpi)
+        ink = cv2.bitwise_and(binary, cv2.bitwise_not(rules))
         titled = title_columns(ink, ys, left, right, dpi) if len(ys) >= 3 else None
         if titled is not None:  # rules above its title row are not the table's
             ys, xs = ys[titled[0] :], titled[1]
@@ -478,6 +545,92 @@ def find_grid(
     if len(xs) < 3 or len(ys) < 3:  # a table is a header row and at least one row
         return None
     return Grid(tuple(xs), tuple(ys), method)
+
+
+# A broken rule's dashes are at least this long (inches) and cover this share of the table's
+# width along one line.
+DASH_MIN_IN = 0.05
+DASH_COVER = 0.4
+
+
+def table_span(grid: Grid, dpi: float, rows_past: int = 2) -> tuple[int, int, int, int]:
+    """Where a table's broken rules are looked for: (left, top, right, bottom), from above
+    its title row down to `rows_past` rows past its last row."""
+    pitch = int(np.median(np.diff(grid.ys[1:]))) if len(grid.ys) > 2 else int(dpi * 0.3)
+    bottom = grid.ys[-1] + rows_past * pitch
+    return grid.xs[0], max(0, grid.ys[0] - pitch // 2), grid.xs[-1], bottom
+
+
+def _dash_lines(
+    binary: np.ndarray, span: tuple[int, int, int, int], dpi: float
+) -> tuple[np.ndarray, int, list[int]]:
+    """The lines of dashes in a span of the page (left, top, right, bottom): (the span's
+    image, its top, the lines' y)."""
+    left, top, right, bottom = span
+    region = binary[top : min(binary.shape[0], bottom), left:right]
+    if region.size == 0:
+        return region, top, []
+    k = max(3, int(dpi * DASH_MIN_IN))
+    flat = cv2.morphologyEx(region, cv2.MORPH_OPEN, np.ones((1, k), np.uint8))
+    t = max(4, int(dpi * RULE_MAX_IN * 0.6))
+    thick = cv2.morphologyEx(flat, cv2.MORPH_OPEN, np.ones((t, 1), np.uint8))
+    flat = cv2.subtract(flat, cv2.dilate(thick, np.ones((3, 3), np.uint8)))
+    band = max(2, int(dpi * 0.01))  # a skewed line's dashes are a few pixels off its centre
+    prof = np.count_nonzero(cv2.dilate(flat, np.ones((2 * band + 1, 1), np.uint8)), axis=1)
+    lines = _centres(_peaks(prof, DASH_COVER * (right - left)), merge=band)
+    # a line of prose has letters' bars too, with the letters' ink on both sides
+    lines = [y for y in lines if _thin_line(y, flat, region, dpi)]
+    return region, top, [top + y for y in lines]
+
+
+def dashed_rules(binary: np.ndarray, span: tuple[int, int, int, int], dpi: float) -> np.ndarray:
+    """The dashes of rules across a table broken too far for `rule_masks` to keep them (they
+    were not placed as rules, so the table was found from its text or its titles): along a
+    line, rule-thin straight strokes covering DASH_COVER of the table's width. Their pixels
+    (255), to be erased before the cells' ink is measured."""
+    out = np.zeros_like(binary)
+    region, top, lines = _dash_lines(binary, span, dpi)
+    if not lines:
+        return out
+    band = max(2, int(dpi * 0.01))
+    t = max(4, int(dpi * RULE_MAX_IN * 0.6))
+    # every rule-thin piece along those lines goes (the dashes and their broken-off ends)
+    _, labels, stats, centroids = cv2.connectedComponentsWithStats(region, connectivity=8)
+    ys = np.array(lines) - top
+    near = np.abs(centroids[:, 1][:, None] - ys[None, :]).min(axis=1) <= 3 * band
+    near &= stats[:, cv2.CC_STAT_HEIGHT] <= t
+    near[0] = False
+    left, right = span[0], span[2]
+    out[top : top + region.shape[0], left:right] = np.where(near[labels], 255, 0).astype(np.uint8)
+    return out
+
+
+DASHED_ROWS_MAX = 40  # rows followed down the dashes past the last row found, at most
+
+
+def with_dashed_rows(binary: np.ndarray, grid: Grid, dpi: float) -> Grid:
+    """A table found without its rules, its rows put on the lines of dashes its broken rules
+    left, when they run from the title row down a row's height apart (within LAST_ROW_MAX)
+    and hold every row found between two of them: a table found by its text places its rows
+    by the entries' centres and ends its blank rows where it sees nothing."""
+    if len(grid.ys) < 3:
+        return grid
+    pitch = float(np.median(np.diff(grid.ys[1:])))
+    _, _, lines = _dash_lines(binary, table_span(grid, dpi, DASHED_ROWS_MAX), dpi)
+    start = [y for y in lines if abs(y - grid.ys[1]) <= 0.5 * pitch]
+    if not start:
+        return grid
+    chain = [start[0]]
+    while True:
+        below = [y for y in lines if abs(y - chain[-1] - pitch) <= (LAST_ROW_MAX - 1) * pitch]
+        if not below:
+            break
+        chain.append(below[0])
+    centres = [(a + b) / 2 for a, b in zip(grid.ys[1:], grid.ys[2:], strict=False)]
+    rows = [sum(a < c < b for c in centres) for a, b in zip(chain, chain[1:], strict=False)]
+    if len(chain) < 3 or len(chain) < len(grid.ys) - 1 or max(rows) > 1:
+        return grid
+    return Grid(grid.xs, (grid.ys[0], *chain), grid.method)
 
 
 def _only_rows(mask: np.ndarray, top: int, bottom: int) -> np.ndarray:

@@ -30,7 +30,7 @@ import numpy as np
 from .blocks import inked_lines, runs_of
 from .table import Grid
 
-__all__ = ["text_grid"]
+__all__ = ["text_grid", "text_grids"]
 
 # A gap this wide (inches) between inks parts a line into pieces (a word space is ~0.03 in).
 PIECE_GAP_IN = 0.1
@@ -155,8 +155,18 @@ def text_grid(binary: np.ndarray, dpi: float, prose: Prose | None = None) -> Gri
     """The signature table's grid from the text alone, or None (see the module's note).
     `prose` says of a line (its top and bottom) that it reads as the statement's wording,
     not a row: asked of the table's last lines, from the foot up."""
+    return next(iter(text_grids(binary, dpi, prose)), None)
+
+
+def text_grids(
+    binary: np.ndarray, dpi: float, prose: Prose | None = None, most: int = 1
+) -> list[Grid]:
+    """The first `most` grids `text_grid` could take, top to bottom: a line above the table
+    that makes pieces too (a sheet number's caption and its blank) is tried first; whether its
+    titles are a signature table's is for the reader to tell."""
     lines = _lines(binary, dpi)
     groups = _groups(lines, dpi)
+    grids: list[Grid] = []
     for g, group in enumerate(groups):
         title_ink = np.logical_or.reduce([line.inked for line in group])
         titles = _pieces(title_ink, dpi)
@@ -165,8 +175,10 @@ def text_grid(binary: np.ndarray, dpi: float, prose: Prose | None = None) -> Gri
         below = [(ln, len(grp) >= PROSE_LINES) for grp in groups[g + 1 :] for ln in grp]
         grid = _grid_below(group, titles, below, dpi, prose)
         if grid is not None:
-            return grid
-    return None
+            grids.append(grid)
+            if len(grids) == most:
+                break
+    return grids
 
 
 def _grid_below(
