@@ -17,7 +17,7 @@ demo: $(STAMP)
 	$(BIN)/petitions demo --out out/demo
 
 test: $(STAMP)
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q -n 2 --dist loadfile
 
 test-all: $(STAMP)
 	$(BIN)/pytest -q -m ''
