@@ -388,8 +388,8 @@ def _try_layout(cleaned: Cleaned, dpi: float, engine: OcrEngine, flipped: bool) 
     unruled: list[Grid | None] = [*text_grids(cleaned.binary, dpi, prose, TEXT_TABLES)]
     if not unruled and not tried:  # a page with no table at all is laid out once
         unruled = [None]
-    for grid in unruled:
-        tried.append(_layout_for(cleaned, masks, grid, dpi, engine, flipped))
+    for maybe in unruled:
+        tried.append(_layout_for(cleaned, masks, maybe, dpi, engine, flipped))
         if _good(tried[-1]):
             return tried[-1]
     best = max(tried, key=_score)

@@ -530,7 +530,9 @@ def find_grid(
 
         rules = cv2.dilate(horiz, np.ones((5, 1), np.uint8))
         pitch = int(np.median(np.diff(ys)))
-        rules |= dashed_rules(binary, (left, max(0, ys[0] - pitch), right, ys[-1] + pitch), dpi)
+        rules = cv2.bitwise_or(
+            rules, dashed_rules(binary, (left, max(0, ys[0] - pitch), right, ys[-1] + pitch), dpi)
+        )
         ink = cv2.bitwise_and(binary, cv2.bitwise_not(rules))
         titled = title_columns(ink, ys, left, right, dpi) if len(ys) >= 3 else None
         if titled is not None:  # rules above its title row are not the table's
