@@ -37,7 +37,8 @@ The figures:
 - review: share of the signed rows found that went to review.
 - wrong: rows decided (valid or invalid) whose truth status differs, without review. Must be 0.
 - |dvalid|: mean absolute error of the valid count per case; verdict: share of cases whose
-  verdict equals truth's.
+  verdict equals truth's (the side-by-side table also counts the verdicts that are wrong, not
+  merely undetermined: a proven bound never is).
 - per sheet (side-by-side table): the sheet number read right, or wrong without a flag (no
   SHEET_NUMBER_MISSING / _DUPLICATE / SHEET_FIELD_LOW_CONFIDENCE); the columns placed right
   (the fields they give), or wrong without a flag (LAYOUT_DOUBT, SHEET_NOT_READ); blank rows
@@ -366,6 +367,11 @@ def figures(results: Sequence[CaseResult]) -> dict[str, Any]:
         "verdict_accuracy": _ratio(
             sum(c.got_verdict == c.truth_verdict for c in results), len(results)
         ),
+        "verdicts_wrong": sum(
+            1
+            for c in results
+            if c.got_verdict != c.truth_verdict and c.got_verdict != "undetermined"
+        ),
         "seconds": sum(c.seconds for c in results),
     }
 
@@ -426,6 +432,7 @@ def split_table(results: Sequence[CaseResult]) -> str:
         ),
         ("decided wrongly, no review", lambda f: str(f["silent_wrong"])),
         ("verdicts right", lambda f: _pct(f["verdict_accuracy"])),
+        ("  wrong (not undetermined)", lambda f: str(f["verdicts_wrong"])),
     ]
     head = f"{'figure':<30}" + "".join(f"{sp:>22}" for sp, _ in cols)
     body = [f"{label:<30}" + "".join(f"{get(f):>22}" for _, f in cols) for label, get in rows]
