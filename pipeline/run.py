@@ -638,8 +638,17 @@ def read_in_closed_world(
     case: CaseConfig, sheets: Sequence[Sheet], register: RegisterData
 ) -> list[Sheet]:
     """The lines' unsure fields read as the values they can hold (pipeline.closedworld): the
-    dates near the window, the register's (or roll's) addresses and people held in memory."""
-    return resolve_sheets(sheets, case, list(register.entries.values()))
+    dates near the window, the register's (or roll's) addresses and people. A register kept in
+    DuckDB gives its town's entries, as the electors' count takes them (`_electors_in_store`)."""
+    entries = list(register.entries.values())
+    if not entries and register.stored is not None:
+        store = register.stored.open()
+        try:
+            town, _, _ = _by_id(store.entries_in_town(case.municipality.town), store.info.path)
+        finally:
+            store.close()
+        entries = list(town.values())
+    return resolve_sheets(sheets, case, entries)
 
 
 def match_signers(

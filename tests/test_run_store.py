@@ -41,6 +41,29 @@ def test_the_store_judges_every_line_as_memory_does(both) -> None:
     assert [f.code for f in duckdb.findings] == [f.code for f in memory.findings]
 
 
+def test_the_closed_world_reads_in_the_store_s_town_as_in_memory(
+    both, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A register kept in DuckDB gives the closed-world stage the same voters and addresses
+    as the register held in memory (not none: the hand-read fields would then have only the
+    dates to be read among)."""
+    _, _, duck_case = both
+    given: list[set[str]] = []
+
+    def resolve(sheets, case, entries):
+        given.append({e.voter_id for e in entries})
+        return list(sheets)
+
+    monkeypatch.setattr(run, "resolve_sheets", resolve)
+    memory_case = _case(tmp_path, "memory")
+    run.read_in_closed_world(memory_case, [], run.load_register(memory_case))
+    stored = run.load_register(duck_case)
+    assert stored.stored is not None and not stored.entries
+    run.read_in_closed_world(duck_case, [], stored)
+    in_memory, in_store = given
+    assert in_store and in_store == in_memory
+
+
 def test_the_import_is_made_once_and_reused(both) -> None:
     _, _, case = both
     imports = list((case.matching.cache).glob("register-*.duckdb"))
