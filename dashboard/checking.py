@@ -28,7 +28,6 @@ from pipeline import run
 from pipeline.case import load_case
 from pipeline.errors import PetitionError
 from pipeline.records import ReviewDecision, SufficiencyReport
-from pipeline.report import write_report
 from pipeline.scan.context import ReadContext
 
 __all__ = [
@@ -57,9 +56,7 @@ def check(
     judging inputs (plain functions; `files`, the sheets just uploaded, are among its sheets)."""
     case = load_case(case_path)
     context = ReadContext(crops_dir=out_dir / "crops")
-    report = run.check_case(case, decisions, context=context, keep_in=out_dir)
-    write_report(report, out_dir)
-    return report
+    return run.check_case(case, decisions, context=context, keep_in=out_dir, write=True)
 
 
 def report_stamp(out_dir: Path) -> tuple[int, int] | None:
