@@ -69,17 +69,31 @@ def test_a_clear_number_stays_sure_and_a_hesitant_one_is_read_among_the_case() -
     hesitant = _number((_digit(("5", 0.55), ("3", 0.4)),))
     got = resolve_numbers([_clear(1), _clear(2), hesitant, _clear(5), _clear(4)])
     assert [f.text for f in got if f] == [f"Sheet No. {n}" for n in (1, 2, 3, 5, 4)]
-    assert all(f is not None and f.resolved and f.confidence >= SURE for f in got)
+    assert all(f is not None and f.confidence >= SURE for f in got)
+    assert got[2] is not None and got[2].resolved  # the others, read surely, stand as read
     # when no sheet holds 5 (the fifth sheet has no number), the same reading is not sure
     got = resolve_numbers([_clear(1), _clear(2), hesitant, None, _clear(4)])
     assert got[2] is not None and got[2].confidence < SURE
 
 
-def test_a_duplicate_is_flagged_never_corrected_away() -> None:
+def test_a_duplicate_is_never_corrected_away() -> None:
+    from pipeline.records import Severity
+    from pipeline.rules.common import check_sheet_numbers
+
+    # read surely twice: both stand, and the numbering rule sends them to a person
     got = resolve_numbers([_clear(1), _clear(2), _clear(2)])
     assert [f.text for f in got if f] == ["Sheet No. 1", "Sheet No. 2", "Sheet No. 2"]
-    assert got[0] is not None and got[0].confidence >= SURE
-    assert all(f is not None and f.confidence < SURE for f in got[1:])
+    assert all(f is not None and f.confidence >= SURE for f in got)
+    sheets = [Sheet(page=page(k + 1), header=SheetHeader(), lines=(), sheet_number=f)
+              for k, f in enumerate(got)]  # fmt: skip
+    found = list(check_sheet_numbers(sheets, "VL 9-902(8)", consecutive_from_one=True))
+    assert [(f.code, f.severity) for f in found] == [
+        ("SHEET_NUMBER_DUPLICATE", Severity.REVIEW)
+    ] * 2
+    # a hesitant "2" beside a sure one is not moved to a value its reads hardly give ("7")
+    hesitant = _number((_digit(("2", 0.6), ("7", 0.05)),))
+    got = resolve_numbers([_clear(1), _clear(2), hesitant])
+    assert got[2] is not None and got[2].text == "Sheet No. 2" and got[2].confidence < SURE
 
 
 def test_a_number_past_the_case_and_a_missing_one_stay_as_read() -> None:

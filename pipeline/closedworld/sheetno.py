@@ -8,14 +8,16 @@ a tiled read against the value said three times), beside "none of these": what t
 says may be none of them (a number past the case's sheets), and is then read as written.
 Numbers past N keep a smaller prior (BEYOND_PRIOR): a sheet of the filing may be missing.
 
-Then the case's evidence, a sheet at a time: a value another sheet holds surely is unlikely
-for this one (each value's probability is multiplied by the chance that no other sheet holds
-it). This raises the confidence of a sheet whose reads hesitate between a value another
-sheet holds and one no sheet does, and lowers it for two sheets that read alike. A duplicate
-or a gap is never corrected away: the case's evidence may choose another value only among
-those the sheet's own reads give at least SWITCH_FLOOR; otherwise the sheet keeps its own
-reading, at the lowered confidence, and goes to a person (and `rules.common.
-check_sheet_numbers` reports the duplicate or the gap).
+A number the reader read surely (`pipeline.scan.sheetno`: two reads agreeing, printed, at
+0.85 or more) that the reads' probabilities agree with stands as read. For the others, the
+case's evidence, a sheet at a time: a value another sheet holds surely is unlikely for this
+one (each value's probability is multiplied by the chance that no other sheet holds it).
+This raises the confidence of a sheet whose reads hesitate between a value another sheet
+holds and one no sheet does, and lowers it where it hesitates towards a value taken. A
+duplicate or a gap is never corrected away: the case's evidence may choose another value
+only among those the sheet's own reads give at least SWITCH_FLOOR; otherwise the sheet
+keeps its own reading at its (low) confidence and goes to a person, and
+`rules.common.check_sheet_numbers` reports the duplicate or the gap (REVIEW, NOTE).
 
 A number given a value becomes `resolved` with the value's probability as its confidence;
 the review threshold (`rules.reading.FIELD_THRESHOLDS["sheet_number"]`) decides the rest.
@@ -129,6 +131,19 @@ def resolve_numbers(fields: Sequence[Field | None]) -> list[Field | None]:
             for f in fields
         ]
     )
+    # a number the reader read surely, that its reads' probabilities agree with, stands: a
+    # duplicate of it is the numbering rule's finding, not a doubt about the reading
+    stands = set()
+    for k in ocr:
+        field, v = fields[k], _value(fields[k])
+        assert field is not None
+        if v is None or field.confidence < threshold_for("sheet_number"):
+            continue
+        if 1 <= v <= top and own[k].argmax() == v:
+            stands.add(k)  # its evidence for the others: the reader's confidence at least
+            own[k] *= (1.0 - field.confidence) / max(1e-9, 1.0 - own[k][v])
+            own[k][v] = max(field.confidence, own[k][v])
+            own[k] /= own[k].sum()
     # log of the chance that no sheet holds each value, and each sheet's share of it
     free = np.log(np.clip(1.0 - own[:, 1:], 1e-9, 1.0))
     others = free.sum(axis=0) - free
@@ -137,8 +152,8 @@ def resolve_numbers(fields: Sequence[Field | None]) -> list[Field | None]:
         field = fields[k]
         assert field is not None
         p = own[k]
-        if p.argmax() == 0:
-            continue  # none of these: as read
+        if k in stands or p.argmax() == 0:
+            continue  # read surely, or none of these: as read
         joint = p.copy()
         joint[1:] = p[1:] * np.exp(others[k])
         joint /= joint.sum()
