@@ -31,6 +31,7 @@ def _words(*texts: str, y: int = 100, line: int = 0) -> list[Word]:
         (("Page5",), "Page", "5", None),
         (("Sheet", "No.", "b"), "Sheet No.", "b", None),
         (("Petition", "Sheet", "7"), "Sheet", "7", None),
+        (("Page", "dof", "8"), "Page", "d", 8),  # "4 of 8" run together: the ink is read
     ],
 )
 def test_captions_are_found_by_their_words(

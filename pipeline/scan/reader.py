@@ -1048,7 +1048,9 @@ def _read_sheet_number(
     read = read_ink(caption) if read_ink is not None else None
     if read is not None:
         sure = sure and read.digits == said
-        said, conf, lattices = said or read.digits, read.confidence, read.lattices
+        if not any(ch.isdigit() for ch in said):
+            said = read.digits  # the number was not read with its caption ("dof 8": "4 of 8")
+        conf, lattices = read.confidence, read.lattices
     digits = "".join(ch for ch in said if ch.isdigit())
     if not sure:
         conf = min(conf, UNSURE_NUMBER)

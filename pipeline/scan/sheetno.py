@@ -169,10 +169,17 @@ def find_captions(words: Sequence[Word], dpi: float) -> list[Caption]:
         number: list[Word] = []
         said = ""
         of = None
+        of_x: int | None = None  # where "of" begins, when the number ran into it ("4of")
         for k, (w, text, _) in enumerate(parts):
-            if _norm(text) == "of":
-                after = parts[k + 1][1].strip("_.:,") if k + 1 < len(parts) else ""
+            t = _norm(text)
+            after = parts[k + 1][1].strip("_.:,") if k + 1 < len(parts) else ""
+            if t == "of" or (t.endswith("of") and len(t) <= 5 and after.isdigit()):
                 of = int(after) if after.isdigit() else None
+                if t != "of":
+                    of_x = _after(w, len(text.rstrip(".,:")) - 2)[0]
+                    number.append(w)
+                    said += t[:-2]
+                    x0 = min(x0, parts[k][2])
                 break
             if not _NUMBERISH.match(text) or len(number) >= 2:
                 break
@@ -181,11 +188,13 @@ def find_captions(words: Sequence[Word], dpi: float) -> list[Caption]:
             x0 = min(x0, parts[k][2])
         real = any(ch.isdigit() for ch in said)
         blank = any("_" in text for _, text, _ in parts[:3])
-        if not (marked or real or (number and blank)):
+        if not (marked or real or (number and blank) or of is not None):
             continue  # "this petition sheet containing ...", "Page is": not a caption
         h = anchor.box[3] - anchor.box[1]
         y0, y1 = int(anchor.box[1] - 0.6 * h), int(anchor.box[3] + 0.4 * h)
-        if real:
+        if of_x is not None:
+            x1 = of_x
+        elif real:
             x1 = max(w.box[2] for w in number) + int(dpi * 0.05)
         else:  # a blank, or nothing read: the number is looked for in the blank's reach
             x1 = x0 + int(dpi * NUMBER_REACH_IN)
