@@ -176,6 +176,7 @@ class _NameChecks:
     surnames: dict[int, tuple[str, float]]  # line -> closest register surname, similarity
     other_readings: dict[int, float]  # line -> the same for its other readings' surnames
     given_known: frozenset[str]  # line given names that are given names on the register
+    alone: frozenset[int] = frozenset()  # rids of best candidates no other voter lives with
 
 
 @dataclass(frozen=True, slots=True)
@@ -389,7 +390,10 @@ class FSMatcher:
             f"WHERE (q.n_last = '' AND q.n_first = '') "
             f"OR jaro_winkler_similarity(q.n_last, e.n_last) >= {f} "
             f"OR (jaro_winkler_similarity(q.n_first, e.n_first) >= {f} "
-            "AND q.n_house = e.n_house)"
+            "AND q.n_house = e.n_house) "
+            # the whole address the same: what the names lack the address may carry (_decide)
+            "OR (q.n_house <> '' AND q.n_zip <> '' AND q.n_house = e.n_house "
+            "AND q.n_street = e.n_street AND q.n_zip = e.n_zip)"
         )
 
     def _score(
@@ -538,7 +542,8 @@ class FSMatcher:
         """What the decision needs beyond the scores: for lines without a sure match, the
         closest register surname to any reading's (among those sharing the first two or the
         last three letters, or the first and last two) and its similarity; and which of the
-        lines' given names are given names on the register (`_given_known`)."""
+        lines' given names are given names on the register (`_given_known`); and which best
+        candidates live at an address of their own (`_alone`)."""
         unsure = {
             lo + i for i, p in enumerate(post) if not len(p) or p[0] < self._match_probability
         }
@@ -549,8 +554,9 @@ class FSMatcher:
             if int(ln) in unsure and len(str(last)) >= 2
         ]
         given = self._given_known(con, scored, picks)
+        alone = _alone(con, scored, picks)
         if not qids:
-            return _NameChecks({}, {}, given)
+            return _NameChecks({}, {}, given, alone)
         con.register("nm_df", pd.DataFrame({"qid": qids}))
         try:
             got = con.execute(
@@ -575,6 +581,7 @@ class FSMatcher:
             {int(a): (str(b), float(c)) for a, alt, b, c in got if not alt},
             {int(a): float(c) for a, alt, _, c in got if alt},
             given,
+            alone,
         )
 
     @property
@@ -712,18 +719,26 @@ class FSMatcher:
         address_agrees = at_address or (
             bc[_STREET] <= CLOSE and bc[_HOUSE] == MISSING and bc[_ZIP] == EXACT
         )
-        # one name agrees and the other is not written or is another name altogether (not a
-        # mere likeness: a given name only LOOSE is the rule above); or the surname is a
-        # likeness and the given name agrees
-        one_name = (
-            (min(last, given) <= CLOSE and max(last, given) >= DIFFERENT)
-            or (MISSING in (last, given) and min(last, given) <= LOOSE)
-            or (given <= CLOSE and last == LOOSE)
-        )
+        # A name must agree (CLOSE or better: equal, a slip, a nickname); what the other name
+        # and the address add or take away is the posterior's to weigh. The exceptions: a
+        # given name that is another voter's given name ("MARK" for "MARY") agrees only with
+        # the surname, the house, the street and the middle name; a line with one name
+        # needs the street or the house number to agree too; the only name written, a likeness
+        # (LOOSE), only at an address that agrees.
+        both_names = MISSING not in (last, given)
         names_agree = (
-            (last <= CLOSE and given <= CLOSE)
-            or (last <= CLOSE and given == LOOSE and at_address and (initial or middle_agrees))
-            or (address_agrees and not another_name and one_name)
+            min(last, given) <= CLOSE
+            and not another_name
+            and (both_names or bc[_STREET] <= CLOSE or bc[_HOUSE] <= CLOSE)
+        ) or (
+            another_name and last <= CLOSE and at_address and (initial or middle_agrees)
+        ) or (
+            address_agrees and not both_names and min(last, given) <= LOOSE
+        ) or (
+            # neither name agrees, the whole address does, and no other voter lives there:
+            # only the posterior (the lines' m for names replaced, the register's shares of
+            # addresses) can make that enough
+            int(s.rid[chosen[0]]) in checks.alone and _address_only(s.codes[chosen[0]])
         )
         suffix_only = False
         if len(chosen) > 1 and bc[_SUFFIX] != s.codes[chosen[1], _SUFFIX]:
@@ -731,9 +746,12 @@ class FSMatcher:
             w = batch.table[_SUFFIX]
             gap = w[bc[_SUFFIX]] - w[s.codes[chosen[1], _SUFFIX]]
             suffix_only = lead - gap < t.margin
-        # the evidence floor is on the fields' own weights, before `_joint_bits`
+        # the evidence floor is on the fields' own weights, before `_joint_bits`: enough to
+        # single the voter out of the register whatever share of signers is registered (the
+        # register's size in bits), and never more than thresholds.match
         evidence = best - float(s.joint[chosen[0]])
-        sure = probability >= t.match_probability and evidence >= t.match
+        floor = min(t.match, math.log2(max(2, self._size)))
+        sure = probability >= t.match_probability and evidence >= floor
         if sure and lead >= t.margin and names_agree:
             if suffix_only and qrow.confidence < NAME_TRUST_SUFFIX:
                 return (
@@ -760,7 +778,7 @@ class FSMatcher:
                 f"or house number, no surname on the register like {qrow.n_last} "
                 f"(closest {closest})",
             )
-        if evidence >= t.match and lead < t.margin:
+        if evidence >= floor and lead < t.margin:
             why = f"lead {lead:.1f} below margin {t.margin:.1f}"
         elif sure and another_name:
             why = f"the given name {qrow.n_first} is another voter's given name, not only a slip"
@@ -770,8 +788,8 @@ class FSMatcher:
             why = (
                 f"below probability {t.match_probability:g} (prior odds 2^{batch.log2_prior:.1f}"
                 f" a voter, {100 * batch.registered:.0f}% of lines registered)"
-                if evidence >= t.match
-                else f"below weight {t.match:.1f}"
+                if evidence >= floor
+                else f"below weight {floor:.1f}"
             )
         if name_suffix(line.signer_name) == "" and bc[_SUFFIX] == DIFFERENT:
             why += "; suffix differs"
@@ -786,6 +804,41 @@ class FSMatcher:
 
 _ADDRESS = (_HOUSE, _STREET)
 _ZIP = _FIELD_INDEX["zip5"]
+
+
+def _address_only(codes: np.ndarray) -> bool:
+    """Neither name agrees (CLOSE or better), and the whole address does: house number equal,
+    street at least CLOSE, postcode equal."""
+    return bool(
+        min(codes[_LAST], codes[_FIRST]) > CLOSE
+        and codes[_HOUSE] == EXACT
+        and codes[_STREET] <= CLOSE
+        and codes[_ZIP] == EXACT
+    )
+
+
+def _alone(
+    con: duckdb.DuckDBPyConnection, scored: _Scored, picks: list[list[int]]
+) -> frozenset[int]:
+    """Of the best candidates that agree with their line on the address only
+    (`_address_only`), the rids of those whose address (house number, street, postcode) no
+    other voter on the register has: the term frequency of the address is one. In a register
+    of households a signer at a voter's address may well be a housemate who is not
+    registered; at an address of one voter, in a register where most voters live alone
+    (the fitted weights and the `_joint_bits` shares say how rare that is), far less so."""
+    asked = sorted(
+        {int(scored.rid[ch[0]]) for ch in picks if ch and _address_only(scored.codes[ch[0]])}
+    )
+    if not asked:
+        return frozenset()
+    got = con.execute(
+        "WITH a AS (SELECT rid, n_house, n_street, n_zip FROM entries "
+        "WHERE rid IN (SELECT unnest(?))) SELECT a.rid FROM a JOIN entries x "
+        "ON x.n_house = a.n_house AND x.n_street = a.n_street AND x.n_zip = a.n_zip "
+        "GROUP BY a.rid HAVING count(DISTINCT x.voter_id) = 1",
+        [asked],
+    ).fetchall()
+    return frozenset(int(r) for (r,) in got)
 
 
 @dataclass(frozen=True, slots=True)
@@ -840,7 +893,10 @@ def _joint_bits(
     if not len(codes):
         return out
     at = np.all(codes[:, list(_ADDRESS)] <= CLOSE, axis=1)
-    if not at.any():
+    # a household's member whose house number was slipped (one edit: LOOSE) is as much a
+    # housemate as one written right: the household's share caps that evidence too
+    near = at | ((codes[:, _HOUSE] == LOOSE) & (codes[:, _STREET] <= CLOSE))
+    if not near.any():
         return out
     log_u = np.log2(np.asarray(u, dtype=np.float64))
 
@@ -848,10 +904,11 @@ def _joint_bits(
         total = np.zeros(len(codes))
         for f in fields:
             c = codes[:, f].astype(np.int64)
-            total += np.where(c <= CLOSE, log_u[f][np.minimum(c, CLOSE)], 0.0)
+            agrees = c <= (LOOSE if f == _HOUSE else CLOSE)
+            total += np.where(agrees, log_u[f][np.minimum(c, LOOSE)], 0.0)
         return total
 
-    zip_agrees = codes[:, _ZIP] <= CLOSE
+    zip_agrees = codes[:, _ZIP] == EXACT  # a postcode one slip off is not the same address
     address = chance((*_ADDRESS, _ZIP))
     for where, share in ((at & ~zip_agrees, shares.address), (at & zip_agrees, shares.address_zip)):
         if share > 0.0:
@@ -859,7 +916,7 @@ def _joint_bits(
     if shares.household > 0.0:
         first = codes[:, _FIRST]
         unlike = (first >= DIFFERENT) | ((first == LOOSE) & ~initial)
-        house = at & (codes[:, _LAST] <= CLOSE) & unlike
+        house = near & (codes[:, _LAST] <= CLOSE) & unlike
         both = chance((_LAST, *_ADDRESS, _ZIP))[house] - math.log2(shares.household)
         out[house] = np.minimum(out[house], np.minimum(0.0, both))
     return out
