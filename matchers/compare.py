@@ -171,9 +171,7 @@ COMPARISONS: tuple[Comparison, ...] = (
     # a postcode one slip off ("4069" / "4060", "3149" / "3194": a digit mistyped or two
     # swapped) is CLOSE: a level of its own, whose weight the register (u: how often two
     # voters' postcodes are that near) and the lines (m) set
-    Comparison(
-        "zip5", Similarity.EQUAL, edit_level=ComparisonLevel.CLOSE, edit_min_length=4
-    ),
+    Comparison("zip5", Similarity.EQUAL, edit_level=ComparisonLevel.CLOSE, edit_min_length=4),
 )
 
 # The column of the store's normalized fields (matchers/store.py) each comparison reads.

@@ -727,18 +727,19 @@ class FSMatcher:
         # (LOOSE), only at an address that agrees.
         both_names = MISSING not in (last, given)
         names_agree = (
-            min(last, given) <= CLOSE
-            and not another_name
-            and (both_names or bc[_STREET] <= CLOSE or bc[_HOUSE] <= CLOSE)
-        ) or (
-            another_name and last <= CLOSE and at_address and (initial or middle_agrees)
-        ) or (
-            address_agrees and not both_names and min(last, given) <= LOOSE
-        ) or (
-            # neither name agrees, the whole address does, and no other voter lives there:
-            # only the posterior (the lines' m for names replaced, the register's shares of
-            # addresses) can make that enough
-            int(s.rid[chosen[0]]) in checks.alone and _address_only(s.codes[chosen[0]])
+            (
+                min(last, given) <= CLOSE
+                and not another_name
+                and (both_names or bc[_STREET] <= CLOSE or bc[_HOUSE] <= CLOSE)
+            )
+            or (another_name and last <= CLOSE and at_address and (initial or middle_agrees))
+            or (address_agrees and not both_names and min(last, given) <= LOOSE)
+            or (
+                # neither name agrees, the whole address does, and no other voter lives there:
+                # only the posterior (the lines' m for names replaced, the register's shares of
+                # addresses) can make that enough
+                int(s.rid[chosen[0]]) in checks.alone and _address_only(s.codes[chosen[0]])
+            )
         )
         suffix_only = False
         if len(chosen) > 1 and bc[_SUFFIX] != s.codes[chosen[1], _SUFFIX]:

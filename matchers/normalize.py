@@ -31,6 +31,7 @@ __all__ = [
     "split_person_name",
     "split_street_address",
     "standard_suffix",
+    "street_readings",
     "suffix_position",
 ]
 
@@ -663,3 +664,42 @@ def split_street_address(s: str | None) -> StreetAddress:
         unit = " ".join(street_tokens[i + 1 :])
         street_tokens = street_tokens[:i]
     return StreetAddress(" ".join(house), " ".join(street_tokens), unit, zip5)
+
+
+def _has_suffix(street: str) -> bool:
+    words = street.split()
+    k = suffix_position(words)
+    return k is not None and words[k] in STREET_SUFFIXES
+
+
+def street_readings(s: str | None) -> tuple[StreetAddress, ...]:
+    """The ways a residence may be read, the usual one first (`split_street_address`), then,
+    when its first part has no street suffix or no house number ("110 Torbalea, Milson
+    Street, Latrobe": a building's or an estate's name written before the street), each later
+    part but the last (the place) whose street ends in a USPS suffix, read as the street (with
+    the first part's house number when it has none of its own). The matcher scores every
+    reading and keeps a voter's best."""
+    first = split_street_address(s)
+    if not s or "," not in str(s):
+        return (first,)
+    parts = str(s).split(",")
+    if len(parts) < 3:
+        return (first,)
+    head = split_street_address(parts[0])
+    if head.house_number and _has_suffix(head.street):
+        return (first,)
+    out = [first]
+    for part in parts[1:-1]:
+        if part.strip().upper().startswith(_UNIT_STARTS) and normalize_address(part).startswith(
+            _UNIT
+        ):
+            continue
+        other = split_street_address(part)
+        if not _has_suffix(other.street):
+            continue
+        reading = StreetAddress(
+            other.house_number or head.house_number, other.street, first.unit, first.zip5
+        )
+        if reading not in out:
+            out.append(reading)
+    return tuple(out)
