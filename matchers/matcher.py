@@ -36,15 +36,20 @@ are its own. Per batch of lines:
    - MATCH: the posterior probability that the line is that voter (`_posterior`: the best
      voter's odds against the others' and against the signer not being on the register) at
      least thresholds.match_probability (the same on a register of 500 and of 13 million), the
-     fields' own weight at least thresholds.match, a lead over the next voter of at least
-     thresholds.margin, and the names agreeing: the surname at least CLOSE (equal, or one slip:
-     a typo or an OCR confusion) and the given name CLOSE; or a given name only LOOSE (an
-     initial, or a mere likeness), or a slip that spells a given name some voter on the
-     register has ("MARK" for "MARY": maybe an unregistered housemate), when house number and
-     street agree too and it is an initial or the middle name agrees; or one name agreeing and
-     the other not written or changed altogether (a married surname), at an address that agrees
-     (then the fitted weights and the household correction decide whether it is enough). A name
-     must agree: an address alone never matches;
+     fields' own weight at least thresholds.match or the register's size in bits if smaller
+     (enough to single a voter out of it), a lead over the next voter of at least
+     thresholds.margin, and a name agreeing (CLOSE or better: equal, one slip, a nickname),
+     what the other name and the address add or take away being the posterior's to weigh
+     (the m fitted to the lines say how often signers change or leave out a name; the
+     household shares of `_joint_bits` how often a housemate shares surname and address).
+     Except: a slip that spells a given name some voter on the register has ("MARK" for
+     "MARY": maybe an unregistered housemate) needs the surname, house number, street and an
+     initial or the middle name to agree; a line of one name needs the street or the house
+     number to agree (or, a likeness only, the address); and a line with neither name agreeing
+     matches only on the whole address (house number, street, postcode) of a voter no other
+     voter lives with (`_alone`: the address's term frequency on the register is one), where
+     the posterior still has to reach the threshold. An address alone never matches a
+     household's member;
    - NO_MATCH: only when sure, all three: the best weight is below thresholds.no_match (the
      evidence is against every candidate), no candidate shares the surname (even loosely:
      Jaro-Winkler >= 0.80) together with the given name or the house number (or a misread of
@@ -89,7 +94,17 @@ from pipeline.records import (
     Source,
 )
 
-from .compare import CLOSE, COMPARISONS, DIFFERENT, EXACT, FIELD_COLUMNS, LEVELS, LOOSE, MISSING
+from .compare import (
+    CLOSE,
+    COMPARISONS,
+    DIFFERENT,
+    EXACT,
+    FIELD_COLUMNS,
+    LEVELS,
+    LOOSE,
+    MISSING,
+    one_slip,
+)
 from .lines import line_frame
 from .nicknames import same_given_name
 from .normalize import name_suffix
@@ -177,6 +192,7 @@ class _NameChecks:
     other_readings: dict[int, float]  # line -> the same for its other readings' surnames
     given_known: frozenset[str]  # line given names that are given names on the register
     alone: frozenset[int] = frozenset()  # rids of best candidates no other voter lives with
+    given_on_street: frozenset[int] = frozenset()  # lines without candidates: see `_on_street`
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,9 +393,10 @@ class FSMatcher:
     def _prefilter(self) -> str:
         """SQL: the blocked pairs worth scoring (qid, rid, voter: the entry's `vno`, and each
         compared column as the line has it, l_<col>, and as the register has it, r_<col>). A pair
-        neither of whose names is like the line's (Jaro-Winkler below PREFILTER) cannot reach the
-        match threshold; it is kept only for a line without a name (ranked by address) or when it
-        shares the house number (so a household stays visible to the surname check)."""
+        neither of whose names is like the line's (Jaro-Winkler below PREFILTER) is kept only for
+        a line without a name (ranked by address), when it shares the house number and the given
+        name is alike (so a household stays visible to the surname check), or when it shares the
+        whole address (house number, street and postcode: `_decide` may match it there)."""
         f = PREFILTER
         return (
             "SELECT p.qid, p.rid, e.vno AS voter, "
@@ -555,8 +572,9 @@ class FSMatcher:
         ]
         given = self._given_known(con, scored, picks)
         alone = _alone(con, scored, picks)
+        on_street = _on_street(con, [lo + i for i, js in enumerate(picks) if not js])
         if not qids:
-            return _NameChecks({}, {}, given, alone)
+            return _NameChecks({}, {}, given, alone, on_street)
         con.register("nm_df", pd.DataFrame({"qid": qids}))
         try:
             got = con.execute(
@@ -582,6 +600,7 @@ class FSMatcher:
             {int(a): float(c) for a, alt, _, c in got if alt},
             given,
             alone,
+            on_street,
         )
 
     @property
@@ -673,12 +692,15 @@ class FSMatcher:
                 and qrow.trust >= NAME_TRUST_NO_MATCH
                 and (near is None or near[1] < SURNAME_LIKE_AT_ALL)
                 and other_unlike
+                and qrow.line not in checks.given_on_street
             ):
                 return (
                     MatchDecision.NO_MATCH,
                     "nobody on the register at this address or with a name like this",
                 )
             why = f" (closest surname {near[0]} {100 * near[1]:.0f})" if near else ""
+            if qrow.line in checks.given_on_street:
+                why += "; a voter of this given name lives on this street (a changed surname?)"
             return MatchDecision.REVIEW, "no candidate found" + why
         best = float(s.weight[chosen[0]])
         second = float(s.weight[chosen[1]]) if len(chosen) > 1 else None
@@ -760,6 +782,13 @@ class FSMatcher:
                     f"{summary}; told apart from the next voter only by the suffix, and the "
                     "name was not read from a text layer",
                 )
+            if len(chosen) > 1 and _housemate_one_slip_apart(s, chosen[0], chosen[1]):
+                return (
+                    MatchDecision.REVIEW,
+                    f"{summary}; the next voter lives at the same address under the same "
+                    "surname, with a given name one slip from the line's: the line may be "
+                    "theirs, misread or mistyped",
+                )
             return MatchDecision.MATCH, summary
         # "Not registered" needs all three: the evidence is against every candidate (weight
         # below thresholds.no_match), no candidate shares the surname (even loosely) with the
@@ -816,6 +845,42 @@ def _address_only(codes: np.ndarray) -> bool:
         and codes[_STREET] <= CLOSE
         and codes[_ZIP] == EXACT
     )
+
+
+def _housemate_one_slip_apart(s: _Scored, best: int, nxt: int) -> bool:
+    """The best voter's given name is the line's and the next voter's is one slip from it
+    ("NARIN" / "NORIN"), and the two agree with the line alike on every other field at one
+    address under one surname: a misread or a typo of one housemate's name spells the
+    other's, so the given name's lead alone does not tell them apart."""
+    if s.codes[best, _FIRST] != EXACT or s.codes[nxt, _FIRST] != CLOSE:
+        return False
+    others = [f for f in range(s.codes.shape[1]) if f != _FIRST]
+    if not np.array_equal(s.codes[best, others], s.codes[nxt, others]):
+        return False
+    same = all(
+        s.reg_values[f][best] == s.reg_values[f][nxt] != ""
+        for f in ("last_name", "house_number", "street")
+    )
+    line_first = str(s.line_values["first_name"][best])
+    return same and one_slip(line_first, str(s.reg_values["first_name"][nxt]), min_length=3)
+
+
+def _on_street(con: duckdb.DuckDBPyConnection, lines: Sequence[int]) -> frozenset[int]:
+    """Of these lines (their positions; the table `q` of the batch), those with a given name
+    and a street for which a voter of that given name (nicknames as the formal name) lives on
+    a street of that start (`street3`) in that postcode (when the line gives one): the signer
+    may be that voter under a changed surname, whom no blocking pass proposes (they key on
+    the surname or the house number), so "not registered" is not sure."""
+    if not lines:
+        return frozenset()
+    got = con.execute(
+        "SELECT DISTINCT q.line FROM q JOIN entries e ON e.n_first_canon = q.n_first_canon "
+        "AND street3(e.n_street) = street3(q.n_street) AND (q.n_zip = '' OR e.n_zip = q.n_zip) "
+        "WHERE q.line IN (SELECT unnest(?)) AND q.n_first_canon <> '' "
+        "AND street3(q.n_street) <> ''",
+        [list(lines)],
+    ).fetchall()
+    return frozenset(int(a) for (a,) in got)
 
 
 def _alone(
