@@ -782,12 +782,16 @@ class FSMatcher:
                     f"{summary}; told apart from the next voter only by the suffix, and the "
                     "name was not read from a text layer",
                 )
-            if len(chosen) > 1 and _housemate_one_slip_apart(s, chosen[0], chosen[1]):
+            if (
+                qrow.confidence < NAME_TRUST_SUFFIX
+                and len(chosen) > 1
+                and _housemate_one_slip_apart(s, chosen[0], chosen[1])
+            ):
                 return (
                     MatchDecision.REVIEW,
                     f"{summary}; the next voter lives at the same address under the same "
-                    "surname, with a given name one slip from the line's: the line may be "
-                    "theirs, misread or mistyped",
+                    "surname, with a given name one slip from the line's, and the name was not "
+                    "read from a text layer: the line may be theirs, misread",
                 )
             return MatchDecision.MATCH, summary
         # "Not registered" needs all three: the evidence is against every candidate (weight
@@ -850,8 +854,9 @@ def _address_only(codes: np.ndarray) -> bool:
 def _housemate_one_slip_apart(s: _Scored, best: int, nxt: int) -> bool:
     """The best voter's given name is the line's and the next voter's is one slip from it
     ("NARIN" / "NORIN"), and the two agree with the line alike on every other field at one
-    address under one surname: a misread or a typo of one housemate's name spells the
-    other's, so the given name's lead alone does not tell them apart."""
+    address under one surname: a misread of one housemate's name spells the other's, so for
+    a name read from an image the given name's lead alone does not tell them apart (as a
+    suffix alone does not: `NAME_TRUST_SUFFIX`)."""
     if s.codes[best, _FIRST] != EXACT or s.codes[nxt, _FIRST] != CLOSE:
         return False
     others = [f for f in range(s.codes.shape[1]) if f != _FIRST]
@@ -866,18 +871,19 @@ def _housemate_one_slip_apart(s: _Scored, best: int, nxt: int) -> bool:
 
 
 def _on_street(con: duckdb.DuckDBPyConnection, lines: Sequence[int]) -> frozenset[int]:
-    """Of these lines (their positions; the table `q` of the batch), those with a given name
-    and a street for which a voter of that given name (nicknames as the formal name) lives on
-    a street of that start (`street3`) in that postcode (when the line gives one): the signer
-    may be that voter under a changed surname, whom no blocking pass proposes (they key on
-    the surname or the house number), so "not registered" is not sure."""
+    """Of these lines (their positions; the table `q` of the batch), those with a given name,
+    a street and a postcode but no house number for which a voter of that given name
+    (nicknames as the formal name) lives on a street of that start (`street3`) in that
+    postcode: the signer may be that voter under a changed surname, whom no blocking pass
+    proposes (they key on the surname or on the house number), so "not registered" is not
+    sure."""
     if not lines:
         return frozenset()
     got = con.execute(
         "SELECT DISTINCT q.line FROM q JOIN entries e ON e.n_first_canon = q.n_first_canon "
-        "AND street3(e.n_street) = street3(q.n_street) AND (q.n_zip = '' OR e.n_zip = q.n_zip) "
-        "WHERE q.line IN (SELECT unnest(?)) AND q.n_first_canon <> '' "
-        "AND street3(q.n_street) <> ''",
+        "AND street3(e.n_street) = street3(q.n_street) AND e.n_zip = q.n_zip "
+        "WHERE q.line IN (SELECT unnest(?)) AND q.n_first_canon <> '' AND q.n_house = '' "
+        "AND q.n_zip <> '' AND street3(q.n_street) <> ''",
         [list(lines)],
     ).fetchall()
     return frozenset(int(a) for (a,) in got)

@@ -397,9 +397,10 @@ def test_a_housemate_whose_house_number_slipped_is_not_matched(village):
 
 def test_housemates_one_slip_apart_go_to_review():
     # NARIN and NORIN at one address: a misread "o" spells the housemate's name exactly (the
-    # 13M benchmark's one confident wrong match), so the given name's lead alone decides
-    # nothing. Given names as varied as a real register's (a slip is far rarer by chance than
-    # equal names, so the exact name leads by more than the margin).
+    # 13M benchmark's one confident wrong match), so for a name read from an image the given
+    # name's lead alone decides nothing. Given names as varied as a real register's (a slip
+    # is far rarer by chance than equal names, so the exact name leads by more than the
+    # margin).
     first = ("AL", "BE", "CA", "DE", "EL", "FE", "GA", "HA", "IS", "JO", "KA", "LE", "MI", "NO")
     second = ("BEL", "DRA", "LIA", "LON", "MAR", "NEL", "ROS", "SON", "TAN", "VIN", "WEN")
     people = [
@@ -410,10 +411,22 @@ def test_housemates_one_slip_apart_go_to_review():
         RegisterEntry("N1", "ASHGATE", "NARIN", house_number="345", street_name="VALLEY TER"),
         RegisterEntry("N2", "ASHGATE", "NORIN", house_number="345", street_name="VALLEY TER"),
     ]
-    m = FSMatcher(people, CFG).match(line("Narin Ashgate", "345 Valley Ter"))
+    matcher = FSMatcher(people, CFG)
+    read = SignatureLine(
+        "abcdef012345",
+        1,
+        (
+            Field("name", "Narin Ashgate", 0.8, Source.OCR),
+            Field("residence", "345 Valley Ter", 0.9, Source.OCR),
+        ),
+    )
+    m = matcher.match(read)
     assert m.decision is MatchDecision.REVIEW, m.reason
     assert {c.voter_id for c in m.candidates[:2]} == {"N1", "N2"}
     assert "one slip" in m.reason
+    # typed in a text layer, the exact name is the voter's
+    m = matcher.match(line("Narin Ashgate", "345 Valley Ter"))
+    assert m.decision is MatchDecision.MATCH and m.voter_id == "N1", m.reason
 
 
 def test_a_given_name_on_its_street_is_never_called_not_registered():
