@@ -743,23 +743,24 @@ class FSMatcher:
         )
         # A name must agree (CLOSE or better: equal, a slip, a nickname); what the other name
         # and the address add or take away is the posterior's to weigh. The exceptions: a
-        # given name that is another voter's given name ("MARK" for "MARY") agrees only with
-        # the surname, the house, the street and the middle name; a line with one name
-        # needs the street or the house number to agree too; the only name written, a likeness
-        # (LOOSE), only at an address that agrees.
+        # given name only LOOSE (an initial, or a likeness: a housemate's name may be like the
+        # line's) or a slip that spells another voter's given name ("MARK" for "MARY") agrees
+        # only with the surname, the house, the street and an initial or the middle name; a
+        # line with one name needs the street or the house number to agree too; the only name
+        # written, a likeness (LOOSE), only at an address that agrees.
         both_names = MISSING not in (last, given)
         names_agree = (
             (
                 min(last, given) <= CLOSE
-                and not another_name
+                and given != LOOSE
                 and (both_names or bc[_STREET] <= CLOSE or bc[_HOUSE] <= CLOSE)
             )
-            or (another_name and last <= CLOSE and at_address and (initial or middle_agrees))
+            or (last <= CLOSE and given == LOOSE and at_address and (initial or middle_agrees))
             or (address_agrees and not both_names and min(last, given) <= LOOSE)
             or (
-                # neither name agrees, the whole address does, and no other voter lives there:
-                # only the posterior (the lines' m for names replaced, the register's shares of
-                # addresses) can make that enough
+                # neither name agrees, the whole address does, and no other voter lives
+                # there: only the posterior (the lines' m for names replaced, the register's
+                # shares of addresses) can make that enough
                 int(s.rid[chosen[0]]) in checks.alone and _address_only(s.codes[chosen[0]])
             )
         )
@@ -965,9 +966,9 @@ def _joint_bits(
     if not len(codes):
         return out
     at = np.all(codes[:, list(_ADDRESS)] <= CLOSE, axis=1)
-    # a household's member whose house number was slipped (one edit: LOOSE) is as much a
+    # a household's member whose house number or street was slipped (LOOSE) is as much a
     # housemate as one written right: the household's share caps that evidence too
-    near = at | ((codes[:, _HOUSE] == LOOSE) & (codes[:, _STREET] <= CLOSE))
+    near = np.all(codes[:, list(_ADDRESS)] <= LOOSE, axis=1)
     if not near.any():
         return out
     log_u = np.log2(np.asarray(u, dtype=np.float64))
@@ -976,7 +977,7 @@ def _joint_bits(
         total = np.zeros(len(codes))
         for f in fields:
             c = codes[:, f].astype(np.int64)
-            agrees = c <= (LOOSE if f == _HOUSE else CLOSE)
+            agrees = c <= (LOOSE if f in _ADDRESS else CLOSE)
             total += np.where(agrees, log_u[f][np.minimum(c, LOOSE)], 0.0)
         return total
 
