@@ -39,17 +39,17 @@ are its own. Per batch of lines:
      fields' own weight at least thresholds.match or the register's size in bits if smaller
      (enough to single a voter out of it), a lead over the next voter of at least
      thresholds.margin, and a name agreeing (CLOSE or better: equal, one slip, a nickname),
-     what the other name and the address add or take away being the posterior's to weigh
-     (the m fitted to the lines say how often signers change or leave out a name; the
-     household shares of `_joint_bits` how often a housemate shares surname and address).
-     Except: a slip that spells a given name some voter on the register has ("MARK" for
-     "MARY": maybe an unregistered housemate) needs the surname, house number, street and an
-     initial or the middle name to agree; a line of one name needs the street or the house
-     number to agree (or, a likeness only, the address); and a line with neither name agreeing
-     matches only on the whole address (house number, street, postcode) of a voter no other
-     voter lives with (`_alone`: the address's term frequency on the register is one), where
-     the posterior still has to reach the threshold. An address alone never matches a
-     household's member;
+     what the other name and the address add or take away being the posterior's to weigh (the m
+     fitted to the lines say how often signers change or leave out a name; the household shares
+     of `_joint_bits` how often a housemate shares surname and address). Except: a given name
+     only LOOSE (an initial, or a likeness: a housemate's name may be like the line's) or a
+     slip that spells a given name some voter on the register has ("MARK" for "MARY": maybe an
+     unregistered housemate) needs the surname, house number, street and an initial or the
+     middle name to agree; a line of one name needs the street or the house number to agree
+     (or, a likeness only, the address); and a line with neither name agreeing matches only on
+     the whole address (house number, street, postcode) of a voter no other voter lives with
+     (`_alone`: the address's term frequency on the register is one), where the posterior still
+     has to reach the threshold. An address alone never matches a household's member;
    - NO_MATCH: only when sure, all three: the best weight is below thresholds.no_match (the
      evidence is against every candidate), no candidate shares the surname (even loosely:
      Jaro-Winkler >= 0.80) together with the given name or the house number (or a misread of
