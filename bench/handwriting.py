@@ -198,7 +198,7 @@ def _details(
                     right = want["voter_id"] in writes.get(f.text.casefold(), set())
                 fields.append((f.name, f.confidence, right))
         if j.status.value == "needs_review":
-            codes = sorted({x.code for x in j.findings if x.severity.value == "review"})
+            codes = sorted({_named(x) for x in j.findings if x.severity.value == "review"})
             reasons.append(" + ".join(codes) or "match")
     decided = [r for r in result.rows if r.signed and r.got_status in ("valid", "invalid")]
     dates = [r for r in decided if r.truth_fields.get("date")]
@@ -228,6 +228,13 @@ def _details(
     )
 
 
+def _named(f: Any) -> str:
+    """A review finding's code, with the fields it names read unsure ("FIELD_LOW_CONFIDENCE
+    (date)")."""
+    fields = f.evidence.get("fields")
+    return f.code + (f" ({', '.join(sorted(fields))})" if fields else "")
+
+
 def _truth_sheet(truth: dict[str, Any], sheet: Any) -> dict[str, Any]:
     """Truth's record of a sheet read ({} when truth has none)."""
     key = (Path(sheet.page.path).name, sheet.page.page_index)
@@ -242,8 +249,7 @@ def _sheet_doubts(report: SufficiencyReport, truth: dict[str, Any]) -> tuple[str
     for sheet in report.sheets:
         planted = set(_truth_sheet(truth, sheet).get("defects", ()))
         codes = {
-            f.code
-            + (f" ({', '.join(sorted(f.evidence['fields']))})" if "fields" in f.evidence else "")
+            _named(f)
             for f in report.findings
             if f.page_id == sheet.page.page_id
             and f.severity.value == "review"

@@ -174,7 +174,12 @@ def decide(ev: Evidence, params: Params, post: Posterior | None = None) -> tuple
         text = str(ev.choices.values[int(ev.values[best[0]])])
     else:
         text = ev.choices.forms[int(ev.form[best[0]])]
-    return replace(ev.field, text=text, confidence=round(best[1], 3), resolved=True), post
+    field = replace(ev.field, text=text, confidence=round(best[1], 3), resolved=True)
+    days = [(ev.choices.values[int(ev.values[k])], p) for k, p in post.ranked]
+    if all(isinstance(day, dt.date) for day, _ in days):  # a date keeps the days it may be
+        listed = tuple((str(day), round(p, 4)) for day, p in days)  # ISO: str of a date
+        field = replace(field, alternatives=listed)
+    return field, post
 
 
 def _unsure(f: Field | None) -> bool:

@@ -9,9 +9,13 @@ trigger these rules.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
 
 from ..case import CaseConfig
+from ..dates import parse_written_date
 from ..records import Field, Finding, Severity, Sheet, Source
 from .base import LineContext, finding
 
@@ -70,6 +74,17 @@ RESOLVED_THRESHOLDS: dict[str, float] = {
 }
 
 
+# A resolved date below its threshold does not hold the line back when the days it may be,
+# with at least this much of its probability together, all make the same of the line in law
+# (`date_settled`): the line need not wait for its exact day. Chosen on the development fonts
+# (`bench/handwriting.py`: no line decided so was wrong there); what the days leave of 1
+# ("none of these", days too unlikely to list) counts against.
+SETTLED_THRESHOLD = 0.95
+# A line's days that the witness's date must not fall among (`witness_date_settled`): those
+# of at least this probability.
+LINE_DAY_MASS = 0.01
+
+
 def threshold_for(name: str, resolved: bool = False) -> float:
     if resolved and name in RESOLVED_THRESHOLDS:
         return RESOLVED_THRESHOLDS[name]
@@ -88,11 +103,41 @@ def _threshold(f: Field) -> float:
     return threshold_for(f.name, f.resolved)
 
 
+def _days(f: Field) -> list[tuple[dt.date | None, float]]:
+    return [(parse_written_date(day), p) for day, p in f.alternatives]
+
+
+def _line_outcome(
+    ctx: LineContext, day: dt.date | None, line_rules: Iterable[Any]
+) -> frozenset[tuple[str, Severity]]:
+    on_day = replace(ctx, signed_on=day)
+    return frozenset((f.code, f.severity) for rule in line_rules for f in rule(on_day))
+
+
+def date_settled(ctx: LineContext) -> float:
+    """The probability that the line's date, read in the closed world, makes of the line in
+    law what the day it was read as makes of it: the summed probability of its days (its
+    `alternatives`) under which the kind's line rules find the same (codes and severities).
+    0 for a date with no alternatives (not resolved)."""
+    f = ctx.line.get("date")
+    if f is None or not f.resolved or not f.alternatives:
+        return 0.0
+    rules = ctx.case.spec.rules_on(ctx.case).line_rules
+    read = _line_outcome(ctx, ctx.signed_on, rules)
+    return sum(
+        p for day, p in _days(f) if day is not None and _line_outcome(ctx, day, rules) == read
+    )
+
+
 def low_confidence_fields(ctx: LineContext) -> Iterable[Finding]:
     """A line with any field OCR read with confidence below its threshold: a person checks
     the reading (the line's crop is kept for them). The signature's confidence is the ink
-    test's, so an unsure signed/unsigned call is caught here too."""
+    test's, so an unsure signed/unsigned call is caught here too. A resolved date whose doubt
+    cannot change what the law makes of the line (`date_settled` at SETTLED_THRESHOLD or
+    more) does not hold it: the line is decided, its date the likeliest day."""
     low = _low((f.name, f) for f in ctx.line.fields)
+    if "date" in low and date_settled(ctx) >= SETTLED_THRESHOLD:
+        del low["date"]
     if low:
         names = ", ".join(f"{name} ({conf:.2f})" for name, conf in sorted(low.items()))
         yield ctx.finding(
@@ -120,6 +165,8 @@ def low_confidence_sheet_fields(sheet: Sheet, case: CaseConfig) -> Iterable[Find
             ("witness.name", w.witness_name),
         ]
     low = _low(fields)
+    if "witness.date" in low and witness_date_settled(sheet, case) >= SETTLED_THRESHOLD:
+        del low["witness.date"]
     if low:
         names = ", ".join(f"{name} ({conf:.2f})" for name, conf in sorted(low.items()))
         yield finding(
@@ -134,6 +181,45 @@ def low_confidence_sheet_fields(sheet: Sheet, case: CaseConfig) -> Iterable[Find
 
 
 LAYOUT_DOUBT = "LAYOUT_DOUBT"
+
+
+def _sheet_outcome(sheet: Sheet, case: CaseConfig, day: dt.date) -> frozenset[Any]:
+    """What the kind's sheet rules find of the sheet with its witness dated `day`, and which of
+    its lines' likely days fall after that day (the lines' DATE_AFTER_WITNESS_DATE)."""
+    assert sheet.witness is not None and sheet.witness.date is not None
+    dated = replace(sheet.witness.date, text=day.isoformat())
+    on_day = replace(sheet, witness=replace(sheet.witness, date=dated))
+    found = {
+        (f.code, f.severity)
+        for rule in case.spec.rules_on(case).sheet_rules
+        for f in rule(on_day, case)
+    }
+    after = {(ln.line_no, d) for ln in sheet.lines for d in _line_days(ln, case) if d > day}
+    return frozenset(found | after)
+
+
+def _line_days(line: Any, case: CaseConfig) -> set[dt.date]:
+    """The days a line's date may be: as read, and its alternatives of LINE_DAY_MASS or more."""
+    f = line.get("date")
+    if f is None or f.empty:
+        return set()
+    read = parse_written_date(f.text, case.dates.filed)
+    days = {d for d, p in _days(f) if d is not None and p >= LINE_DAY_MASS}
+    return days | ({read} if read is not None else set())
+
+
+def witness_date_settled(sheet: Sheet, case: CaseConfig) -> float:
+    """The probability that the witness statement's date, read in the closed world, makes of
+    the sheet in law what the day it was read as makes of it: its days under which the kind's
+    sheet rules find the same and the same of its lines' likely days fall after it."""
+    w = sheet.witness.date if sheet.witness is not None else None
+    if w is None or not w.resolved or not w.alternatives:
+        return 0.0
+    read_day = parse_written_date(w.text, case.dates.filed)
+    if read_day is None:
+        return 0.0
+    read = _sheet_outcome(sheet, case, read_day)
+    return sum(p for d, p in _days(w) if d is not None and _sheet_outcome(sheet, case, d) == read)
 
 
 def layout_doubts(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
