@@ -286,7 +286,7 @@ def _unsure_date(day: dt.date, p: float, others: dict[dt.date, float]) -> Field:
     return Field("date", text, p, Source.OCR, None, (lattice(text),), True, alternatives)
 
 
-def _low_fields(line: SignatureLine, sheet_witness_date: str = "10/08/2026") -> list[str]:
+def _low_fields(line: SignatureLine, witnessed: Field | None = None) -> list[str]:
     from pipeline.dates import parse_written_date
     from pipeline.rules.base import LineContext
     from pipeline.rules.reading import low_confidence_fields
@@ -294,9 +294,8 @@ def _low_fields(line: SignatureLine, sheet_witness_date: str = "10/08/2026") -> 
     from tests.builders import witness as make_witness
 
     case = case_config()
-    statement = replace(
-        make_witness(count="1"), date=Field("date", sheet_witness_date, 1.0, Source.OCR)
-    )
+    witnessed = witnessed or Field("date", "10/08/2026", 1.0, Source.OCR)
+    statement = replace(make_witness(count="1"), date=witnessed)
     sheet = make_sheet((line,), witness_statement=statement)
     signed_on = parse_written_date(line.text("date"), case.dates.filed)
     ctx = LineContext(line, sheet, None, None, signed_on, case)
@@ -341,3 +340,41 @@ def test_a_resolved_date_keeps_the_days_it_may_be(world) -> None:  # type: ignor
     assert got.resolved and got.alternatives[0][0] == day.isoformat()
     assert got.alternatives[0][1] == pytest.approx(got.confidence, abs=1e-3)
     assert len(got.alternatives) > 1 and sum(p for _, p in got.alternatives) <= 1.0 + 1e-9
+
+
+def test_an_unsure_witness_date_weighs_on_the_lines_it_may_fall_before() -> None:
+    """The witness's date torn between 10/03 and 10/08 does not hold the sheet (its rules find
+    the same either way), but it holds a line dated 10/05 (after 10/03: DATE_AFTER_WITNESS_DATE)
+    and not one dated 10/01 (before both)."""
+    from pipeline.rules.reading import low_confidence_sheet_fields
+    from tests.builders import line as make_line
+    from tests.builders import sheet as make_sheet
+    from tests.builders import witness as make_witness
+
+    witnessed = _unsure_date(dt.date(2026, 10, 8), 0.6, {dt.date(2026, 10, 3): 0.399})
+    for day, held in ((dt.date(2026, 10, 1), False), (dt.date(2026, 10, 5), True)):
+        line = make_line(1, date=f"{day.month}/{day.day}/2026")
+        assert ("witness.date" in _low_fields(line, witnessed)) is held
+    statement = replace(make_witness(count="1"), date=witnessed)
+    sheet = make_sheet((make_line(1, date="10/01/2026"),), witness_statement=statement)
+    assert not list(low_confidence_sheet_fields(sheet, case_config()))
+    unsettled = replace(witnessed, alternatives=witnessed.alternatives[:1])  # "none": 0.4
+    sheet = make_sheet((make_line(1),), witness_statement=replace(statement, date=unsettled))
+    assert list(low_confidence_sheet_fields(sheet, case_config()))
+
+
+def test_a_clear_name_settles_the_address_it_lives_at(world) -> None:  # type: ignore[no-untyped-def]
+    """The house number hesitates between 12 and 14 Mill St; the name is clearly Otto Quill,
+    who lives at 14: read together, the address is 14 Mill St, surely. Read alone, it is not."""
+
+    _, w = world
+    seen = lattice("14 Mill St", 0.9)
+    seen = (seen[0], (("2", 0.6), ("4", 0.55)), *seen[2:])
+    line = _line(
+        _field("name", "Otto Quill", lattice("Otto Quill", 0.92)),
+        _field("residence", "12 Mill St", seen),
+    )
+    got = resolve_line(line, w).get("residence")
+    assert got.text == "14 Mill St" and got.confidence >= RESOLVED_THRESHOLDS["residence"]
+    alone = resolve_line(_line(_field("residence", "12 Mill St", seen)), w).get("residence")
+    assert alone.confidence < RESOLVED_THRESHOLDS["residence"]

@@ -33,7 +33,7 @@ from ..case import CaseConfig
 from ..dates import parse_written_date
 from ..records import Field, RegisterEntry, Sheet, SignatureLine, Source
 from ..rules.reading import RESOLVED_THRESHOLDS
-from .score import Params, Posterior, posterior, value_costs
+from .score import Params, Posterior, posterior, ranked, value_costs
 from .sequence import chain_posteriors
 from .values import Choices, address_choices, date_choices, district_choices, names_of
 
@@ -242,6 +242,53 @@ def _district_priors(
     return priors
 
 
+def _logsumexp(x: np.ndarray) -> float:
+    top = float(x.max())
+    return top + math.log(float(np.exp(x - top).sum()))
+
+
+def joint_posteriors(
+    world: World, residence: Evidence, name: Evidence
+) -> tuple[Posterior, Posterior]:
+    """The residence's and the name's posteriors read together: a registered signer writes
+    their own address, so the line is one of the voters (name and address both explained), or
+    someone not registered at one of the addresses, or a voter writing an address the register
+    does not have, or neither. Each field's posterior sums the hypotheses that give it a value
+    ("none of these": those that give it none). Priors: a signer not registered
+    `name.none_prior`, an address not on the register `residence.none_prior`; a voter, and an
+    address for the unregistered, uniform."""
+    pr, pn = PARAMS["residence"], PARAMS["name"]
+    log_r = -residence.cost / pr.temperature
+    log_n = -name.cost / pn.temperature
+    r_none, n_none = -pr.none / pr.temperature, -pn.none / pn.temperature
+    rho, eps = pn.none_prior, pr.none_prior
+    n_voters, n_addr = max(1, len(world.voters)), max(1, len(world.addresses.values))
+    where = {
+        str(world.addresses.values[int(v)]).casefold(): k for k, v in enumerate(residence.values)
+    }
+    # each of the name's values (a voter) -> its address's place among the residence's values
+    at = np.array(
+        [
+            where.get(" ".join(world.voters[int(v)].address.split()).casefold(), -1)
+            for v in name.values
+        ],
+        int,
+    )
+    known = at >= 0
+    log_v = math.log((1 - rho) * (1 - eps) / n_voters) + log_n + np.where(known, log_r[at], -np.inf)
+    log_a = math.log(rho * (1 - eps) / n_addr) + log_r + n_none  # not registered, at address a
+    log_vx = math.log((1 - rho) * eps / n_voters) + r_none + log_n  # a voter, address not listed
+    log_x = math.log(rho * eps) + r_none + n_none
+    total = _logsumexp(np.concatenate([log_v, log_a, log_vx, [log_x]]))
+    p_v, p_vx = np.exp(log_v - total), np.exp(log_vx - total)
+    p_res = np.exp(log_a - total)
+    np.add.at(p_res, at[known], p_v[known])
+    p_name = p_v + p_vx
+    res_none = float(p_vx.sum() + math.exp(log_x - total))
+    name_none = float(np.exp(log_a - total).sum() + math.exp(log_x - total))
+    return Posterior(ranked(p_res), res_none), Posterior(ranked(p_name), name_none)
+
+
 def resolve_line(
     line: SignatureLine,
     world: World,
@@ -249,12 +296,17 @@ def resolve_line(
     date_post: Posterior | None = None,
 ) -> SignatureLine:
     """The line with its unsure date, residence and name read in the closed world (its
-    evidence given or computed; `date_post`: its date's posterior from the sheet's chain)."""
+    evidence given or computed; `date_post`: its date's posterior from the sheet's chain;
+    the residence and the name, when both are unsure, together: `joint_posteriors`)."""
     decided: dict[str, Field] = {}
     found = line_evidence(line, world) if evidences is None else evidences
+    posts: dict[str, Posterior | None] = {"date": date_post}
+    who = "name" if "name" in found else "signature"
+    if "residence" in found and who in found:
+        posts["residence"], posts[who] = joint_posteriors(world, found["residence"], found[who])
     for name, ev in found.items():
         params = PARAMS["name" if name == "signature" else name]
-        field, _ = decide(ev, params, date_post if name == "date" else None)
+        field, _ = decide(ev, params, posts.get(name))
         if name == "signature":
             # The signature's confidence is its ink test's: its text is replaced by the name
             # only when the name is sure, and the field is not marked resolved.

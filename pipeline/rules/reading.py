@@ -74,15 +74,15 @@ RESOLVED_THRESHOLDS: dict[str, float] = {
 }
 
 
-# A resolved date below its threshold does not hold the line back when the days it may be,
-# with at least this much of its probability together, all make the same of the line in law
-# (`date_settled`): the line need not wait for its exact day. Chosen on the development fonts
-# (`bench/handwriting.py`: no line decided so was wrong there); what the days leave of 1
-# ("none of these", days too unlikely to list) counts against.
+# An unsure date (resolved, below its threshold: the line's, or its sheet's witness's) does
+# not hold the line back when the days they may be, with at least this much of their
+# probability together, make the same of the line in law (`date_settled`): the line need not
+# wait for its exact day. Chosen on the development fonts (`bench/handwriting.py`: no line
+# decided so was wrong there); what the days leave of 1 ("none of these", days too unlikely to
+# list) counts against.
 SETTLED_THRESHOLD = 0.95
-# A line's days that the witness's date must not fall among (`witness_date_settled`): those
-# of at least this probability.
-LINE_DAY_MASS = 0.01
+# The days tried: those of at least this probability (the rest count against).
+DAY_MASS = 0.002
 
 
 def threshold_for(name: str, resolved: bool = False) -> float:
@@ -103,8 +103,11 @@ def _threshold(f: Field) -> float:
     return threshold_for(f.name, f.resolved)
 
 
-def _days(f: Field) -> list[tuple[dt.date | None, float]]:
-    return [(parse_written_date(day), p) for day, p in f.alternatives]
+def _days(f: Field | None, reference: dt.date) -> list[tuple[dt.date | None, float]]:
+    """The days an unsure date may be (DAY_MASS or more), else the day it was read as."""
+    if f is not None and f.resolved and f.alternatives and f.confidence < _threshold(f):
+        return [(parse_written_date(d), p) for d, p in f.alternatives if p >= DAY_MASS]
+    return [(parse_written_date(f.text, reference) if f is not None else None, 1.0)]
 
 
 def _line_outcome(
@@ -114,19 +117,37 @@ def _line_outcome(
     return frozenset((f.code, f.severity) for rule in line_rules for f in rule(on_day))
 
 
+def _witnessed_on(sheet: Sheet, day: dt.date | None) -> Sheet:
+    w = sheet.witness
+    if w is None or w.date is None or day is None:
+        return sheet
+    return replace(sheet, witness=replace(w, date=replace(w.date, text=day.isoformat())))
+
+
 def date_settled(ctx: LineContext) -> float:
-    """The probability that the line's date, read in the closed world, makes of the line in
-    law what the day it was read as makes of it: the summed probability of its days (its
-    `alternatives`) under which the kind's line rules find the same (codes and severities).
-    0 for a date with no alternatives (not resolved)."""
-    f = ctx.line.get("date")
-    if f is None or not f.resolved or not f.alternatives:
-        return 0.0
+    """The probability that the line's date and its sheet's witness's date make of the line in
+    law what they were read as making of it: the summed probability of the pairs of their days
+    (an unsure date's `alternatives`, a sure one's day; the two taken as independent) under
+    which the kind's line rules find the same (codes and severities)."""
+    reference = ctx.case.dates.filed
     rules = ctx.case.spec.rules_on(ctx.case).line_rules
     read = _line_outcome(ctx, ctx.signed_on, rules)
-    return sum(
-        p for day, p in _days(f) if day is not None and _line_outcome(ctx, day, rules) == read
-    )
+    w = ctx.sheet.witness.date if ctx.sheet.witness is not None else None
+    mass = 0.0
+    for w_day, q in _days(w, reference):
+        on_sheet = replace(ctx, sheet=_witnessed_on(ctx.sheet, w_day))
+        for day, p in _days(ctx.line.get("date"), reference):
+            if day is not None and _line_outcome(on_sheet, day, rules) == read:
+                mass += p * q
+    return mass
+
+
+def _unsure_date(f: Field | None) -> bool:
+    return f is not None and f.source is Source.OCR and f.confidence < _threshold(f)
+
+
+def _settles(f: Field | None) -> bool:
+    return f is not None and f.resolved and bool(f.alternatives)
 
 
 def low_confidence_fields(ctx: LineContext) -> Iterable[Finding]:
@@ -136,8 +157,14 @@ def low_confidence_fields(ctx: LineContext) -> Iterable[Finding]:
     cannot change what the law makes of the line (`date_settled` at SETTLED_THRESHOLD or
     more) does not hold it: the line is decided, its date the likeliest day."""
     low = _low((f.name, f) for f in ctx.line.fields)
-    if "date" in low and date_settled(ctx) >= SETTLED_THRESHOLD:
-        del low["date"]
+    date, w = ctx.line.get("date"), ctx.sheet.witness.date if ctx.sheet.witness else None
+    w_unsure = _unsure_date(w) and _settles(w) and bool(ctx.line.text("date"))
+    if "date" in low or w_unsure:
+        settled = date_settled(ctx) >= SETTLED_THRESHOLD and (not low or _settles(date))
+        if settled:
+            low.pop("date", None)
+        elif w_unsure:
+            low["witness.date"] = round(w.confidence, 3)  # type: ignore[union-attr]
     if low:
         names = ", ".join(f"{name} ({conf:.2f})" for name, conf in sorted(low.items()))
         yield ctx.finding(
@@ -146,7 +173,11 @@ def low_confidence_fields(ctx: LineContext) -> Iterable[Finding]:
             "",
             f"read with low confidence: {names}; check the line against the sheet",
             fields=low,
-            thresholds={f.name: _threshold(f) for f in ctx.line.fields if f.name in low},
+            thresholds={
+                name: _threshold(f)
+                for name, f in (*((f.name, f) for f in ctx.line.fields), ("witness.date", w))
+                if name in low and f is not None
+            },
         )
 
 
@@ -183,43 +214,22 @@ def low_confidence_sheet_fields(sheet: Sheet, case: CaseConfig) -> Iterable[Find
 LAYOUT_DOUBT = "LAYOUT_DOUBT"
 
 
-def _sheet_outcome(sheet: Sheet, case: CaseConfig, day: dt.date) -> frozenset[Any]:
-    """What the kind's sheet rules find of the sheet with its witness dated `day`, and which of
-    its lines' likely days fall after that day (the lines' DATE_AFTER_WITNESS_DATE)."""
-    assert sheet.witness is not None and sheet.witness.date is not None
-    dated = replace(sheet.witness.date, text=day.isoformat())
-    on_day = replace(sheet, witness=replace(sheet.witness, date=dated))
-    found = {
-        (f.code, f.severity)
-        for rule in case.spec.rules_on(case).sheet_rules
-        for f in rule(on_day, case)
-    }
-    after = {(ln.line_no, d) for ln in sheet.lines for d in _line_days(ln, case) if d > day}
-    return frozenset(found | after)
-
-
-def _line_days(line: Any, case: CaseConfig) -> set[dt.date]:
-    """The days a line's date may be: as read, and its alternatives of LINE_DAY_MASS or more."""
-    f = line.get("date")
-    if f is None or f.empty:
-        return set()
-    read = parse_written_date(f.text, case.dates.filed)
-    days = {d for d, p in _days(f) if d is not None and p >= LINE_DAY_MASS}
-    return days | ({read} if read is not None else set())
-
-
 def witness_date_settled(sheet: Sheet, case: CaseConfig) -> float:
     """The probability that the witness statement's date, read in the closed world, makes of
-    the sheet in law what the day it was read as makes of it: its days under which the kind's
-    sheet rules find the same and the same of its lines' likely days fall after it."""
+    the sheet in law what the day it was read as makes of it: the summed probability of its
+    days under which the kind's sheet rules find the same. (What it makes of each line, dated
+    after it or not, each line's `date_settled` weighs.)"""
     w = sheet.witness.date if sheet.witness is not None else None
-    if w is None or not w.resolved or not w.alternatives:
+    if not _settles(w):
         return 0.0
-    read_day = parse_written_date(w.text, case.dates.filed)
-    if read_day is None:
-        return 0.0
-    read = _sheet_outcome(sheet, case, read_day)
-    return sum(p for d, p in _days(w) if d is not None and _sheet_outcome(sheet, case, d) == read)
+    rules = case.spec.rules_on(case).sheet_rules
+
+    def outcome(day: dt.date | None) -> frozenset[tuple[str, Severity]]:
+        on_day = _witnessed_on(sheet, day)
+        return frozenset((f.code, f.severity) for rule in rules for f in rule(on_day, case))
+
+    read = outcome(parse_written_date(w.text, case.dates.filed))  # type: ignore[union-attr]
+    return sum(p for d, p in _days(w, case.dates.filed) if d is not None and outcome(d) == read)
 
 
 def layout_doubts(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
