@@ -77,9 +77,9 @@ RESOLVED_THRESHOLDS: dict[str, float] = {
 # An unsure date (resolved, below its threshold: the line's, or its sheet's witness's) does
 # not hold the line back when the days they may be, with at least this much of their
 # probability together, make the same of the line in law (`date_settled`): the line need not
-# wait for its exact day. Chosen on the development fonts (`bench/handwriting.py`: no line
-# decided so was wrong there); what the days leave of 1 ("none of these", days too unlikely to
-# list) counts against.
+# wait for its exact day. Set at 0.95 before measuring and kept on the development fonts
+# (`bench/handwriting.py --cases 3`: no line decided there was wrong; not fitted lower); what
+# the days leave of 1 ("none of these", days too unlikely to list) counts against.
 SETTLED_THRESHOLD = 0.95
 # The days tried: those of at least this probability (the rest count against).
 DAY_MASS = 0.002
@@ -155,7 +155,9 @@ def low_confidence_fields(ctx: LineContext) -> Iterable[Finding]:
     the reading (the line's crop is kept for them). The signature's confidence is the ink
     test's, so an unsure signed/unsigned call is caught here too. A resolved date whose doubt
     cannot change what the law makes of the line (`date_settled` at SETTLED_THRESHOLD or
-    more) does not hold it: the line is decided, its date the likeliest day."""
+    more) does not hold it: the line is decided, its date the likeliest day. An unsure witness
+    date that did not hold its sheet (`witness_date_settled`) holds each dated line it may
+    change the outcome of ("witness.date" among the fields named)."""
     low = _low((f.name, f) for f in ctx.line.fields)
     date, w = ctx.line.get("date"), ctx.sheet.witness.date if ctx.sheet.witness else None
     w_unsure = _unsure_date(w) and _settles(w) and bool(ctx.line.text("date"))
