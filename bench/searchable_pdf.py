@@ -26,8 +26,8 @@ from pipeline.ingest import ingest_file  # noqa: E402
 from pipeline.records import PageKind, Sheet  # noqa: E402
 from pipeline.scan.layer import layer_words  # noqa: E402
 from pipeline.scan.reader import read_image_page  # noqa: E402
-from synth.degrade import rasterize_pdf, write_searchable_pdf  # noqa: E402
 from synth import generate_case  # noqa: E402
+from synth.degrade import rasterize_pdf, write_searchable_pdf  # noqa: E402
 
 
 def _blanks(sheet: Sheet) -> list[str | None]:
