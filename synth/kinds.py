@@ -48,7 +48,6 @@ from typing import Any
 
 from matchers.assessment_roll import owner_id
 
-from .case import format_date
 from .handwriting import Hand, HandFont, Stroke, available_fonts, pick_hand
 from .kinds_draw import KIND_CLASSIC, Foot, Grid, PageLayout, PagePlan, PageStyle, write_pages
 from .kinds_people import (
@@ -65,6 +64,7 @@ from .kinds_people import (
     write_register,
     write_roll,
 )
+from .truth import MONTHS, format_date
 
 __all__ = [
     "KINDS",
@@ -127,12 +127,6 @@ ELSEWHERE = "Cedar Hollow"  # another village: a witness of it cannot witness (n
 def _rate(town: str) -> Fraction:
     """The towns' equalization rates (full value = assessed / rate)."""
     return Fraction(17, 20) if town == SECOND_TOWN else Fraction(1)
-
-
-MONTHS = (
-    "January", "February", "March", "April", "May", "June", "July", "August", "September",
-    "October", "November", "December",
-)  # fmt: skip
 
 
 def _ordinal(n: int) -> str:
