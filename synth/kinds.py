@@ -1996,7 +1996,8 @@ def _owners(
         "sheets": sheets_truth,
         "valuation": [p.as_json() for p in now],
         "valuation_best": [p.as_json() for p in best],
-        "expected": counts | {"denominator": None, "required": 0, "verdict": verdict, "how": how},
+        "expected": counts
+        | {"denominator": None, "required": None, "verdict": verdict, "how": how},
     }
     write_roll(parcels, TOWN, _mk(out) / "roll.csv")
     _write(

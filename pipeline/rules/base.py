@@ -26,8 +26,11 @@ from ..records import (
     Match,
     RegisterEntry,
     Severity,
+    ShareOfValuation,
     Sheet,
+    SignatureCount,
     SignatureLine,
+    Threshold,
     ValuationResult,
 )
 
@@ -103,26 +106,6 @@ class LineContext:
             line_no=self.line.line_no,
             **ev,
         )
-
-
-@dataclass(frozen=True, slots=True)
-class SignatureCount:
-    """A threshold counted in signatures: at least `required` valid lines."""
-
-    required: int
-    denominator: int | None  # what `required` is a share of (electors, voters), if anything
-    rule: str  # how `required` was computed, in words, with the citation
-
-
-@dataclass(frozen=True, slots=True)
-class ShareOfValuation:
-    """A threshold in assessed valuation: the rule set's `valuation` decides whether the
-    signers own enough; no count of signatures is required."""
-
-    rule: str  # the share required, in words, with the citation
-
-
-Threshold = SignatureCount | ShareOfValuation
 
 
 LineRule = Callable[[LineContext], Iterable[Finding]]
