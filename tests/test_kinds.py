@@ -443,3 +443,51 @@ def test_the_readme_layout_names_every_package_and_module():
         if name not in block:
             missing.append(f"pipeline/{name}")
     assert not missing, f"README.md's layout does not name {missing}"
+
+
+# -- a kind's section, kept generically --------------------------------------------------------
+
+
+def _district_case(tmp_path: Path, **over) -> dict:
+    (tmp_path / "sheets").mkdir(exist_ok=True)
+    return {
+        "name": "Sections (synthetic)",
+        "kind": "improvement_district",
+        "sheets": ["sheets"],
+        "municipality": {"town": "Greenfield", "county": "Albany"},
+        "dates": {"filed": "2026-10-09"},
+        "district": {"name": "Sewer District No. 2", "roll": {"path": "roll.csv"}},
+        **over,
+    }
+
+
+def test_a_kind_s_section_is_its_spec_s_model_and_not_a_field_of_the_case(tmp_path):
+    from pipeline.rules.town_191 import DistrictConfig
+
+    assert not {"nomination", "incorporation", "district"} & set(CaseConfig.model_fields)
+    case = parse_case(_district_case(tmp_path), tmp_path)
+    assert isinstance(case.section, DistrictConfig)
+    assert case.roll == case.section.roll and case.roll.path == tmp_path / "roll.csv"  # resolved
+    # its errors are named under the section, with the common keys' errors, all at once
+    bad = _district_case(tmp_path, dates={}, district={"roll": {"path": "r.csv"}, "x": 1})
+    with pytest.raises(CaseFileError) as info:
+        parse_case(bad, tmp_path)
+    said = str(info.value)
+    assert "dates.filed" in said and "district.name" in said and "district.x" in said
+    with pytest.raises(CaseFileError, match=r"needs \[district\]"):
+        parse_case(_district_case(tmp_path, district=None), tmp_path)
+    stray = _district_case(tmp_path, nomination={"election": "2026-11-03", "population": 9})
+    with pytest.raises(CaseFileError, match=r"\[nomination\] belongs to another kind"):
+        parse_case(stray, tmp_path)
+
+
+def test_a_kind_checks_the_facts_of_its_own_section():
+    """The nominating petition's spec: its election is after the filing (`KindSpec.problems`),
+    and its section's dates are checked as the common ones are."""
+    for election, said in (("2026-10-01", "before dates.filed"), ("2206-11-03", "plausible")):
+        with pytest.raises(ValueError, match=f"nomination.election .*{said}"):
+            b.case(
+                kind="independent_nomination",
+                dates={"adopted": None, "previous_general_election": None},
+                nomination={"election": dt.date.fromisoformat(election), "population": 2400},
+            )
