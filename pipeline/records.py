@@ -124,7 +124,10 @@ class Field:
     the first and its re-reads), so that the closed-world stage (`pipeline.closedworld`) can
     score the values the field can hold against it; a field it chose a value for is
     `resolved`: its text is that value and its confidence the value's calibrated
-    probability."""
+    probability. A resolved date keeps its `alternatives`: the days it may be with real
+    probability (ISO dates, likeliest first, each with its probability; what they leave of 1
+    is "none of these" or too unlikely to list), so that the rules can tell whether its doubt
+    changes what the law makes of the line (`rules.reading`)."""
 
     name: str
     text: str
@@ -133,6 +136,7 @@ class Field:
     box: Box | None = None
     lattices: tuple[Lattice, ...] = ()
     resolved: bool = False
+    alternatives: tuple[tuple[str, float], ...] = ()
 
     @property
     def empty(self) -> bool:
