@@ -145,7 +145,7 @@ def summary_rows(report: SufficiencyReport) -> list[dict[str, str | int]]:
         {"item": "invalid", "value": t.invalid},
         {"item": "in review", "value": t.needs_review},
         {"item": "blank", "value": t.blank},
-        {"item": "required", "value": t.required},
+        {"item": "required", "value": "a share of valuation" if t.required is None else t.required},
         {"item": "files or pages not read", "value": len(report.file_errors)},
     ]
 
@@ -158,7 +158,8 @@ def _publish(case_path: str, report: SufficiencyReport, html: Path) -> None:
         table=summary_rows(report),
         description=(
             f"{report.case_name}: {report.verdict.value.upper()}, {t.valid} valid of "
-            f"{t.required} required, {t.needs_review} in review"
+            f"{'a share of valuation' if t.required is None else t.required} required, "
+            f"{t.needs_review} in review"
         ),
     )
     create_link_artifact(

@@ -83,7 +83,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from pipeline.case import MatchingConfig
+from pipeline.casefile import MatchingConfig
 from pipeline.records import (
     Candidate,
     FieldEvidence,

@@ -41,7 +41,7 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from pipeline.case import LimitsConfig, RegisterConfig, RegisterFormat
+from pipeline.casefile import LimitsConfig, RegisterConfig, RegisterFormat
 from pipeline.errors import UnreadableInputError
 from pipeline.records import RegisterEntry
 
