@@ -18,12 +18,13 @@ import hashlib
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from prefect import flow, task, unmapped
+from prefect import Flow, task, unmapped
 from prefect.artifacts import create_link_artifact, create_table_artifact
 from prefect.cache_policies import NO_CACHE
 from prefect.runtime import flow_run, task_run
+from prefect.settings import get_current_settings
 from prefect.task_runners import ThreadPoolTaskRunner
 from prefect.utilities.annotations import quote
 
@@ -169,13 +170,23 @@ def _publish(case_path: str, report: SufficiencyReport, html: Path) -> None:
     )
 
 
-@flow(
-    name="check-petition",
-    flow_run_name=_case_run_name,
-    task_runner=ThreadPoolTaskRunner(max_workers=4),  # type: ignore[arg-type]
-    log_prints=False,
-)
-def check_petition(
+class _CheckFlow(Flow):
+    """The check flow. Its parameters are paths, a flag or None, stored on the server as they
+    are: Prefect's own encoder for them is FastAPI's, whose import alone cost a tenth of a
+    CPU-second of every run."""
+
+    def serialize_parameters(self, parameters: dict[str, Any]) -> dict[str, Any]:
+        if all(v is None or isinstance(v, str | bool | int | float) for v in parameters.values()):
+            return dict(parameters)
+        return super().serialize_parameters(parameters)
+
+    def with_options(self, **options: Any) -> _CheckFlow:
+        changed = super().with_options(**options)
+        changed.__class__ = _CheckFlow  # Prefect's copy is a plain Flow
+        return cast(_CheckFlow, changed)
+
+
+def _check_petition(
     case_path: str, out_dir: str, decisions_path: str | None = None, use_cache: bool = True
 ) -> SufficiencyReport:
     """Check one petition and write report.json, lines.csv, report.html and objections.csv into
@@ -195,6 +206,20 @@ def check_petition(
     )
     _publish(case_path, report, out / "report.html")
     return report
+
+
+# The flow's value (the report) is not persisted: the report's files are. Its result storage is
+# named (Prefect's own default) so that the run does not ask the server for a default of its
+# own, three requests a run.
+check_petition: Flow[..., SufficiencyReport] = _CheckFlow(
+    _check_petition,
+    name="check-petition",
+    flow_run_name=_case_run_name,
+    task_runner=ThreadPoolTaskRunner(max_workers=4),  # type: ignore[arg-type]
+    log_prints=False,
+    persist_result=False,
+    result_storage=get_current_settings().results.local_storage_path,
+)
 
 
 def check(

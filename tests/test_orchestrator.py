@@ -53,3 +53,17 @@ def test_the_flow_runs_each_stage_as_a_task_of_its_name():
     assert all(t.name == name for name, t in tasks.items())
     io = {name for name, t in tasks.items() if t.retries}
     assert io == {Stage.REGISTER, Stage.OPEN, Stage.READ, Stage.WRITE}  # retries only on I/O
+
+
+def test_the_flow_stores_its_parameters_as_they_are():
+    """Paths, a flag and None go to the server as they are (not through FastAPI's encoder, whose
+    import costs the run); a flow with other options keeps that."""
+    from flows.check import check_petition
+
+    params = {"case_path": "/a/case.toml", "out_dir": "/a/out", "decisions_path": None}
+    for flow in (check_petition, check_petition.with_options(retries=1)):
+        assert flow.serialize_parameters({**params, "use_cache": False}) == {
+            **params,
+            "use_cache": False,
+        }
+    assert check_petition.persist_result is False
