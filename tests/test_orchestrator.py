@@ -46,11 +46,12 @@ def test_every_stage_runs_in_order_through_the_executor_and_the_report_is_the_sa
 def test_the_flow_runs_each_stage_as_a_task_of_its_name():
     """The flow's executor has a task for every stage but the directory listing (run in the
     flow itself), named as the stage is."""
-    from flows.check import _OPEN_TASK, _READ_TASK, _STAGE_TASKS
+    from flows.check import _OPEN_TASK, _READ_ALL_TASK, _READ_TASK, _STAGE_TASKS
 
     tasks = {**_STAGE_TASKS, Stage.OPEN: _OPEN_TASK, Stage.READ: _READ_TASK}
     assert set(tasks) == set(Stage) - {Stage.FIND}
     assert all(t.name == name for name, t in tasks.items())
+    assert _READ_ALL_TASK.name == Stage.READ and _READ_ALL_TASK.retries == _READ_TASK.retries
     io = {name for name, t in tasks.items() if t.retries}
     assert io == {Stage.REGISTER, Stage.OPEN, Stage.READ, Stage.WRITE}  # retries only on I/O
 
