@@ -68,3 +68,13 @@ def test_the_flow_stores_its_parameters_as_they_are():
             "use_cache": False,
         }
     assert check_petition.persist_result is False
+
+
+def test_a_deployment_finds_the_flow_itself_by_its_function_name():
+    """A deployment's entrypoint is `flows/check.py:<the function's name>`: that name must be
+    the flow, with its run name and task runner, not a bare function Prefect would wrap."""
+    import flows.check
+    from flows.check import check_petition
+
+    assert getattr(flows.check, check_petition.fn.__name__) is check_petition
+    assert check_petition.flow_run_name is not None
