@@ -29,6 +29,7 @@ from matchers.store import RegisterStore, open_import, open_store
 from .cache import PageCache
 from .case import CaseConfig, LimitsConfig, RegisterConfig
 from .closedworld import resolve_sheets
+from .closedworld.sheetno import resolve_sheet_numbers
 from .errors import CaseFileError, PetitionError, stage
 from .ingest import discover, ingest_file, read_page, sha256_file
 from .judge import apply_corrections, latest_decisions
@@ -664,8 +665,10 @@ def read_in_closed_world(
     case: CaseConfig, sheets: Sequence[Sheet], register: RegisterData
 ) -> list[Sheet]:
     """The lines' unsure fields read as the values they can hold (pipeline.closedworld): the
-    dates near the window, the register's (or roll's) addresses and people. A register kept in
-    DuckDB gives its town's entries, as the electors' count takes them (`_electors_in_store`)."""
+    dates near the window, the register's (or roll's) addresses and people; the sheets'
+    numbers among the case's (`closedworld.sheetno`). A register kept in DuckDB gives its
+    town's entries, as the electors' count takes them (`_electors_in_store`)."""
+    sheets = resolve_sheet_numbers(sheets)
     entries = list(register.entries.values())
     if not entries and register.stored is not None:
         store = register.stored.open()

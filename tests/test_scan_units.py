@@ -598,18 +598,17 @@ def test_sheet_numbers_by_caption_and_doubt(
 ) -> None:
     from pipeline.records import Sheet
     from pipeline.rules.reading import threshold_for
-    from pipeline.scan.blocks import BlockPage
-    from pipeline.scan.engine import DIGITS
     from pipeline.scan.reader import _read_sheet_number
+    from pipeline.scan.sheetno import NumberRead
     from tests.builders import page
-    from tests.fakes import FakeEngine
 
     words = tuple(
         Word(t, 0.95, (100 + 60 * k, 3000, 150 + 60 * k, 3030), 0)
         for k, t in enumerate(printed.split())
     )
-    engine = FakeEngine({DIGITS: digits_read})
-    field = _read_sheet_number(OcrText(words), 300.0, BlockPage(engine, 1.0, 300.0))
+    field = _read_sheet_number(
+        OcrText(words), 300.0, lambda caption: NumberRead(digits_read, 0.95, ())
+    )
     assert field is not None
     from pipeline.records import SheetHeader
 

@@ -46,16 +46,15 @@ from ..forms import (
     NAMES,
     PROPOSITION,
     RESIDENCES,
-    SHEET_CAPTIONS,
     SIGNATURE_CAPTIONS,
     TITLE,
     VILLAGES,
-    find_sheet_number,
     statement_form,
 )
 from ..records import (
     Box,
     Field,
+    Lattice,
     PageKind,
     PageRef,
     Sheet,
@@ -83,6 +82,7 @@ from .engine import (
 from .images import load_page_image
 from .ink import measure_ink
 from .layer import LayerWord, layer_words, on_cleaned_page
+from .sheetno import Caption, NumberRead, find_captions, number_text, read_number
 from .table import (
     Grid,
     dashed_rules,
@@ -130,16 +130,6 @@ RULE_BAND_IN = 0.03
 CAPTION_REACH_IN = 0.35
 # Cells are read this far (inches) inside their rules.
 CELL_INSET_IN = 0.02
-# The loose sheet-number pattern (after the textlayer's strict ones fail): letters OCR confuses
-# with digits are mapped back, and the field's confidence is halved.
-_CAPTION_LOOSE = re.compile(
-    SHEET_CAPTIONS.pattern + r"[\s_.:]*([0-9lIiOoSsZBb]{1,3})\b", SHEET_CAPTIONS.flags
-)
-_DIGIT_LOOKALIKES = str.maketrans(
-    {"l": "1", "I": "1", "i": "1", "O": "0", "o": "0", "S": "5", "s": "5", "Z": "2", "B": "8"}
-    | {"b": "6"}
-)
-
 _DOTS = re.compile(r"^[.\u2026_\s,:;'`|-]*$")
 
 
@@ -1032,51 +1022,44 @@ def _read_witness(
 
 
 def _read_sheet_number(
-    ocr: OcrText, dpi: float, page: BlockPage | None, lowest: bool = True
+    ocr: OcrText, dpi: float, read_ink: NumberReader | None, lowest: bool = True
 ) -> Field | None:
-    """ "Sheet No. 3", "Page No. 3", "Page 3 of 5", "Sheet #3" (`forms.find_sheet_number`): at
-    the foot, the lowest text line that says so; at the top (`lowest` False), the first.
+    """The sheet's number by its caption among the words ("Sheet No. 3", "Page No. 3", "Page 3
+    of 5", "Sheet #3": `sheetno.find_captions`), where the words sit rather than how OCR
+    lined them up: at the foot, the lowest caption; at the top (`lowest` False), the first.
 
-    The number is read a second time, digits only (with a `page`; an earlier OCR's layer gets
-    its number read from the image anyway): when the two reads differ ("5" and "9"),
-    or the number was written into the caption's blank by hand, or only a caption was found
-    with something like a number after it ("Sheet No. b"), the field's confidence is put
-    below the review threshold: a person reads it. Nothing is taken for a number silently."""
-    lines = _lines_of(ocr.words)
-    for line in reversed(lines) if lowest else lines:
-        text = " ".join(w.text for w in line)
-        sp = _Spanned.of(ocr, line)
-        found = find_sheet_number(text)
-        if found is not None:
-            start, end, digits = found
-            words = sp.words_in(start, end)
-            conf = _mean_conf(words)
-            number = sp.words_in(end - len(digits), end)
-            again = digits
-            if page is not None:
-                again = page.read(_pad_rect(number, dpi), DIGITS).text.replace(" ", "")
-            if "_" in text[start:end] or again != digits:
-                conf = min(conf, UNSURE_NUMBER)
-            phrase = text[start:end]
-            return Field("sheet_number", phrase, round(conf, 3), Source.OCR, _words_box(words, dpi))
-        m = _CAPTION_LOOSE.search(text)
-        if m:
-            words = sp.words_in(m.start(), m.end(1))
-            value = m.group(1).translate(_DIGIT_LOOKALIKES)
-            phrase = f"{m.group(0)[: m.start(1) - m.start()].strip(' _.:')} {value}"
-            conf = min(_mean_conf(words) / 2, UNSURE_NUMBER)
-            return Field("sheet_number", phrase, round(conf, 3), Source.OCR, _words_box(words, dpi))
-    return None
+    With `read_ink` the number is read again from the page's ink, digits only, its
+    characters' alternatives kept for the case's closed world (`pipeline.closedworld.sheetno`);
+    when the reads differ ("5" and "9"), the number was written into the caption's blank, or
+    only a caption was found with something like a number after it ("Sheet No. b"), the
+    field's confidence is put below the review threshold: a person reads it (or the closed
+    world, surely). Nothing is taken for a number silently. The field's text is the caption
+    and the number ("Page No. 5"): `Sheet.sheet_number_value` reads its digits."""
+    captions = find_captions(ocr.words, dpi)
+    if not captions:
+        return None
+    caption = (max if lowest else min)(captions, key=lambda c: c.words[0].box[1])
+    words = [*caption.words, *caption.number]
+    said = number_text(caption)
+    lookalike = said != caption.said.strip("_.:,")
+    conf = _mean_conf(words) if said else 0.0
+    sure = bool(said) and said.isdigit() and not lookalike and not caption.blank
+    lattices: tuple[Lattice, ...] = ()
+    read = read_ink(caption) if read_ink is not None else None
+    if read is not None:
+        sure = sure and read.digits == said
+        if not any(ch.isdigit() for ch in said):
+            said = read.digits  # the number was not read with its caption ("dof 8": "4 of 8")
+        conf, lattices = read.confidence, read.lattices
+    digits = "".join(ch for ch in said if ch.isdigit())
+    if not sure:
+        conf = min(conf, UNSURE_NUMBER)
+    box = _words_box(words, dpi)
+    text = f"{caption.label} {digits}".strip()
+    return Field("sheet_number", text, round(conf, 3), Source.OCR, box, lattices)
 
 
 UNSURE_NUMBER = 0.5  # a sheet number's confidence when it was not read for sure
-
-
-def _pad_rect(words: Sequence[Word], dpi: float) -> Rect:
-    pad = int(dpi * 0.03)
-    x0, y0 = min(w.box[0] for w in words) - pad, min(w.box[1] for w in words) - pad
-    x1, y1 = max(w.box[2] for w in words) + pad, max(w.box[3] for w in words) + pad
-    return max(0, x0), max(0, y0), x1 - max(0, x0), y1 - max(0, y0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1139,6 +1122,8 @@ def _reread(field: Field, page: BlockPage, dpi: float) -> Field:
 
 
 _TRAILING = (",", ".", ";", ":")
+# The number of a sheet-number caption, read from the page's ink (`sheetno.read_number`).
+NumberReader = Callable[[Caption], NumberRead | None]
 
 
 def _blocks_from_layer(
@@ -1234,12 +1219,15 @@ def read_scan(
     if layer and grid is not None:
         blocks = _blocks_from_layer(layer, gray.shape, layout, top, bottom, page, dpi)
     if blocks is None:
+        read_number_ink = partial(
+            read_number, ink=layout.ink, gray=layout.ocr_gray, engine=engine, dpi=dpi
+        )
         header_ocr = _read_block(page, layout.ink, header_rect, dpi, statement=False)
         below = _read_block(page, layout.ink, below_rect, dpi, statement=True)
         blocks = (
             _read_header(header_ocr, dpi),
-            _read_sheet_number(below, dpi, page)
-            or _read_sheet_number(header_ocr, dpi, page, lowest=False),
+            _read_sheet_number(below, dpi, read_number_ink)
+            or _read_sheet_number(header_ocr, dpi, read_number_ink, lowest=False),
             _read_witness(
                 below, dpi, wid, partial(_read_blank, layout=layout, engine=engine, dpi=dpi)
             ),
