@@ -70,6 +70,7 @@ __all__ = [
     "match_lines",
     "match_signers",
     "page_cache",
+    "read_context_for",
     "read_one",
     "read_sheets",
     "rules_for",
@@ -805,6 +806,16 @@ def finish(
     return ex.stage(Stage.JUDGE, judge, judging, decisions, keep_in)
 
 
+def read_context_for(case: CaseConfig, context: ReadContext | None = None) -> ReadContext:
+    """The reading context for the case's sheets: the one given (`ReadContext()` if none),
+    its statements joined by any wording the case's petition kind brings of its own
+    (`KindSpec.statements`), so that its sheets' statements are read; the statutes' own stay,
+    so that a sheet carrying another kind's statement is still read as carrying it."""
+    context = context or ReadContext()
+    own = tuple(s for s in case.spec.statements if s not in context.statements)
+    return replace(context, statements=context.statements + own) if own else context
+
+
 def check_case(
     case: CaseConfig,
     decisions: Sequence[ReviewDecision] = (),
@@ -831,6 +842,7 @@ def check_case(
     ingest = partial(_ingest_hashed, limits=case.limits, cache=cache)
     opened = ex.map(Stage.OPEN, ingest, [(path, hashes.get(path)) for path in files])
     pages, page_errors = collect_pages(zip(files, opened, strict=True), case.limits)
+    context = read_context_for(case, context)
     read = read_sheets(pages, partial(ex.map, Stage.READ), context, cache, progress)
     report = finish(
         case,

@@ -9,8 +9,10 @@ data).
 from __future__ import annotations
 
 import ast
+import dataclasses
 import datetime as dt
 import functools
+import re
 import shutil
 import tomllib
 from collections.abc import Iterable
@@ -22,6 +24,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from pipeline.case import CaseConfig, load_case, parse_case
 from pipeline.errors import CaseFileError
+from pipeline.forms import STANDARD_STATEMENTS, WITNESS, Statement
+from pipeline.ingest import ingest_file, read_page
 from pipeline.kinds import BUILTIN_KINDS
 from pipeline.records import Finding, Severity, Verdict
 from pipeline.rules import village_nomination as nom
@@ -38,10 +42,12 @@ from pipeline.rules.common import (
     check_has_residence,
     check_signed,
     check_signer_registered,
+    check_witness_statement,
     filing_window_from_the_case,
     signing_from_the_case,
 )
-from pipeline.run import check_case, rules_for
+from pipeline.run import check_case, read_context_for, rules_for
+from pipeline.scan.context import ReadContext
 from tests import builders as b
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -107,7 +113,7 @@ TOY_SPEC = KindSpec(
     rule_sets=(Dated(dt.date.min, TOY_RULES), Dated(AMENDED, TOY_AMENDED)),
     filing_window=filing_window_from_the_case,
     signing_start=partial(signing_from_the_case, citation=TOY),
-    statements=("witness",),
+    statements=(WITNESS,),
     section="toy",
     section_model=ToySection,
 )
@@ -491,3 +497,89 @@ def test_a_kind_checks_the_facts_of_its_own_section():
                 dates={"adopted": None, "previous_general_election": None},
                 nomination={"election": dt.date.fromisoformat(election), "population": 2400},
             )
+
+
+# -- a kind that brings the wording of its own statement ------------------------------------------
+
+# An invented statement (no statute gives it): the circulator's certificate at the sheet's foot.
+CIRCULATOR = Statement(
+    "circulator",
+    re.compile(r"CERTIFICATE\s+OF\s+CIRCULATOR", re.IGNORECASE),
+    names=(re.compile(r"I\s*,\s*(?P<x>[^,\n]*?)\s*,\s*certify", re.IGNORECASE),),
+    counts=(re.compile(r"each\s+of\s+the\s+(?P<x>\S+)\s*\(count\)", re.IGNORECASE),),
+)
+
+
+def toy_certified(sheet, case) -> Iterable[Finding]:
+    yield from check_witness_statement(
+        sheet,
+        TOY,
+        needs=(("witness_name", "WITNESS_NAME_MISSING", "the circulator's name"),),
+        forms=(CIRCULATOR,),
+    )
+
+
+CERTIFIED_SPEC = dataclasses.replace(
+    TOY_SPEC,
+    rule_sets=(Dated(dt.date.min, dataclasses.replace(TOY_RULES, sheet_rules=(toy_certified,))),),
+    statements=(CIRCULATOR,),
+)
+
+
+def _certified_sheet(path: Path) -> None:
+    """One born-digital sheet of the toy kind, two lines signed, its foot the circulator's
+    certificate (invented names; no real person's data)."""
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen import canvas
+
+    c = canvas.Canvas(str(path), pagesize=letter)
+    _, height = letter
+    c.setFont("Helvetica", 10)
+    c.drawString(72, height - 72, "PETITION FOR A TOY DISTRICT (synthetic)")
+    xs, top, rh = (72, 162, 312, 432, 540), height - 120, 28
+    rows = [
+        ("Date", "Signature", "Printed Name", "Residence"),
+        ("October 1, 2026", "Ada Quill", "Ada Quill", "12 Elm St"),
+        ("October 2, 2026", "Bo Rusk", "Bo Rusk", "14 Elm St"),
+        ("", "", "", ""),
+    ]
+    for i in range(len(rows) + 1):
+        c.line(xs[0], top - i * rh, xs[-1], top - i * rh)
+    for x in xs:
+        c.line(x, top, x, top - len(rows) * rh)
+    for r, row in enumerate(rows):
+        for x, text in zip(xs, row, strict=False):
+            c.drawString(x + 4, top - r * rh - 18, text)
+    y = top - len(rows) * rh - 40
+    for text in (
+        "CERTIFICATE OF CIRCULATOR",
+        "I, Jane Roe, certify that each of the 2 (count) signatures on",
+        "this sheet was made in my presence on the date beside it.",
+    ):
+        c.drawString(72, y, text)
+        y -= 16
+    c.drawString(72, 60, "Sheet No. 1")
+    c.save()
+
+
+def test_a_kind_brings_the_wording_of_its_own_statement_and_its_sheets_are_read_by_it(tmp_path):
+    path = toy_case(tmp_path)
+    shutil.rmtree(tmp_path / "sheets")
+    (tmp_path / "sheets").mkdir()
+    _certified_sheet(tmp_path / "sheets" / "sheet-01.pdf")
+    case = load_case(path, kinds=BUILTIN_KINDS.with_kind(CERTIFIED_SPEC))
+    context = read_context_for(case)
+    assert CIRCULATOR in context.statements  # the kind's own wording, beside the statutes'
+    assert set(STANDARD_STATEMENTS) <= set(context.statements)
+    report = check_case(case)
+    (sheet,) = report.sheets
+    assert sheet.witness is not None and sheet.witness.form == "circulator"
+    assert sheet.witness.witness_name is not None
+    assert sheet.witness.witness_name.text == "Jane Roe"
+    assert sheet.witness.stated_count is not None and sheet.witness.stated_count.text == "2"
+    codes = {f.code for j in report.lines for f in j.findings} | {f.code for f in report.findings}
+    assert "WITNESS_STATEMENT_MISSING" not in codes and "WITNESS_NAME_MISSING" not in codes
+    # read with the statutes' statements only, the sheet carries none of them
+    (ref,) = ingest_file(tmp_path / "sheets" / "sheet-01.pdf")
+    assert read_page(ref, ReadContext()).witness is None
+    assert read_page(ref, context).witness == sheet.witness

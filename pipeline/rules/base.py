@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel
 
+from ..forms import Statement
 from ..records import (
     Finding,
     Holding,
@@ -231,8 +232,10 @@ class KindSpec:
     - `filing_window(case)`: the days a scheduled check runs (first and last).
     - `rule_sets`: the kind's rule sets oldest first, chosen by the filing day (`rules_on`).
     - `statements`: the printed form's vocabulary: the statements a sheet's foot may carry
-      ("witness", "notary", "affidavit"; `pipeline.forms` reads each), which the kind's
-      statement rule accepts."""
+      (`forms.Statement`: each one's wording and blanks; the statutes' own are
+      `forms.STANDARD_STATEMENTS`), which the kind's statement rule accepts; a kind with a
+      wording of its own brings it here, and the readers look for it on the kind's sheets
+      (`run.read_context_for`)."""
 
     name: str
     statute: str  # "Village Law § 9-902": the report names it
@@ -240,7 +243,7 @@ class KindSpec:
     rule_sets: tuple[Dated[RuleSet | RuleSetOf], ...]
     filing_window: Callable[[CaseConfig], tuple[dt.date, dt.date]]
     signing_start: Callable[[CaseConfig], SigningStart | None]
-    statements: tuple[str, ...]
+    statements: tuple[Statement, ...]
     section: str | None = None
     section_model: type[BaseModel] | None = None
     requires: Callable[[CaseConfig], Sequence[str]] = nothing_more

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field
 
 from ..casefile import RollConfig, Strict
+from ..forms import AFFIDAVIT, NOTARY, WITNESS
 from ..records import Finding, Severity, Sheet
 from .base import (
     Dated,
@@ -48,7 +49,7 @@ STATUTE = "Town Law § 191"
 FATAL, REVIEW, NOTE = Severity.FATAL, Severity.REVIEW, Severity.NOTE
 # "acknowledged or proved in the same manner as a deed ..., or authenticated in the manner
 # provided by the election law for ... nominating petitions"
-STATEMENTS = ("witness", "notary", "affidavit")
+STATEMENTS = (WITNESS, NOTARY, AFFIDAVIT)
 
 
 # -- the case file's [district] --------------------------------------------------------------

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import Field
 
 from ..casefile import RollConfig, Strict
+from ..forms import AFFIDAVIT
 from ..records import Finding, Holding, Severity, Sheet, ValuationResult
 from .base import (
     Dated,
@@ -66,7 +67,7 @@ A1, A2 = f"{STATUTE}(1)(a)(1)", f"{STATUTE}(1)(a)(2)"
 B, C, E = f"{STATUTE}(1)(b)", f"{STATUTE}(1)(c)", f"{STATUTE}(1)(e)"
 MIN_POPULATION = 500  # (1)(b)(3)
 FATAL, REVIEW, NOTE = Severity.FATAL, Severity.REVIEW, Severity.NOTE
-STATEMENTS = ("affidavit",)  # (1)(e)(4): "an authenticating affidavit of a witness"
+STATEMENTS = (AFFIDAVIT,)  # (1)(e)(4): "an authenticating affidavit of a witness"
 
 
 # -- the case file's [incorporation] ---------------------------------------------------------

@@ -19,6 +19,7 @@ from ..election_calendar import (
     proposition_election,
     referendum_filing_window,
 )
+from ..forms import WITNESS
 from ..holidays import CITE_25A
 from ..records import Finding, Severity, Sheet
 from .base import Dated, KindSpec, LineContext, RuleSet, SignatureCount, SigningStart, finding
@@ -44,7 +45,7 @@ SUBD_1 = f"{STATUTE}(1)"
 SUBD_8 = f"{STATUTE}(8)"
 
 FATAL, REVIEW, NOTE = Severity.FATAL, Severity.REVIEW, Severity.NOTE
-STATEMENTS = ("witness",)  # 9-902(8)'s "Statement of Witness"
+STATEMENTS = (WITNESS,)  # 9-902(8)'s "Statement of Witness"
 
 
 def _adopted(case: CaseConfig) -> dt.date:

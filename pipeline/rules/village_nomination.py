@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import pydantic
 
 from ..casefile import PersonConfig, Strict
+from ..forms import NOTARY, WITNESS
 from ..records import (
     Field,
     Finding,
@@ -284,16 +285,16 @@ def statement_at_the_foot(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
     and county of residence); the notary's needs the date and the officer's signature and
     title. Both state the number of signatures on the sheet."""
     w = sheet.witness
-    if w is not None and w.form == "notary":
+    if w is not None and w.form == NOTARY.form:
         yield from check_witness_statement(
             sheet,
             SUBD_2,
             needs=(("date", "WITNESS_DATE_MISSING", "the date of the notary's statement"),),
-            forms=("notary",),
+            forms=(NOTARY,),
         )
         return
     form = witness_form(sheet, case)
-    yield from check_witness_statement(sheet, SUBD_1, needs=form.needs, forms=("witness",))
+    yield from check_witness_statement(sheet, SUBD_1, needs=form.needs, forms=(WITNESS,))
     if form.resides_in_the_village:
         yield from check_witness_lives_in_village(sheet, case.municipality.village, SUBD_1)
 
@@ -445,7 +446,7 @@ SPEC = KindSpec(
     rule_sets=(Dated(dt.date.min, RULES),),
     filing_window=filing_window_from_the_case,
     signing_start=partial(signing_from_the_case, citation=SUBD_1),
-    statements=("witness", "notary"),  # subd. 1's statement of witness; subd. 2's notary's
+    statements=(WITNESS, NOTARY),  # subd. 1's statement of witness; subd. 2's notary's
     section="nomination",
     section_model=NominationConfig,
     problems=problems,

@@ -40,15 +40,14 @@ from rapidfuzz import fuzz
 
 from ..forms import (
     COUNTIES,
-    COUNTS,
     HEADER_VILLAGE,
-    JURAT,
-    NAMES,
     PROPOSITION,
-    RESIDENCES,
     SIGNATURE_CAPTIONS,
+    STANDARD_STATEMENTS,
     TITLE,
     VILLAGES,
+    WITNESS,
+    Statement,
     statement_form,
 )
 from ..records import (
@@ -973,10 +972,10 @@ def _read_blank(
     return Field(name, text, round(conf, 3), Source.OCR, box, seen)
 
 
-def _jurat_date(sp: _Spanned, dpi: float) -> Field | None:
-    """2-202's affidavit is dated by its jurat: "Sworn to before me This 1st day of October,
-    2026" -> "October 1, 2026" (as the text-layer reader gives it)."""
-    m = JURAT.search(sp.text)
+def _jurat_date(sp: _Spanned, jurat: re.Pattern[str], dpi: float) -> Field | None:
+    """A statement dated by its jurat (2-202's affidavit): "Sworn to before me This 1st day of
+    October, 2026" -> "October 1, 2026" (as the text-layer reader gives it)."""
+    m = jurat.search(sp.text)
     if m is None:
         return None
     words = sp.words_in(m.start(), m.end())
@@ -985,16 +984,20 @@ def _jurat_date(sp: _Spanned, dpi: float) -> Field | None:
 
 
 def _read_witness(
-    ocr: OcrText, dpi: float, page_width: int, read_blank: BlankReader | None = None
+    ocr: OcrText,
+    dpi: float,
+    page_width: int,
+    read_blank: BlankReader | None = None,
+    statements: Sequence[Statement] = STANDARD_STATEMENTS,
 ) -> WitnessStatement | None:
-    """The statement below the table, its printed blanks picked out by the statute's wording,
-    its date and signature above their caption (`_caption_fields`; from the page's ink with
-    `read_blank`)."""
+    """The statement below the table (one of `statements`), its printed blanks picked out by
+    its wording, its date and signature above their caption (`_caption_fields`; from the
+    page's ink with `read_blank`), or by its jurat."""
     sp = _Spanned.of(ocr)
-    found = statement_form(sp.text)
+    found = statement_form(sp.text, statements)
     if found is None:
         return None
-    form, start, end = found
+    statement, start, end = found
     body = sp.text[end:]
 
     def grab(patterns: re.Pattern[str] | tuple[re.Pattern[str], ...], name: str) -> Field | None:
@@ -1006,15 +1009,15 @@ def _read_witness(
 
     words_after = [w for a, _, w in sp.spans if a >= start]
     date_f, sig_f = _caption_fields(words_after, dpi, page_width, read_blank)
-    if form == "affidavit":
-        date_f = _jurat_date(sp, dpi) or date_f
+    if statement.jurat is not None:
+        date_f = _jurat_date(sp, statement.jurat, dpi) or date_f
     return WitnessStatement(
-        form=form,
-        witness_name=grab(NAMES, "witness_name"),
-        residence=grab(RESIDENCES, "residence"),
+        form=statement.form,
+        witness_name=grab(statement.names, "witness_name"),
+        residence=grab(statement.residences, "residence"),
         village=grab(VILLAGES, "village"),
         county=grab(COUNTIES, "county"),
-        stated_count=grab(COUNTS, "stated_count"),
+        stated_count=grab(statement.counts, "stated_count"),
         date=date_f,
         signature=sig_f,
         box=_words_box(words_after, dpi),
@@ -1074,15 +1077,15 @@ def _header_done(ocr: OcrText) -> bool:
     return all(p.search(text) for p in (TITLE, HEADER_VILLAGE, PROPOSITION))
 
 
-def _statement_done(ocr: OcrText) -> bool:
+def _statement_done(ocr: OcrText, statements: Sequence[Statement] = STANDARD_STATEMENTS) -> bool:
     """The witness's (or notary's) statement has been read to its stated count, its last
     blank: what follows is fixed wording down to the date and signature, which are read from
     the foot up. The 2-202 affidavit's jurat follows its count: it is read whole."""
     text = ocr.text
-    found = statement_form(text)
-    if found is None or found[0] not in ("witness", "notary"):
+    found = statement_form(text, statements)
+    if found is None or found[0].jurat is not None:
         return False
-    return any(p.search(text, found[2]) for p in COUNTS)
+    return any(p.search(text, found[2]) for p in found[0].counts)
 
 
 def _is_caption(words: Sequence[Word]) -> bool:
@@ -1093,16 +1096,22 @@ def _is_caption(words: Sequence[Word]) -> bool:
 
 
 def _read_block(
-    page: BlockPage, ink: np.ndarray, rect: Rect | None, dpi: float, statement: bool
+    page: BlockPage,
+    ink: np.ndarray,
+    rect: Rect | None,
+    dpi: float,
+    statements: Sequence[Statement] | None,
 ) -> OcrText:
-    """The header (`statement` False) or the text below the table, read a text line at a
-    time and only as far as its blanks go (`blocks.read_lines`)."""
+    """The header (`statements` None) or the text below the table, where one of `statements`
+    is looked for, read a text line at a time and only as far as its blanks go
+    (`blocks.read_lines`)."""
     if rect is None:
         return OcrText(())
     lines = text_lines(ink, rect, dpi)
-    if not statement:
+    if statements is None:
         return read_lines(page, lines, _header_done)
-    return read_lines(page, lines, _statement_done, _is_caption, dpi * CAPTION_REACH_IN)
+    done = partial(_statement_done, statements=statements)
+    return read_lines(page, lines, done, _is_caption, dpi * CAPTION_REACH_IN)
 
 
 def _reread(field: Field, page: BlockPage, dpi: float) -> Field:
@@ -1134,6 +1143,7 @@ def _blocks_from_layer(
     bottom: int,
     page: BlockPage,
     dpi: float,
+    statements: Sequence[Statement] = STANDARD_STATEMENTS,
 ) -> tuple[SheetHeader, Field | None, WitnessStatement | None] | None:
     """The header, the sheet number and the witness's statement as an earlier OCR's text
     layer places them, every blank's value read again from the image (`layer`); None when the
@@ -1144,8 +1154,8 @@ def _blocks_from_layer(
     below = OcrText(tuple(w for w in ocr.words if w.box[1] >= bottom))
     header = _read_header(above, dpi)
     number = _read_sheet_number(below, dpi, None)
-    witness = _read_witness(below, dpi, shape[1])
-    if header.title is None or number is None or witness is None or witness.form != "witness":
+    witness = _read_witness(below, dpi, shape[1], statements=statements)
+    if header.title is None or number is None or witness is None or witness.form != WITNESS.form:
         return None
     blanks: dict[str, Field | None] = {
         "header.village": header.village,
@@ -1217,19 +1227,25 @@ def read_scan(
     page = BlockPage.of(engine, layout.ocr_gray, dpi)
     blocks = None
     if layer and grid is not None:
-        blocks = _blocks_from_layer(layer, gray.shape, layout, top, bottom, page, dpi)
+        blocks = _blocks_from_layer(
+            layer, gray.shape, layout, top, bottom, page, dpi, context.statements
+        )
     if blocks is None:
         read_number_ink = partial(
             read_number, ink=layout.ink, gray=layout.ocr_gray, engine=engine, dpi=dpi
         )
-        header_ocr = _read_block(page, layout.ink, header_rect, dpi, statement=False)
-        below = _read_block(page, layout.ink, below_rect, dpi, statement=True)
+        header_ocr = _read_block(page, layout.ink, header_rect, dpi, None)
+        below = _read_block(page, layout.ink, below_rect, dpi, context.statements)
         blocks = (
             _read_header(header_ocr, dpi),
             _read_sheet_number(below, dpi, read_number_ink)
             or _read_sheet_number(header_ocr, dpi, read_number_ink, lowest=False),
             _read_witness(
-                below, dpi, wid, partial(_read_blank, layout=layout, engine=engine, dpi=dpi)
+                below,
+                dpi,
+                wid,
+                partial(_read_blank, layout=layout, engine=engine, dpi=dpi),
+                context.statements,
             ),
         )
     header, sheet_number, witness = blocks
