@@ -27,6 +27,7 @@ from pydantic import (
     field_validator,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from .casefile import (
     DatesConfig,
@@ -252,13 +253,14 @@ def _implausible(named: Mapping[str, dt.date | None]) -> list[str]:
 
 
 def _details(err: ValidationError, under: tuple[str, ...]) -> list[Any]:
-    """A validation error's errors, to raise again with others (`under`: the section's name)."""
+    """A validation error's errors, to raise again with others (`under`: the section's name).
+    Each is carried as its type and its message as written: not every error type pydantic
+    raises can be raised again by its name ("path_type" cannot)."""
     return [
         {
-            "type": e["type"],
+            "type": PydanticCustomError(e["type"], e["msg"]),
             "loc": (*under, *e["loc"]),
             "input": e["input"],
-            "ctx": e.get("ctx", {}),
         }
         for e in err.errors()
     ]

@@ -95,3 +95,13 @@ def test_csv_register_needs_a_column_mapping(tmp_path):
 def test_denominator_given_by_the_clerk(tmp_path):
     case = load_case(write(tmp_path, GOOD + "[denominator]\nelectors = 812\n"))
     assert case.denominator.electors == 812
+
+
+def test_a_path_that_is_not_a_path_is_named_with_the_other_problems(tmp_path):
+    # pydantic's "path_type" error cannot be raised again by its name; it is carried as written
+    bad = GOOD.replace('path = "register.csv"', "path = 5").replace('town = "Greenfield"\n', "")
+    with pytest.raises(CaseFileError) as info:
+        load_case(write(tmp_path, bad))
+    text = "\n".join(info.value.problems)
+    assert "register.path" in text and "not a valid path" in text, text
+    assert "municipality.town" in text, text
