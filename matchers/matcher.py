@@ -14,13 +14,15 @@ are its own. Per batch of lines:
    Normalized in SQL exactly as the register was (`matchers.store.NORMALIZED_SQL`), with the
    same blocking keys.
 2. Block: the union of every pass in `store.BLOCKING_KEYS` (address; surname+given phonetic;
-   surname+house; ZIP+initials; given+house; a surname q-gram; surname+street), for every
-   reading. A reading's block in one pass larger
-   than `max_block` entries is skipped for that pass (the other passes still run), so one common
-   name does not flood the scorer. Each pass is one join on the key's hash, the block sizes
-   counted once at import (`store.HASH_COLUMNS`, the `blocks` table). `candidate_pairs`
-   exposes the pairs and which passes found them (bench/match_speed.py measures each pass's
-   recall).
+   surname+house; ZIP+initials; given+house; a surname q-gram; surname+street; the whole
+   surname or given name with part of the other), for every reading. A reading takes its
+   passes' blocks smallest first while those taken hold fewer than `block_budget` entries (the
+   smallest always); a block larger than `max_block` entries is never taken. So one common name
+   does not flood the scorer, and a state's register, where the common keys' blocks hold
+   thousands, still gives each reading its specific blocks. Each pass is one join on the key's
+   hash, the block sizes counted once at import (`store.HASH_COLUMNS`, the `blocks` table).
+   `candidate_pairs` exposes the pairs and which passes found them (bench/match_speed.py
+   measures each pass's recall).
 3. Score: every comparison of `matchers.compare.COMPARISONS` (vectorized), summed into a match
    weight with the Fellegi-Sunter weights of `matchers.weights` (default: the stored
    `matchers/weights/default.json`, u re-estimated on this register by `for_register`). Each

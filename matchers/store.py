@@ -204,20 +204,21 @@ WITH n AS (
         left(nsq(s.zip5), 5) AS n_zip
     FROM {src} s
 ), c AS (
-    SELECT n.*, coalesce(nick.canon, n.n_first) AS n_first_canon
+    SELECT n.*, coalesce(nick.canon, n.n_first) AS n_first_canon,
+        sdx(n.n_last) AS x_sdx_last, street3(n.n_street) AS x_street3  -- each once, not 4-6 times
     FROM n LEFT JOIN nick ON nick.nick = n.n_first
 )
-SELECT c.*,
-    k2(n_house, street3(n_street)) AS k_address,
-    k2(sdx(n_last), left(n_first_canon, 1)) AS k_name,
-    k2(sdx(n_last), n_house) AS k_surname_house,
+SELECT c.* EXCLUDE (x_sdx_last, x_street3),
+    k2(n_house, x_street3) AS k_address,
+    k2(x_sdx_last, left(n_first_canon, 1)) AS k_name,
+    k2(x_sdx_last, n_house) AS k_surname_house,
     k3(n_zip, left(n_last, 2), left(n_first_canon, 1)) AS k_zip_initials,
-    k3(sdx(n_first_canon), n_house, left(street3(n_street), 1)) AS k_given_house,
+    k3(sdx(n_first_canon), n_house, left(x_street3, 1)) AS k_given_house,
     k2(CASE WHEN length(n_last) >= 4 THEN right(n_last, 3) ELSE '' END, left(n_first_canon, 2))
         AS k_qgram,
-    k3(n_house, street3(n_street), left(n_last, 1)) AS k_address_initial,
-    k3(sdx(n_last), left(n_first_canon, 1), street3(n_street)) AS k_name_street,
-    k2(sdx(n_last), street3(n_street)) AS k_surname_street,
+    k3(n_house, x_street3, left(n_last, 1)) AS k_address_initial,
+    k3(x_sdx_last, left(n_first_canon, 1), x_street3) AS k_name_street,
+    k2(x_sdx_last, x_street3) AS k_surname_street,
     k2(CASE WHEN length(n_last) >= 3 THEN left(n_last, 3) ELSE '' END,
         CASE WHEN length(n_first_canon) >= 3 THEN left(n_first_canon, 3) ELSE '' END) AS k_prefix,
     k2(n_last, left(n_first_canon, 1)) AS k_last_initial,
@@ -227,7 +228,7 @@ SELECT c.*,
         AS k_given_last_head,
     k2(n_first_canon, CASE WHEN length(n_last) >= 5 THEN right(n_last, 4) ELSE '' END)
         AS k_given_last_tail,
-    CASE WHEN n_first_canon <> '' THEN k3(n_house, street3(n_street), left(n_last, 1)) || '|'
+    CASE WHEN n_first_canon <> '' THEN k3(n_house, x_street3, left(n_last, 1)) || '|'
         || left(n_first_canon, 1) END AS k_address_initials
 FROM c
 """
