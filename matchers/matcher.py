@@ -105,7 +105,7 @@ log = logging.getLogger(__name__)
 
 METHOD = "fs-blocked/1"
 
-MAX_BLOCK = 1_000  # entries per reading per pass; a larger block is skipped for that pass
+MAX_BLOCK = 500  # entries per reading per pass; a larger block is skipped for that pass
 BLOCK_BUDGET = 300  # entries per reading: its blocks taken smallest first up to this
 SURNAME_RESEMBLES = 0.88  # Jaro-Winkler: a register surname this close means "maybe registered"
 NAME_TRUST_NO_MATCH = 0.9  # a printed name read at least this sure may rule a voter out
