@@ -20,8 +20,8 @@ from pipeline.scan.engine import OcrText, Psm, Word
 from pipeline.scan.images import estimate_dpi, load_page_image
 from pipeline.scan.ink import measure_ink
 from pipeline.scan.metrics import cer
-from pipeline.scan.synthetic import Degrade, degrade, save_scan
 from pipeline.scan.table import find_grid, rule_masks
+from synth.degrade import Degrade, degrade, save_scan
 
 DPI = 150.0
 
@@ -552,9 +552,9 @@ def test_a_table_without_rules_is_found_from_its_text(unruled_case: Path, spec: 
     filled line."""
     import json
 
-    from pipeline.scan.synthetic import degrade, rasterize_pdf
     from pipeline.scan.table import find_grids
     from pipeline.scan.textgrid import _without_specks, text_grid
+    from synth.degrade import degrade, rasterize_pdf
 
     truth = json.loads((unruled_case / "truth.json").read_text(encoding="utf-8"))
     sheet = truth["sheets"][0]

@@ -18,22 +18,25 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
-from ..case import CaseConfig
+from pydantic import BaseModel
+
 from ..records import (
     Finding,
     Holding,
     Match,
     RegisterEntry,
     Severity,
+    ShareOfValuation,
     Sheet,
+    SignatureCount,
     SignatureLine,
+    Threshold,
     ValuationResult,
 )
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
-
-    from ..case import RollConfig
+    from ..case import CaseConfig
+    from ..casefile import RollConfig
 
 __all__ = [
     "Dated",
@@ -51,8 +54,10 @@ __all__ = [
     "Threshold",
     "finding",
     "in_force",
+    "no_problems",
     "no_roll",
     "nothing_more",
+    "section_of",
     "voters",
 ]
 
@@ -103,30 +108,10 @@ class LineContext:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class SignatureCount:
-    """A threshold counted in signatures: at least `required` valid lines."""
-
-    required: int
-    denominator: int | None  # what `required` is a share of (electors, voters), if anything
-    rule: str  # how `required` was computed, in words, with the citation
-
-
-@dataclass(frozen=True, slots=True)
-class ShareOfValuation:
-    """A threshold in assessed valuation: the rule set's `valuation` decides whether the
-    signers own enough; no count of signatures is required."""
-
-    rule: str  # the share required, in words, with the citation
-
-
-Threshold = SignatureCount | ShareOfValuation
-
-
 LineRule = Callable[[LineContext], Iterable[Finding]]
 Valuation = Callable[[Sequence[Holding], Collection[str]], ValuationResult]
-SheetRule = Callable[[Sheet, CaseConfig], Iterable[Finding]]
-PetitionRule = Callable[[Sequence[Sheet], CaseConfig], Iterable[Finding]]
+SheetRule = Callable[[Sheet, "CaseConfig"], Iterable[Finding]]
+PetitionRule = Callable[[Sequence[Sheet], "CaseConfig"], Iterable[Finding]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +131,7 @@ class RuleSet:
 
 
 T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,13 +182,26 @@ class NamedPeople:
     ]
 
 
-RuleSetOf = Callable[[CaseConfig], RuleSet]  # a rule set built from the case (2-202's basis)
+RuleSetOf = Callable[["CaseConfig"], RuleSet]  # a rule set built from the case (2-202's basis)
 Signers = Literal["voters", "owners"]
 
 
 def nothing_more(case: CaseConfig) -> Sequence[str]:
     """A kind that needs no case-file key beyond the common ones and its section."""
     return ()
+
+
+def no_problems(case: CaseConfig) -> Sequence[str]:
+    """A kind that checks nothing in the case's facts beyond the common checks."""
+    return ()
+
+
+def section_of(case: CaseConfig, model: type[M]) -> M:
+    """The case's section as the kind's model gives it (a rule module reading its own)."""
+    section = case.section
+    if not isinstance(section, model):
+        raise ValueError(f"a {case.kind} case needs its section ({model.__name__})")
+    return section
 
 
 def voters(case: CaseConfig) -> Signers:
@@ -223,6 +222,8 @@ class KindSpec:
     - `section`: the case file's table for the kind ("nomination"), validated by
       `section_model`; None where the kind needs none.
     - `requires(case)`: further case-file keys the kind needs, as "dates.adopted" (missing ones).
+    - `problems(case)`: what the kind finds wrong in the case's facts (a nominating
+      petition's election before its filing), in words.
     - `signed_by(case)`: "voters" (matched on the register) or "owners" (on the assessment
       roll, `roll(case)`).
     - `signing_start(case)`: the first day signatures may be gathered, where the statute or the
@@ -243,6 +244,7 @@ class KindSpec:
     section: str | None = None
     section_model: type[BaseModel] | None = None
     requires: Callable[[CaseConfig], Sequence[str]] = nothing_more
+    problems: Callable[[CaseConfig], Sequence[str]] = no_problems
     signed_by: Callable[[CaseConfig], Signers] = voters
     roll: Callable[[CaseConfig], RollConfig | None] = no_roll
     in_village: bool = True  # the case names the village (municipality.village)

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
-from ..case import CaseConfig
 from ..dates import parse_written_date
 from ..records import Finding, MatchDecision, Severity, Sheet
 from .base import LineContext, SigningStart, finding
 from .electors import PREREGISTERED, PURGED, in_village
+
+if TYPE_CHECKING:
+    from ..case import CaseConfig
 
 __all__ = [
     "check_dated",

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..case import CaseConfig
 from ..election_calendar import (
     filing_deadline,
     general_village_election,
@@ -34,6 +33,9 @@ from .common import (
     check_witness_statement,
     signing_from_the_case,
 )
+
+if TYPE_CHECKING:
+    from ..case import CaseConfig
 
 __all__ = ["RULES", "SPEC", "STATUTE"]
 
