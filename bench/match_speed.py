@@ -34,6 +34,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from matchers.matcher import BLOCK_BUDGET, MAX_BLOCK  # noqa: E402
 from matchers.store import BLOCKING_KEYS, open_store  # noqa: E402
 from matchers.weights import noisy_signer, write_synthetic_register  # noqa: E402
 from pipeline.case import MatchingConfig, RegisterConfig  # noqa: E402
@@ -110,7 +111,9 @@ def phase_match(args: argparse.Namespace) -> dict[str, float]:
     lines, truth, kinds = _lines(args, store)
     load = os.getloadavg()[0]
     t0 = time.perf_counter()
-    matcher = FSMatcher(store, MatchingConfig())
+    matcher = FSMatcher(
+        store, MatchingConfig(), max_block=args.max_block, block_budget=args.block_budget
+    )
     t1 = time.perf_counter()
     c1 = time.process_time()
     matches = matcher.match_all(lines)
@@ -285,6 +288,10 @@ def main() -> int:
     parser.add_argument("--work", type=Path, default=REPO / "bench" / "out" / "match_speed")
     parser.add_argument("--recall-sample", type=int, default=5_000)
     parser.add_argument("--progress", action="store_true")
+    parser.add_argument("--max-block", type=int, default=MAX_BLOCK, help="FSMatcher max_block")
+    parser.add_argument(
+        "--block-budget", type=int, default=BLOCK_BUDGET, help="FSMatcher block_budget"
+    )
     parser.add_argument(
         "--keep-import", action="store_true", help="reuse an earlier import (time matching only)"
     )

@@ -14,13 +14,15 @@ are its own. Per batch of lines:
    Normalized in SQL exactly as the register was (`matchers.store.NORMALIZED_SQL`), with the
    same blocking keys.
 2. Block: the union of every pass in `store.BLOCKING_KEYS` (address; surname+given phonetic;
-   surname+house; ZIP+initials; given+house; a surname q-gram; surname+street), for every
-   reading. A reading's block in one pass larger
-   than `max_block` entries is skipped for that pass (the other passes still run), so one common
-   name does not flood the scorer. Each pass is one join on the key's hash, the block sizes
-   counted once at import (`store.HASH_COLUMNS`, the `blocks` table). `candidate_pairs`
-   exposes the pairs and which passes found them (bench/match_speed.py measures each pass's
-   recall).
+   surname+house; ZIP+initials; given+house; a surname q-gram; surname+street; the whole
+   surname or given name with part of the other), for every reading. A reading takes its
+   passes' blocks smallest first while those taken hold fewer than `block_budget` entries (the
+   smallest always); a block larger than `max_block` entries is never taken. So one common name
+   does not flood the scorer, and a state's register, where the common keys' blocks hold
+   thousands, still gives each reading its specific blocks. Each pass is one join on the key's
+   hash, the block sizes counted once at import (`store.HASH_COLUMNS`, the `blocks` table).
+   `candidate_pairs` exposes the pairs and which passes found them (bench/match_speed.py
+   measures each pass's recall).
 3. Score: every comparison of `matchers.compare.COMPARISONS` (vectorized), summed into a match
    weight with the Fellegi-Sunter weights of `matchers.weights` (default: the stored
    `matchers/weights/default.json`, u re-estimated on this register by `for_register`). Each
@@ -118,7 +120,8 @@ log = logging.getLogger(__name__)
 
 METHOD = "fs-blocked/1"
 
-MAX_BLOCK = 300  # entries per line per pass; a larger block is skipped for that pass
+MAX_BLOCK = 500  # entries per reading per pass; a larger block is skipped for that pass
+BLOCK_BUDGET = 300  # entries per reading: its blocks taken smallest first up to this
 SURNAME_RESEMBLES = 0.88  # Jaro-Winkler: a register surname this close means "maybe registered"
 NAME_TRUST_NO_MATCH = 0.9  # a printed name read at least this sure may rule a voter out
 NAME_TRUST_SUFFIX = 0.99  # ... and tell a Jr from a Sr by the suffix alone (a text layer)
@@ -196,6 +199,18 @@ class _NameChecks:
 
 
 @dataclass(frozen=True, slots=True)
+class _Chunk:
+    """A chunk of lines decided (`FSMatcher._match_chunk`): per line its decision and reason,
+    the rows of `scored` kept as its candidates, and its candidates' posteriors."""
+
+    lines: Sequence[SignatureLine]
+    scored: _Scored
+    decided: list[tuple[MatchDecision, str]]
+    kept: list[list[int]]
+    post: list[np.ndarray]
+
+
+@dataclass(frozen=True, slots=True)
 class _Batch:
     """What one `match_all` learned from its lines: the weights fitted to them (EM), and the
     log2 prior odds that a line is one given entry (`registered` share over register size)."""
@@ -226,6 +241,7 @@ class FSMatcher:
         *,
         weights: Weights | None = None,
         max_block: int = MAX_BLOCK,
+        block_budget: int = BLOCK_BUDGET,
         batch: int = 5_000,
     ) -> None:
         self._store = (
@@ -241,6 +257,7 @@ class FSMatcher:
         self._table = self._weights.table
         self._shares = _shares(self._store)
         self._max_block = max_block
+        self._block_budget = block_budget
         self._batch = batch
         with self._store.cursor() as con:
             places = con.execute(
@@ -313,14 +330,20 @@ class FSMatcher:
         q_penalty = q.penalty.to_numpy(dtype=np.float64)
         batch = self._fit(con, q_line, q_penalty, _initials(q), len(lines))
         firsts = np.searchsorted(q_line, np.arange(len(lines) + 1), side="left")
-        out: list[Match] = []
-        for start in range(0, len(lines), self._batch):
-            stop = min(len(lines), start + self._batch)
-            out.extend(
-                self._match_chunk(
-                    con, lines[start:stop], q, start, (int(firsts[start]), int(firsts[stop])), batch
-                )
+        chunks = [
+            self._match_chunk(
+                con, lines[start:stop], q, start, (int(firsts[start]), int(firsts[stop])), batch
             )
+            for start in range(0, len(lines), self._batch)
+            for stop in (min(len(lines), start + self._batch),)
+        ]
+        # The entries shown as candidates, looked up once for the whole batch: each look-up
+        # scans the register (13 million rows in a state's).
+        shown = sorted({int(c.scored.rid[j]) for c in chunks for js in c.kept for j in js})
+        entries = {
+            rid: (e, e.display) for rid, e in zip(shown, self._store.by_rid(shown), strict=True)
+        }
+        out = [m for c in chunks for m in self._matches(c, entries)]
         log.debug("matched %d lines; registered share estimated %.3f", len(out), batch.registered)
         return tuple(out)
 
@@ -374,14 +397,25 @@ class FSMatcher:
         return _Batch(fit.weights, fit.weights.table, fit.log2_prior, fit.registered)
 
     def _block(self, con: duckdb.DuckDBPyConnection) -> None:
-        # Per pass: the lines whose key's register block is small enough (its size stored at
-        # import, `store.blocks`), then the entries in those blocks: one join on the key's hash.
+        # Per reading and pass, the key's register block (its size stored at import,
+        # `store.blocks`) if it is at most max_block entries; of those, the smallest first while
+        # the blocks taken so far hold fewer than block_budget entries (the smallest always):
+        # a small block is a specific key that agreed, a large one a common value. Then the
+        # entries in the blocks taken: one join on the key's hash per pass.
         m = int(self._max_block)
+        keys = " UNION ALL ".join(
+            f"SELECT qid, {bit} AS pass, hash({key}) AS h FROM q WHERE {key} IS NOT NULL"
+            for bit, key in enumerate(BLOCKING_KEYS)
+        )
+        con.execute(
+            "CREATE OR REPLACE TEMP TABLE qb AS SELECT qid, pass, h FROM (SELECT k.qid, k.pass, "
+            "k.h, sum(b.n) OVER (PARTITION BY k.qid ORDER BY b.n, k.pass ROWS UNBOUNDED "
+            f"PRECEDING) - b.n AS before FROM ({keys}) k JOIN blocks b ON b.pass = k.pass AND "
+            f"b.h = k.h AND b.n <= {m}) WHERE before < {int(self._block_budget)}"
+        )
         parts = [
-            f"SELECT q.qid, e.rid, {1 << bit} AS pass FROM "
-            f"(SELECT qid, hash({key}) AS h FROM q WHERE {key} IS NOT NULL) q "
-            f"JOIN blocks b ON b.pass = {bit} AND b.h = q.h AND b.n <= {m} "
-            f"JOIN entries e ON e.{HASH_COLUMNS[key]} = q.h"
+            f"SELECT qb.qid, e.rid, {1 << bit} AS pass FROM qb "
+            f"JOIN entries e ON e.{HASH_COLUMNS[key]} = qb.h WHERE qb.pass = {bit}"
             for bit, key in enumerate(BLOCKING_KEYS)
         ]
         con.execute(
@@ -389,6 +423,7 @@ class FSMatcher:
             + " UNION ALL ".join(f"({p})" for p in parts)
             + ") GROUP BY qid, rid"
         )
+        con.execute("DROP TABLE qb")
 
     def _prefilter(self) -> str:
         """SQL: the blocked pairs worth scoring (qid, rid, voter: the entry's `vno`, and each
@@ -478,7 +513,7 @@ class FSMatcher:
         lo: int,
         readings: tuple[int, int],
         batch: _Batch,
-    ) -> list[Match]:
+    ) -> _Chunk:
         """Decide lines lo .. lo + len(lines) (their readings are rows `readings` of q)."""
         q_line = q.line.to_numpy(dtype=np.int64)
         q_penalty = q.penalty.to_numpy(dtype=np.float64)
@@ -531,14 +566,14 @@ class FSMatcher:
             picks[i][: 2 if decision is MatchDecision.MATCH else k]
             for i, (decision, _) in enumerate(decided)
         ]
-        shown = sorted({int(scored.rid[j]) for js in kept for j in js})
-        entries = {
-            rid: (e, e.display) for rid, e in zip(shown, self._store.by_rid(shown), strict=True)
-        }
+        return _Chunk(lines, scored, decided, kept, post)
+
+    def _matches(self, c: _Chunk, entries: dict[int, tuple[RegisterEntry, str]]) -> list[Match]:
+        """The chunk's matches, its candidates' entries (and their display) by rid."""
         out = []
-        for line, (decision, why), js, p in zip(lines, decided, kept, post, strict=True):
+        for line, (decision, why), js, p in zip(c.lines, c.decided, c.kept, c.post, strict=True):
             candidates = tuple(
-                self._candidate(scored, j, entries[int(scored.rid[j])], float(p[n]))
+                self._candidate(c.scored, j, entries[int(c.scored.rid[j])], float(p[n]))
                 for n, j in enumerate(js)
             )
             voter = candidates[0].voter_id if decision is MatchDecision.MATCH else None

@@ -171,3 +171,34 @@ def test_a_block_of_exactly_max_block_is_used():
     )
     pairs = FSMatcher(many, MatchingConfig(), max_block=30).candidate_pairs([("John Smith", "")])
     assert len(pairs) == 30  # the name passes' block of 30 is not larger than max_block
+
+
+def test_a_reading_takes_its_smallest_blocks_first_up_to_the_budget():
+    many = tuple(
+        RegisterEntry(f"S{i:03d}", "Smith", "John", house_number=str(i), street_name="Main St")
+        for i in range(30)
+    )
+    line = [("John Smith", "7 Main St")]
+    tight = FSMatcher(many, MatchingConfig(), max_block=100, block_budget=5)
+    # the address's blocks (one entry) come first; the name's block of 30 is past the budget
+    assert list(tight.candidate_pairs(line).voter_id) == ["S007"]
+    loose = FSMatcher(many, MatchingConfig(), max_block=100, block_budget=100)
+    assert len(loose.candidate_pairs(line)) == 30
+    # the smallest block is taken even when it alone is over the budget
+    assert len(tight.candidate_pairs([("John Smith", "")])) == 30
+
+
+def test_a_surname_slip_without_an_address_keeps_a_pass_when_common_keys_are_too_big():
+    # Invented names. The common passes on the name (soundex + initial, a q-gram) share one
+    # block of 31 > max_block; the whole given name with the surname's tail still finds him.
+    others = tuple(
+        RegisterEntry(f"O{i:03d}", "Ashwelles", f"Wi{'bcdfghjklmnpqrstvwxyzbcdfghjklm'[i]}en")
+        for i in range(30)
+    )
+    voter = RegisterEntry("V000", "Ashwelles", "Wiros", house_number="319", street_name="Elm St")
+    m = FSMatcher((*others, voter), MatchingConfig(), max_block=10)
+    pairs = m.candidate_pairs([("Wiros Asnwelles", "")])
+    row = pairs[pairs.voter_id == "V000"]
+    assert len(row) == 1
+    bits = int(row.passes.iloc[0])
+    assert {k for b, k in enumerate(BLOCKING_KEYS) if bits & (1 << b)} == {"k_given_last_tail"}
