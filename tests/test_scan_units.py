@@ -616,3 +616,21 @@ def test_sheet_numbers_by_caption_and_doubt(
     sheet = Sheet(page=page(), header=SheetHeader(), lines=(), sheet_number=field)
     assert sheet.sheet_number_value == value
     assert (field.confidence >= threshold_for("sheet_number")) is sure
+
+
+def test_the_row_pitch_of_an_unruled_table_is_the_tallest_lattice_that_fits() -> None:
+    """Handwriting sits higher or lower in its row: the entries' centres of rows 0.375 in tall
+    (at 300 dpi, 112.5 px), each up to a fifth of a row off, one row left blank. The smallest
+    step between two entries (93 px) is no row height; the lattice that gives every entry a
+    row of its own is (it used to give 9 rows for 8)."""
+    from pipeline.scan.textgrid import _pitch
+
+    pitch = 112.5
+    jitter = [0, 20, -5, 18, -20, 5, 0]
+    rows = [0, 1, 2, 3, 4, 6, 7]  # row 5 blank
+    centres = [600 + pitch * (r + 0.5) + j for r, j in zip(rows, jitter, strict=True)]
+    fitted = _pitch(centres, 300.0)
+    assert fitted is not None
+    first, got = fitted
+    assert abs(got - pitch) < 4
+    assert round((centres[-1] - first) / got) == 7
