@@ -150,6 +150,34 @@ def test_broken_rules_dashes_are_erased_and_give_the_rows() -> None:
     assert measure_ink(erased[grid.ys[1] + 4 : grid.ys[2] - 4, x0:x1], DPI).present
 
 
+def test_a_ruled_table_goes_on_down_its_broken_rules() -> None:
+    # A fully ruled table whose last three rows' rules (across and down) are broken into
+    # dashes, as a faded or badly copied foot leaves them: the rows go on down the dashes
+    # while the column rules run on between them, and stop at the statement's prose.
+    from pipeline.scan.table import with_dashed_rows
+
+    img = np.full((int(11 * DPI), int(8.5 * DPI)), 255, np.uint8)
+    x0, x1, top, pitch = int(0.5 * DPI), int(8.0 * DPI), int(2.0 * DPI), int(0.35 * DPI)
+    rules = [top + k * pitch for k in range(10)]
+    xs = [x0, x0 + 200, x0 + 500, x0 + 800, x1]
+    for k, y in enumerate(rules):
+        for x in range(x0, x1, 32 if k > 6 else 1):
+            cv2.line(img, (x, y), (x + (12 if k > 6 else 1), y), 0, 2)
+    for x in xs:
+        cv2.line(img, (x, rules[0]), (x, rules[6]), 0, 2)
+        for y in range(rules[6], rules[-1], 24):
+            cv2.line(img, (x, y), (x, y + 10), 0, 2)
+    for k in range(2):  # the statement below
+        y = rules[-1] + int((0.35 + 0.2 * k) * DPI)
+        cv2.putText(img, "I, the witness, state that", (x0, y), cv2.FONT_HERSHEY_SIMPLEX, 0.6, 0, 2)
+    binary = (img < 128).astype(np.uint8) * 255
+    found = find_grid(binary, DPI)
+    assert found is not None and found.ys == pytest.approx(rules[:7], abs=3)  # whole rules
+    grid = with_dashed_rows(binary, found, DPI)
+    assert grid.method == "rules+dashes"
+    assert grid.ys == pytest.approx(rules, abs=3)
+
+
 def test_handwriting_strokes_do_not_cut_a_table_ruled_across() -> None:
     # Tall pen strokes at the same place in neighbouring rows are not column rules: they do
     # not cross the row rule between them, so the table stays one band.
