@@ -425,8 +425,8 @@ def _layout_for(
     engine: OcrEngine,
     flipped: bool,
 ) -> _Layout:
-    if grid is not None:
-        grid = with_dashed_rows(cleaned.binary, grid, dpi)
+    if grid is not None:  # faint dashes too: the rules' own binarization
+        grid = with_dashed_rows(binarize(cleaned.gray, RULE_RATIO), grid, dpi)
     ocr_gray, ink = _erase_rules(cleaned, masks, grid, dpi)
     engine.set_page(ocr_gray, dpi)
     columns = Columns((), ())

@@ -616,7 +616,8 @@ def with_dashed_rows(binary: np.ndarray, grid: Grid, dpi: float) -> Grid:
 
     - a table found without its rules (by its text or its titles) places its rows by the
       entries' centres and ends its blank rows where it sees nothing: its rows go on the
-      dashes when they run from the title row down and hold every row found between two;
+      dashes when they run from the title row down, as far apart as the first two (one
+      entry gives no row height), and hold every row found between two;
     - a ruled table whose lower rules are broken (a faded or badly copied foot) ends where
       its whole rules end: it goes on down the dashes while its column rules, broken too,
       run on between them (a line of the statement below has no column rules).
@@ -631,6 +632,10 @@ def with_dashed_rows(binary: np.ndarray, grid: Grid, dpi: float) -> Grid:
     if not start:
         return grid
     chain = [start[0]]
+    if not ruled:  # its pitch is the entries' (one entry gives a guess): the dashes' own
+        step = [y - chain[0] for y in lines if ROW_MIN_IN * dpi <= y - chain[0] <= ROW_MAX_IN * dpi]
+        if step and min(step) >= TEXT_PITCH_MIN * pitch:  # not a line halfway down a row
+            pitch = float(min(step))
     while True:
         below = [y for y in lines if abs(y - chain[-1] - pitch) <= (LAST_ROW_MAX - 1) * pitch]
         if not below or (ruled and not _columns_on(binary, grid.xs, chain[-1], below[0], dpi)):
@@ -647,6 +652,8 @@ def with_dashed_rows(binary: np.ndarray, grid: Grid, dpi: float) -> Grid:
     return Grid(grid.xs, (grid.ys[0], *chain), grid.method)
 
 
+# The dashes' row height is at least this share of the one a table found by its text guessed.
+TEXT_PITCH_MIN = 0.6
 # A broken column rule inks this share of a row's height at least.
 BROKEN_COLUMN_COVER = 0.3
 
