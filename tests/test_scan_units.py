@@ -210,6 +210,15 @@ def test_ink_blank_speck_and_stroke() -> None:
     cv2.putText(stroke, "J Smith", (5, 45), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 255, 2)
     ink = measure_ink(stroke, 300)
     assert ink.present and ink.confidence > 0.9 and ink.bbox is not None
+    # a dirty scan's dust: many blobs of 3x3 px, together more than a short stroke's area,
+    # none reaching as far as a pen's stroke
+    dust = cell.copy()
+    for k in range(12):
+        dust[5 + 4 * k : 8 + 4 * k, 20 * k + 5 : 20 * k + 8] = 255
+    assert np.count_nonzero(dust) > 0.0004 * 300 * 300 and not measure_ink(dust, 300).present
+    one = cell.copy()  # a written "1": one short upright stroke is writing
+    cv2.line(one, (150, 15), (152, 40), 255, 3)
+    assert measure_ink(one, 300).present
 
 
 def test_ocrtext_joins_lines_and_weights_confidence() -> None:
