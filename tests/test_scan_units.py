@@ -178,6 +178,18 @@ def test_a_ruled_table_goes_on_down_its_broken_rules() -> None:
     assert grid.ys == pytest.approx(rules, abs=3)
 
 
+def test_a_paragraph_just_above_a_ruled_table_is_not_its_title_row() -> None:
+    # The 2-202 owners' signature page (synthetic, made by synth.kinds; invented names): its
+    # paragraph ends a third of an inch above the table, its lines bridged into long strokes
+    # that cross the column rules' line. They are no rules (ink on both sides): the table
+    # starts at its own top rule, and its title row is "Date | Signature | ..." (it was the
+    # paragraph's, so no column was placed and the page read 0 rows).
+    page = cv2.imread(str(Path(__file__).parent / "data" / "paragraph-over-table-300dpi.png"), 0)
+    grid = find_grid(page, 300.0)
+    assert grid is not None and grid.ys[0] == pytest.approx(324, abs=4)
+    assert grid.n_rows == 10
+
+
 def test_handwriting_strokes_do_not_cut_a_table_ruled_across() -> None:
     # Tall pen strokes at the same place in neighbouring rows are not column rules: they do
     # not cross the row rule between them, so the table stays one band.

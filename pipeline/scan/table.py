@@ -490,6 +490,12 @@ def find_grid(
         ys = kept if len(kept) >= 2 else ys
         through = [y for y in ys if _runs_through(y, horiz, xs, dpi)]
         ys = through if len(through) >= 2 else ys
+        # a paragraph just above (or below) the table, its lines bridged into long strokes
+        # that letters carry across the column rules' line, has ink on both sides: no rule
+        while len(ys) > 2 and not _thin_line(ys[0], horiz, binary, dpi):
+            ys = ys[1:]
+        while len(ys) > 2 and not _thin_line(ys[-1], horiz, binary, dpi):
+            ys = ys[:-1]
         near = dpi * NEAR_STRONG_IN
         thin = [
             y
