@@ -490,11 +490,19 @@ def find_grid(
         ys = kept if len(kept) >= 2 else ys
         through = [y for y in ys if _runs_through(y, horiz, xs, dpi)]
         ys = through if len(through) >= 2 else ys
+
         # a paragraph just above (or below) the table, its lines bridged into long strokes
-        # that letters carry across the column rules' line, has ink on both sides: no rule
-        while len(ys) > 2 and not _thin_line(ys[0], horiz, binary, dpi):
+        # that letters carry across the column rules' line, has ink on both sides, and most
+        # column rules do not run on to it (a heavy or shaded title row's rule has ink on
+        # both sides too, but the column rules run through the title row)
+        def prose(a: int, b: int, y: int) -> bool:
+            return not _thin_line(y, horiz, binary, dpi) and _spanning(
+                vert, a, b, dpi, xs
+            ) * 2 <= len(xs)
+
+        while len(ys) > 2 and prose(ys[0], ys[1], ys[0]):
             ys = ys[1:]
-        while len(ys) > 2 and not _thin_line(ys[-1], horiz, binary, dpi):
+        while len(ys) > 2 and prose(ys[-2], ys[-1], ys[-1]):
             ys = ys[:-1]
         near = dpi * NEAR_STRONG_IN
         thin = [
@@ -666,16 +674,25 @@ BROKEN_COLUMN_COVER = 0.3
 
 def _columns_on(binary: np.ndarray, xs: Sequence[int], top: int, bottom: int, dpi: float) -> bool:
     """The table's inner column rules run on, broken or whole, between two lines: at half of
-    them at least, ink along the rule covers BROKEN_COLUMN_COVER of the height between."""
+    them at least, ink along the rule covers BROKEN_COLUMN_COVER of the height between, and
+    beside it (a tenth of an inch away) under half as much (lines of prose have ink
+    everywhere along them)."""
     inner = xs[1:-1]
     pad = max(2, int(dpi * 0.03))
     seg = binary[top + pad : bottom - pad]
     if not inner or seg.shape[0] < 2:
         return False
     band = max(2, int(dpi * 0.015))
+    side = int(dpi * 0.1)
+
+    def cover(x: int) -> int:
+        if not 0 <= x < seg.shape[1]:
+            return 0
+        return int(np.count_nonzero(seg[:, max(0, x - band) : x + band + 1].max(axis=1)))
+
     on = sum(
-        np.count_nonzero(seg[:, max(0, x - band) : x + band + 1].max(axis=1))
-        >= BROKEN_COLUMN_COVER * seg.shape[0]
+        cover(x) >= BROKEN_COLUMN_COVER * seg.shape[0]
+        and 2 * max(cover(x - side), cover(x + side)) < cover(x)
         for x in inner
     )
     return on * 2 >= len(inner)
