@@ -1,19 +1,21 @@
 """Hand-filled scans read in the closed world (pipeline.closedworld): development fonts against
 held-out fonts, side by side, with printed sheets timed in the same run.
 
-Three synthetic 9-902 corpora (synth; no real person's data), each scanned clean and
-degraded: filled in by hand in the development fonts (seed S), in the held-out fonts (seed
-S+1: other people, other layouts), and typed (seed S+2, clean scans only: the time per printed
-sheet). The fonts' split is fixed (synth.handwriting.font_part). Prints, per part
-and style: signed lines sent to review, lines decided wrongly (valid/invalid against truth,
-without review: must be 0), verdicts wrong (decided and not truth's), dates right on the
-lines decided, residences right, signers matched to the right voter, sheet numbers and stated
-counts right (the rest flagged), the seconds per sheet, the sheets with a sheet-level doubt
-(a review finding truth does not give the sheet: it sends every line to a person), the
-witnesses' dates right / decided (not flagged) / dated in truth; then why lines wait for a
-person (their review findings, and the sheets' doubts), and the reliability of the
-probabilities of the fields the closed-world stage resolved on the held-out fonts (a table,
-and a plot in bench/out/).
+Three synthetic 9-902 corpora (synth; no real person's data), each scanned clean and degraded:
+filled in by hand in the development fonts (seed S), in the held-out fonts (seed S+1: other
+people, other layouts), and typed (seed S+2, clean scans only: the time per printed sheet). The
+fonts' split is fixed (synth.handwriting.font_part). Prints, per part and style: signed lines
+sent to review, signed lines decided (valid or invalid, without review), lines decided wrongly
+(valid/invalid against truth: must be 0; the outcome's accuracy on the lines decided), verdicts
+wrong (decided and not truth's), dates right to the day on the lines decided (a line whose
+unsure date makes the same of it in law on every likely day is decided on its likeliest day:
+`rules.reading.date_settled`), residences right, signers matched to the right voter, sheet
+numbers and stated counts right (the rest flagged), the seconds per sheet, the sheets with a
+sheet-level doubt (a review finding truth does not give the sheet: it sends every line to a
+person), the witnesses' dates right / decided (not flagged) / dated in truth; then why lines
+wait for a person (their review findings, and the sheets' doubts), and the reliability of the
+probabilities of the fields the closed-world stage resolved on the held-out fonts (a table, and
+a plot in bench/out/).
 
     .venv/bin/python bench/handwriting.py --cases 3           # the figures in the README
     .venv/bin/python bench/handwriting.py --cases 4 --fit     # calibrate on the dev fonts only
@@ -198,7 +200,7 @@ def _details(
                     right = want["voter_id"] in writes.get(f.text.casefold(), set())
                 fields.append((f.name, f.confidence, right))
         if j.status.value == "needs_review":
-            codes = sorted({x.code for x in j.findings if x.severity.value == "review"})
+            codes = sorted({_named(x) for x in j.findings if x.severity.value == "review"})
             reasons.append(" + ".join(codes) or "match")
     decided = [r for r in result.rows if r.signed and r.got_status in ("valid", "invalid")]
     dates = [r for r in decided if r.truth_fields.get("date")]
@@ -228,6 +230,13 @@ def _details(
     )
 
 
+def _named(f: Any) -> str:
+    """A review finding's code, with the fields it names read unsure ("FIELD_LOW_CONFIDENCE
+    (date)")."""
+    fields = f.evidence.get("fields")
+    return f.code + (f" ({', '.join(sorted(fields))})" if fields else "")
+
+
 def _truth_sheet(truth: dict[str, Any], sheet: Any) -> dict[str, Any]:
     """Truth's record of a sheet read ({} when truth has none)."""
     key = (Path(sheet.page.path).name, sheet.page.page_index)
@@ -242,8 +251,7 @@ def _sheet_doubts(report: SufficiencyReport, truth: dict[str, Any]) -> tuple[str
     for sheet in report.sheets:
         planted = set(_truth_sheet(truth, sheet).get("defects", ()))
         codes = {
-            f.code
-            + (f" ({', '.join(sorted(f.evidence['fields']))})" if "fields" in f.evidence else "")
+            _named(f)
             for f in report.findings
             if f.page_id == sheet.page.page_id
             and f.severity.value == "review"
@@ -310,7 +318,8 @@ def _pct(num: float, den: float) -> str:
 
 def table(checked: Sequence[Checked]) -> str:
     head = (
-        f"{'group':24} {'sheets':>6} {'signed':>6} {'review':>7} {'wrong':>5} {'verdict✗':>8} "
+        f"{'group':24} {'sheets':>6} {'signed':>6} {'review':>7} {'decided':>7} {'wrong':>5} "
+        f"{'verdict✗':>8} "
         f"{'dates':>7} {'resid.':>7} {'voter':>7} {'sheet#':>7} {'count':>7} {'s/sheet':>8}"
         f" {'doubt':>6} {'w.date':>11}"
     )
@@ -339,7 +348,7 @@ def table(checked: Sequence[Checked]) -> str:
         wr, wd, wn = map(sum, zip(*(c.witness_dates for c in cs), strict=True))
         lines.append(
             f"{part + ', ' + style:24} {sheets:6d} {fig['signed_true']:6d} "
-            f"{_pct(fig['review_share'] or 0, 1):>7} {fig['silent_wrong']:5d} "
+            f"{_pct(fig['review_share'] or 0, 1):>7} {len(decided):7d} {fig['silent_wrong']:5d} "
             f"{wrong_verdicts:8d} {_pct(dr, dn):>7} {_pct(rr, rn):>7} "
             f"{_pct(voter_right, len(voters)):>7} {_pct(sr, sn):>7} {_pct(cr, cn):>7} "
             f"{per_sheet:8.2f} {_pct(sum(map(bool, doubts)), len(doubts)):>6} "

@@ -3,7 +3,8 @@ the case after two sheets were added; the page cache (`pipeline.cache`) remember
 
 Synthetic data only (`bench/scan_speed.py`'s scanned case: invented village, voters and
 signers, under eight degradations). Each check is what `petitions check --engine local --jobs N`
-runs, in this process: a process pool started for it, the stages, the report written. Prints the
+runs, in this process: a process pool started for it, the stages, the judging inputs kept and
+the report written by the orchestrator's last stage (`check_case(write=True)`). Prints the
 wall time of each, the pages each one read (counted as they are handed to the pool), and the
 re-check's speed-up over the first check; checks that the reports agree with an uncached check.
 
@@ -30,7 +31,7 @@ from scan_speed import build_case  # noqa: E402
 from pipeline.cache import PageCache  # noqa: E402
 from pipeline.case import load_case  # noqa: E402
 from pipeline.records import PageRef  # noqa: E402
-from pipeline.report import report_to_dict, write_report  # noqa: E402
+from pipeline.report import report_to_dict  # noqa: E402
 from pipeline.run import check_case  # noqa: E402
 from pipeline.scan.context import ReadContext  # noqa: E402
 
@@ -55,8 +56,9 @@ def check(case_path: Path, out: Path, workers: int, cache: PageCache | None):
     with ProcessPoolExecutor(workers) as pool:
         mapper = CountingPool(pool)
         context = ReadContext(crops_dir=out / "crops")
-        report = check_case(case, mapper=mapper, context=context, cache=cache)
-    write_report(report, out)
+        report = check_case(
+            case, mapper=mapper, context=context, keep_in=out, cache=cache, write=True
+        )
     seconds = time.perf_counter() - t0
     doc = report_to_dict(report)
     doc.pop("generated_at")

@@ -16,7 +16,8 @@ degraded scans; every page is read with the scan reader and compared with its tr
   sheets, and of those whose missed rows hold signatures; rows doubted needlessly: sheets read
   whole that a doubt about missed rows still sends to a person;
 - sheet numbers: read right, flagged (below the review threshold or missing: a person reads
-  them), wrong and not flagged (must be 0);
+  them), wrong and not flagged (must be 0), after the case's sheets are read among each
+  other (`pipeline.closedworld.sheetno`, as `pipeline.run` does);
 - columns: sheets whose columns gave every field truth has, or that the reader flagged
   (`layout_doubts`); silent: a field truth has that the reader gave no column and no doubt;
 - CER of printed cells (typed in a print font; handwriting-font cells are bench/accuracy.py's).
@@ -40,6 +41,7 @@ os.environ.setdefault("OMP_THREAD_LIMIT", "1")
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from pipeline.closedworld.sheetno import resolve_sheet_numbers  # noqa: E402
 from pipeline.ingest import ingest_file, read_page  # noqa: E402
 from pipeline.rules.reading import threshold_for  # noqa: E402
 from pipeline.scan.context import ReadContext  # noqa: E402
@@ -73,9 +75,14 @@ def measure(corpus: Path, verbose: bool = False) -> Counter:
         case = truth_path.parent
         truth = json.loads(truth_path.read_text(encoding="utf-8"))
         refs: dict[str, list] = {}
+        sheets = []
         for t in truth["sheets"]:
             pages = refs.setdefault(t["file"], ingest_file(case / t["file"]))
-            sheet = read_page(next(r for r in pages if r.page_index == t["page_index"]), context)
+            sheets.append(
+                read_page(next(r for r in pages if r.page_index == t["page_index"]), context)
+            )
+        # the case's sheet numbers read among each other, as the pipeline does (pipeline.run)
+        for sheet, t in zip(resolve_sheet_numbers(sheets), truth["sheets"], strict=True):
             before = c.copy()
             _score(c, sheet, t)
             if verbose:

@@ -56,8 +56,8 @@ from pipeline.scan.engine import (  # noqa: E402
 from pipeline.scan.images import load_page_image  # noqa: E402
 from pipeline.scan.metrics import compare_to_truth  # noqa: E402
 from pipeline.scan.reader import read_scan  # noqa: E402
-from pipeline.scan.synthetic import Degrade, write_scan_case  # noqa: E402
 from synth import generate_case  # noqa: E402
+from synth.degrade import Degrade, write_scan_case  # noqa: E402
 
 SPECS = (
     Degrade(),

@@ -3,7 +3,7 @@ image): the read with the layer against the same pages read from the image alone
 
 Synthetic data only (synth: invented village, voters and signers). Each sheet of a
 generated case is rasterized and saved with its words laid over it as an OCR layer
-(`pipeline.scan.synthetic.write_searchable_pdf`); half of the sheets' layers skip the
+(`synth.degrade.write_searchable_pdf`); half of the sheets' layers skip the
 witness's name, as an earlier OCR skips handwriting, so the layer is not used there. Prints CPU
 seconds per sheet both ways, how many sheets used their layer, and whether every blank's value
 and every signature line came out the same.
@@ -26,8 +26,8 @@ from pipeline.ingest import ingest_file  # noqa: E402
 from pipeline.records import PageKind, Sheet  # noqa: E402
 from pipeline.scan.layer import layer_words  # noqa: E402
 from pipeline.scan.reader import read_image_page  # noqa: E402
-from pipeline.scan.synthetic import rasterize_pdf, write_searchable_pdf  # noqa: E402
 from synth import generate_case  # noqa: E402
+from synth.degrade import rasterize_pdf, write_searchable_pdf  # noqa: E402
 
 
 def _blanks(sheet: Sheet) -> list[str | None]:

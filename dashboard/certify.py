@@ -116,7 +116,8 @@ def _pdf(ctx: dict[str, Any], path: Path) -> None:
         ),
         p(
             f"Lines read {t['lines_read']}: valid {t['valid']}, invalid {t['invalid']}, in review "
-            f"{t['needs_review']}, blank {t['blank']}; required {t['required']}.",
+            f"{t['needs_review']}, blank {t['blank']}; required "
+            + ("a share of valuation." if t["required"] is None else f"{t['required']}."),
             styles["BodyText"],
         ),
         p(

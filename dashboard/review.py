@@ -267,11 +267,11 @@ class CaseReview:
     # the queue ------------------------------------------------------------------------------
 
     def settle(self) -> Settle:
-        t = self.report.totals
-        if self.report.valuation is not None or self.report.verdict is not Verdict.UNDETERMINED:
-            return Settle(None, None, True)
-        to_sufficient = t.required - t.valid if t.valid + t.needs_review >= t.required else None
-        to_insufficient = t.valid + t.needs_review - t.required + 1
+        t, required = self.report.totals, self.report.totals.required
+        if required is None or self.report.verdict is not Verdict.UNDETERMINED:
+            return Settle(None, None, True)  # (a share of valuation: no count settles it)
+        to_sufficient = required - t.valid if t.valid + t.needs_review >= required else None
+        to_insufficient = t.valid + t.needs_review - required + 1
         valid_first = to_sufficient is not None and to_sufficient <= to_insufficient
         return Settle(to_sufficient, to_insufficient, valid_first)
 

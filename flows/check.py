@@ -2,7 +2,8 @@
 
 The flow is `pipeline.run.check_case`, the one list of stages, with an executor that runs each
 stage as a Prefect task named after it (`run.Stage`): pages read in parallel, one task each, on
-the flow's task runner (threads by default, Dask workers with `flows.runners.dask_runner`);
+the flow's task runner (threads by default, Dask workers with `flows.runners.dask_runner`;
+text layers on threads in one task, `_in_one_task`);
 pages the case's page cache already holds are not read again (`pipeline.cache`); the register
 loaded once and every line matched in one task. Retries only on the tasks that do file I/O.
 Configuration arrives as flow parameters (the case file's path), so a deployment runs the same
@@ -18,12 +19,14 @@ import hashlib
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from prefect import flow, task, unmapped
+from prefect import Flow, task, unmapped
 from prefect.artifacts import create_link_artifact, create_table_artifact
 from prefect.cache_policies import NO_CACHE
+from prefect.context import FlowRunContext
 from prefect.runtime import flow_run, task_run
+from prefect.settings import get_current_settings
 from prefect.task_runners import ThreadPoolTaskRunner
 from prefect.utilities.annotations import quote
 
@@ -31,7 +34,7 @@ from pipeline import run
 from pipeline.case import load_case
 from pipeline.decisions import load_decisions
 from pipeline.errors import PetitionError
-from pipeline.records import PageRef, SufficiencyReport
+from pipeline.records import PageKind, PageRef, SufficiencyReport
 from pipeline.run import Stage
 from pipeline.scan.context import ReadContext
 
@@ -106,12 +109,24 @@ _STAGE_TASKS: dict[str, Any] = {
 }
 _OPEN_TASK = _stage_task(_all, Stage.OPEN, io=True)
 _READ_TASK = _stage_task(_each, Stage.READ, io=True).with_options(task_run_name=_page_run_name)
+_READ_ALL_TASK = _stage_task(_all, Stage.READ, io=True)
+
+
+def _in_one_task(pages: Sequence[PageRef]) -> bool:
+    """Whether the pages are read in one task rather than one each: text layers on the flow's
+    threads. Reading them is Python holding the interpreter lock, so threads would only take
+    turns, and a task each costs more than it could save. Scans (OCR lets go of the lock) and
+    pages on Dask's worker processes are read in parallel, a task each."""
+    context = FlowRunContext.get()
+    on_threads = context is not None and isinstance(context.task_runner, ThreadPoolTaskRunner)
+    return on_threads and all(page.kind is PageKind.PDF_TEXT for page in pages)
 
 
 class _Tasks:
     """`run.check_case`'s executor in the flow. Each stage is a task named after it (finding
     the sheet files, a directory listing, runs in the flow itself); the files are opened in
-    one task; each page is read in a task of its own, in parallel on the flow's task runner.
+    one task; each page is read in a task of its own, in parallel on the flow's task runner
+    (text layers on threads: all in one, `_in_one_task`).
     Arguments are passed quoted: Prefect does not walk the records looking for futures
     (walking every line, field and register entry cost more than the rest of the flow)."""
 
@@ -121,9 +136,9 @@ class _Tasks:
         return _STAGE_TASKS[name](quote(fn), quote(args))
 
     def map(self, name: str, fn: Callable[[Any], Any], items: Sequence[Any]) -> list:
-        if name == Stage.READ:
+        if name == Stage.READ and not _in_one_task(items):
             return _READ_TASK.map(unmapped(fn), list(items)).result()
-        return _OPEN_TASK(quote(fn), quote(list(items)))
+        return (_READ_ALL_TASK if name == Stage.READ else _OPEN_TASK)(quote(fn), quote(list(items)))
 
 
 def artifact_key(case_path: str | Path) -> str:
@@ -145,7 +160,7 @@ def summary_rows(report: SufficiencyReport) -> list[dict[str, str | int]]:
         {"item": "invalid", "value": t.invalid},
         {"item": "in review", "value": t.needs_review},
         {"item": "blank", "value": t.blank},
-        {"item": "required", "value": t.required},
+        {"item": "required", "value": "a share of valuation" if t.required is None else t.required},
         {"item": "files or pages not read", "value": len(report.file_errors)},
     ]
 
@@ -158,7 +173,8 @@ def _publish(case_path: str, report: SufficiencyReport, html: Path) -> None:
         table=summary_rows(report),
         description=(
             f"{report.case_name}: {report.verdict.value.upper()}, {t.valid} valid of "
-            f"{t.required} required, {t.needs_review} in review"
+            f"{'a share of valuation' if t.required is None else t.required} required, "
+            f"{t.needs_review} in review"
         ),
     )
     create_link_artifact(
@@ -169,12 +185,39 @@ def _publish(case_path: str, report: SufficiencyReport, html: Path) -> None:
     )
 
 
-@flow(
-    name="check-petition",
-    flow_run_name=_case_run_name,
-    task_runner=ThreadPoolTaskRunner(max_workers=4),  # type: ignore[arg-type]
-    log_prints=False,
-)
+class _CheckFlow(Flow):
+    """The check flow. Its parameters are paths, a flag or None, stored on the server as they
+    are: Prefect's own encoder for them is FastAPI's, whose import alone cost a tenth of a
+    CPU-second of every run."""
+
+    def serialize_parameters(self, parameters: dict[str, Any]) -> dict[str, Any]:
+        if all(v is None or isinstance(v, str | bool | int | float) for v in parameters.values()):
+            return dict(parameters)
+        return super().serialize_parameters(parameters)
+
+    def with_options(self, **options: Any) -> _CheckFlow:
+        changed = super().with_options(**options)
+        changed.__class__ = _CheckFlow  # Prefect's copy is a plain Flow
+        return cast(_CheckFlow, changed)
+
+
+def _check_flow(fn: Callable[..., SufficiencyReport]) -> Flow[..., SufficiencyReport]:
+    """`fn` as the check flow. Its value (the report) is not persisted: the report's files are;
+    its result storage is named (Prefect's own default) so that a run does not ask the server
+    for a default of its own, three requests a run. A deployment finds the flow by the
+    function's name (`flows/check.py:check_petition`), so the flow keeps it."""
+    return _CheckFlow(
+        fn,
+        name="check-petition",
+        flow_run_name=_case_run_name,
+        task_runner=ThreadPoolTaskRunner(max_workers=4),  # type: ignore[arg-type]
+        log_prints=False,
+        persist_result=False,
+        result_storage=get_current_settings().results.local_storage_path,
+    )
+
+
+@_check_flow
 def check_petition(
     case_path: str, out_dir: str, decisions_path: str | None = None, use_cache: bool = True
 ) -> SufficiencyReport:

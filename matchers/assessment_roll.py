@@ -30,7 +30,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from pathlib import Path
 
-from pipeline.case import LimitsConfig, RollConfig
+from pipeline.casefile import LimitsConfig, RollConfig
 from pipeline.errors import InputMissingError, UnreadableInputError
 from pipeline.records import Holding, RegisterEntry
 

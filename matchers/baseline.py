@@ -32,7 +32,7 @@ from dataclasses import dataclass
 import numpy as np
 from rapidfuzz import fuzz, process
 
-from pipeline.case import MatchingConfig
+from pipeline.casefile import MatchingConfig
 from pipeline.records import (
     Candidate,
     ComparisonLevel,

@@ -47,6 +47,7 @@ from rapidfuzz.distance import OSA, JaroWinkler, Levenshtein
 from pipeline.records import ComparisonLevel
 
 from .nicknames import NICKNAMES
+from .normalize import STREET_SUFFIXES
 
 __all__ = [
     "FIELD_COLUMNS",
@@ -167,7 +168,10 @@ COMPARISONS: tuple[Comparison, ...] = (
         street_core=True,
     ),
     Comparison("unit", Similarity.EQUAL),
-    Comparison("zip5", Similarity.EQUAL),
+    # a postcode one slip off ("4069" / "4060", "3149" / "3194": a digit mistyped or two
+    # swapped) is CLOSE: a level of its own, whose weight the register (u: how often two
+    # voters' postcodes are that near) and the lines (m) set
+    Comparison("zip5", Similarity.EQUAL, edit_level=ComparisonLevel.CLOSE, edit_min_length=4),
 )
 
 # The column of the store's normalized fields (matchers/store.py) each comparison reads.
@@ -240,10 +244,9 @@ def _similarity(kind: Similarity, a: Sequence[str], b: Sequence[str]) -> np.ndar
     )
 
 
-# USPS street types as normalize_address abbreviates them ("S WABASH AVE" / "S WABASH").
-STREET_TYPES = frozenset(
-    {"ST", "AVE", "RD", "DR", "LN", "CT", "PL", "BLVD", "TER", "CIR", "PKWY", "HWY", "WAY"}
-)
+# USPS street types as the store writes them (Publication 28's standard abbreviations:
+# normalize.standard_suffix), for `street_core` ("S WABASH AVE" / "S WABASH").
+STREET_TYPES = frozenset(STREET_SUFFIXES.values())
 
 
 def street_core(street: str) -> str:

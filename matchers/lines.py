@@ -3,8 +3,9 @@
 `line_frame(con, texts, places)` splits each (name, residence) text the way the matcher reads it
 (the name every way `normalize.name_readings` gives, each reading but the first costing
 READING_PENALTY bits; the residence into house number, street, unit and postcode, a trailing
-place name the register knows dropped) and normalizes it in SQL exactly as the register was
-(`store.NORMALIZED_SQL`, with the same blocking keys). Used by the matcher and by the weights'
+place name the register knows dropped, every way `normalize.street_readings` gives) and
+normalizes it in SQL exactly as the register was (`store.NORMALIZED_SQL`, with the same
+blocking keys). Used by the matcher and by the weights'
 estimate of m, so both read lines one way.
 """
 
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 import duckdb
 import pandas as pd
 
-from .normalize import name_readings, split_person_name, split_street_address
+from .normalize import name_readings, split_person_name, split_street_address, street_readings
 from .store import NORMALIZED_SQL
 
 __all__ = ["READING_PENALTY", "line_frame"]
@@ -46,34 +47,40 @@ def line_frame(
     """(name, residence) texts -> the temp table `q` of `con` (a store's cursor: normalized
     fields and blocking keys, `qid` = row, `line` = the text's position, `penalty` = bits the
     reading costs), returned as a frame in qid order. With `readings`, each name read every way
-    `name_readings` gives (consecutive rows of one line; the usual reading first, penalty 0,
-    the others READING_PENALTY); else one row a line (qid = line)."""
+    `name_readings` gives, with each way `street_readings` reads the residence (consecutive rows
+    of one line; the usual reading first, penalty 0, each other way of the name or of the
+    residence READING_PENALTY); else one row a line (qid = line)."""
     place_set = frozenset(p for p in places if p)
     longest = max((len(p.split()) for p in place_set), default=0)
     rows: list[tuple[object, ...]] = []
     for n, (name, residence) in enumerate(lines):
         people = name_readings(name) if readings else (split_person_name(name),)
-        address = split_street_address(residence)
-        street = _strip_place(address.street, place_set, longest) if place_set else address.street
-        for k, person in enumerate(people):
-            rows.append(
-                (
-                    len(rows),
-                    n,
-                    READING_PENALTY if k else 0.0,
-                    person.first,
-                    person.middle,
-                    person.last,
-                    person.suffix,
-                    address.house_number,
-                    "",
-                    address.unit,
-                    "",
-                    street,
-                    "",
-                    address.zip5,
-                )
+        addresses = street_readings(residence) if readings else (split_street_address(residence),)
+        for a, address in enumerate(addresses):
+            street = (
+                _strip_place(address.street, place_set, longest) if place_set else address.street
             )
+            if a and (not street or street in place_set):
+                continue  # the part read as a street is the register's place name
+            for k, person in enumerate(people):
+                rows.append(
+                    (
+                        len(rows),
+                        n,
+                        READING_PENALTY * ((k > 0) + (a > 0)),
+                        person.first,
+                        person.middle,
+                        person.last,
+                        person.suffix,
+                        address.house_number,
+                        "",
+                        address.unit,
+                        "",
+                        street,
+                        "",
+                        address.zip5,
+                    )
+                )
     frame = pd.DataFrame(
         rows,
         columns=[

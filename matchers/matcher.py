@@ -36,15 +36,20 @@ are its own. Per batch of lines:
    - MATCH: the posterior probability that the line is that voter (`_posterior`: the best
      voter's odds against the others' and against the signer not being on the register) at
      least thresholds.match_probability (the same on a register of 500 and of 13 million), the
-     fields' own weight at least thresholds.match, a lead over the next voter of at least
-     thresholds.margin, and the names agreeing: the surname at least CLOSE (equal, or one slip:
-     a typo or an OCR confusion) and the given name CLOSE; or a given name only LOOSE (an
-     initial, or a mere likeness), or a slip that spells a given name some voter on the
-     register has ("MARK" for "MARY": maybe an unregistered housemate), when house number and
-     street agree too and it is an initial or the middle name agrees; or one name agreeing and
-     the other not written or changed altogether (a married surname), at an address that agrees
-     (then the fitted weights and the household correction decide whether it is enough). A name
-     must agree: an address alone never matches;
+     fields' own weight at least thresholds.match or the register's size in bits if smaller
+     (enough to single a voter out of it), a lead over the next voter of at least
+     thresholds.margin, and a name agreeing (CLOSE or better: equal, one slip, a nickname),
+     what the other name and the address add or take away being the posterior's to weigh (the m
+     fitted to the lines say how often signers change or leave out a name; the household shares
+     of `_joint_bits` how often a housemate shares surname and address). Except: a given name
+     only LOOSE (an initial, or a likeness: a housemate's name may be like the line's) or a
+     slip that spells a given name some voter on the register has ("MARK" for "MARY": maybe an
+     unregistered housemate) needs the surname, house number, street and an initial or the
+     middle name to agree; a line of one name needs the street or the house number to agree
+     (or, a likeness only, the address); and a line with neither name agreeing matches only on
+     the whole address (house number, street, postcode) of a voter no other voter lives with
+     (`_alone`: the address's term frequency on the register is one), where the posterior still
+     has to reach the threshold. An address alone never matches a household's member;
    - NO_MATCH: only when sure, all three: the best weight is below thresholds.no_match (the
      evidence is against every candidate), no candidate shares the surname (even loosely:
      Jaro-Winkler >= 0.80) together with the given name or the house number (or a misread of
@@ -78,7 +83,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
-from pipeline.case import MatchingConfig
+from pipeline.casefile import MatchingConfig
 from pipeline.records import (
     Candidate,
     FieldEvidence,
@@ -89,7 +94,17 @@ from pipeline.records import (
     Source,
 )
 
-from .compare import CLOSE, COMPARISONS, DIFFERENT, EXACT, FIELD_COLUMNS, LEVELS, LOOSE, MISSING
+from .compare import (
+    CLOSE,
+    COMPARISONS,
+    DIFFERENT,
+    EXACT,
+    FIELD_COLUMNS,
+    LEVELS,
+    LOOSE,
+    MISSING,
+    one_slip,
+)
 from .lines import line_frame
 from .nicknames import same_given_name
 from .normalize import name_suffix
@@ -176,6 +191,8 @@ class _NameChecks:
     surnames: dict[int, tuple[str, float]]  # line -> closest register surname, similarity
     other_readings: dict[int, float]  # line -> the same for its other readings' surnames
     given_known: frozenset[str]  # line given names that are given names on the register
+    alone: frozenset[int] = frozenset()  # rids of best candidates no other voter lives with
+    given_on_street: frozenset[int] = frozenset()  # lines without candidates: see `_on_street`
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,9 +393,10 @@ class FSMatcher:
     def _prefilter(self) -> str:
         """SQL: the blocked pairs worth scoring (qid, rid, voter: the entry's `vno`, and each
         compared column as the line has it, l_<col>, and as the register has it, r_<col>). A pair
-        neither of whose names is like the line's (Jaro-Winkler below PREFILTER) cannot reach the
-        match threshold; it is kept only for a line without a name (ranked by address) or when it
-        shares the house number (so a household stays visible to the surname check)."""
+        neither of whose names is like the line's (Jaro-Winkler below PREFILTER) is kept only for
+        a line without a name (ranked by address), when it shares the house number and the given
+        name is alike (so a household stays visible to the surname check), or when it shares the
+        whole address (house number, street and postcode: `_decide` may match it there)."""
         f = PREFILTER
         return (
             "SELECT p.qid, p.rid, e.vno AS voter, "
@@ -389,7 +407,10 @@ class FSMatcher:
             f"WHERE (q.n_last = '' AND q.n_first = '') "
             f"OR jaro_winkler_similarity(q.n_last, e.n_last) >= {f} "
             f"OR (jaro_winkler_similarity(q.n_first, e.n_first) >= {f} "
-            "AND q.n_house = e.n_house)"
+            "AND q.n_house = e.n_house) "
+            # the whole address the same: what the names lack the address may carry (_decide)
+            "OR (q.n_house <> '' AND q.n_zip <> '' AND q.n_house = e.n_house "
+            "AND q.n_street = e.n_street AND q.n_zip = e.n_zip)"
         )
 
     def _score(
@@ -538,7 +559,8 @@ class FSMatcher:
         """What the decision needs beyond the scores: for lines without a sure match, the
         closest register surname to any reading's (among those sharing the first two or the
         last three letters, or the first and last two) and its similarity; and which of the
-        lines' given names are given names on the register (`_given_known`)."""
+        lines' given names are given names on the register (`_given_known`); and which best
+        candidates live at an address of their own (`_alone`)."""
         unsure = {
             lo + i for i, p in enumerate(post) if not len(p) or p[0] < self._match_probability
         }
@@ -549,8 +571,10 @@ class FSMatcher:
             if int(ln) in unsure and len(str(last)) >= 2
         ]
         given = self._given_known(con, scored, picks)
+        alone = _alone(con, scored, picks)
+        on_street = _on_street(con, [lo + i for i, js in enumerate(picks) if not js])
         if not qids:
-            return _NameChecks({}, {}, given)
+            return _NameChecks({}, {}, given, alone, on_street)
         con.register("nm_df", pd.DataFrame({"qid": qids}))
         try:
             got = con.execute(
@@ -575,6 +599,8 @@ class FSMatcher:
             {int(a): (str(b), float(c)) for a, alt, b, c in got if not alt},
             {int(a): float(c) for a, alt, _, c in got if alt},
             given,
+            alone,
+            on_street,
         )
 
     @property
@@ -666,12 +692,15 @@ class FSMatcher:
                 and qrow.trust >= NAME_TRUST_NO_MATCH
                 and (near is None or near[1] < SURNAME_LIKE_AT_ALL)
                 and other_unlike
+                and qrow.line not in checks.given_on_street
             ):
                 return (
                     MatchDecision.NO_MATCH,
                     "nobody on the register at this address or with a name like this",
                 )
             why = f" (closest surname {near[0]} {100 * near[1]:.0f})" if near else ""
+            if qrow.line in checks.given_on_street:
+                why += "; a voter of this given name lives on this street (a changed surname?)"
             return MatchDecision.REVIEW, "no candidate found" + why
         best = float(s.weight[chosen[0]])
         second = float(s.weight[chosen[1]]) if len(chosen) > 1 else None
@@ -712,18 +741,28 @@ class FSMatcher:
         address_agrees = at_address or (
             bc[_STREET] <= CLOSE and bc[_HOUSE] == MISSING and bc[_ZIP] == EXACT
         )
-        # one name agrees and the other is not written or is another name altogether (not a
-        # mere likeness: a given name only LOOSE is the rule above); or the surname is a
-        # likeness and the given name agrees
-        one_name = (
-            (min(last, given) <= CLOSE and max(last, given) >= DIFFERENT)
-            or (MISSING in (last, given) and min(last, given) <= LOOSE)
-            or (given <= CLOSE and last == LOOSE)
-        )
+        # A name must agree (CLOSE or better: equal, a slip, a nickname); what the other name
+        # and the address add or take away is the posterior's to weigh. The exceptions: a
+        # given name only LOOSE (an initial, or a likeness: a housemate's name may be like the
+        # line's) or a slip that spells another voter's given name ("MARK" for "MARY") agrees
+        # only with the surname, the house, the street and an initial or the middle name; a
+        # line with one name needs the street or the house number to agree too; the only name
+        # written, a likeness (LOOSE), only at an address that agrees.
+        both_names = MISSING not in (last, given)
         names_agree = (
-            (last <= CLOSE and given <= CLOSE)
+            (
+                min(last, given) <= CLOSE
+                and given != LOOSE
+                and (both_names or bc[_STREET] <= CLOSE or bc[_HOUSE] <= CLOSE)
+            )
             or (last <= CLOSE and given == LOOSE and at_address and (initial or middle_agrees))
-            or (address_agrees and not another_name and one_name)
+            or (address_agrees and not both_names and min(last, given) <= LOOSE)
+            or (
+                # neither name agrees, the whole address does, and no other voter lives
+                # there: only the posterior (the lines' m for names replaced, the register's
+                # shares of addresses) can make that enough
+                int(s.rid[chosen[0]]) in checks.alone and _address_only(s.codes[chosen[0]])
+            )
         )
         suffix_only = False
         if len(chosen) > 1 and bc[_SUFFIX] != s.codes[chosen[1], _SUFFIX]:
@@ -731,15 +770,29 @@ class FSMatcher:
             w = batch.table[_SUFFIX]
             gap = w[bc[_SUFFIX]] - w[s.codes[chosen[1], _SUFFIX]]
             suffix_only = lead - gap < t.margin
-        # the evidence floor is on the fields' own weights, before `_joint_bits`
+        # the evidence floor is on the fields' own weights, before `_joint_bits`: enough to
+        # single the voter out of the register whatever share of signers is registered (the
+        # register's size in bits), and never more than thresholds.match
         evidence = best - float(s.joint[chosen[0]])
-        sure = probability >= t.match_probability and evidence >= t.match
+        floor = min(t.match, math.log2(max(2, self._size)))
+        sure = probability >= t.match_probability and evidence >= floor
         if sure and lead >= t.margin and names_agree:
             if suffix_only and qrow.confidence < NAME_TRUST_SUFFIX:
                 return (
                     MatchDecision.REVIEW,
                     f"{summary}; told apart from the next voter only by the suffix, and the "
                     "name was not read from a text layer",
+                )
+            if (
+                qrow.confidence < NAME_TRUST_SUFFIX
+                and len(chosen) > 1
+                and _housemate_one_slip_apart(s, chosen[0], chosen[1])
+            ):
+                return (
+                    MatchDecision.REVIEW,
+                    f"{summary}; the next voter lives at the same address under the same "
+                    "surname, with a given name one slip from the line's, and the name was not "
+                    "read from a text layer: the line may be theirs, misread",
                 )
             return MatchDecision.MATCH, summary
         # "Not registered" needs all three: the evidence is against every candidate (weight
@@ -760,7 +813,7 @@ class FSMatcher:
                 f"or house number, no surname on the register like {qrow.n_last} "
                 f"(closest {closest})",
             )
-        if evidence >= t.match and lead < t.margin:
+        if evidence >= floor and lead < t.margin:
             why = f"lead {lead:.1f} below margin {t.margin:.1f}"
         elif sure and another_name:
             why = f"the given name {qrow.n_first} is another voter's given name, not only a slip"
@@ -770,8 +823,8 @@ class FSMatcher:
             why = (
                 f"below probability {t.match_probability:g} (prior odds 2^{batch.log2_prior:.1f}"
                 f" a voter, {100 * batch.registered:.0f}% of lines registered)"
-                if evidence >= t.match
-                else f"below weight {t.match:.1f}"
+                if evidence >= floor
+                else f"below weight {floor:.1f}"
             )
         if name_suffix(line.signer_name) == "" and bc[_SUFFIX] == DIFFERENT:
             why += "; suffix differs"
@@ -786,6 +839,79 @@ class FSMatcher:
 
 _ADDRESS = (_HOUSE, _STREET)
 _ZIP = _FIELD_INDEX["zip5"]
+
+
+def _address_only(codes: np.ndarray) -> bool:
+    """Neither name agrees (CLOSE or better), and the whole address does: house number equal,
+    street at least CLOSE, postcode equal."""
+    return bool(
+        min(codes[_LAST], codes[_FIRST]) > CLOSE
+        and codes[_HOUSE] == EXACT
+        and codes[_STREET] <= CLOSE
+        and codes[_ZIP] == EXACT
+    )
+
+
+def _housemate_one_slip_apart(s: _Scored, best: int, nxt: int) -> bool:
+    """The best voter's given name is the line's and the next voter's is one slip from it
+    ("NARIN" / "NORIN"), and the two agree with the line alike on every other field at one
+    address under one surname: a misread of one housemate's name spells the other's, so for
+    a name read from an image the given name's lead alone does not tell them apart (as a
+    suffix alone does not: `NAME_TRUST_SUFFIX`)."""
+    if s.codes[best, _FIRST] != EXACT or s.codes[nxt, _FIRST] != CLOSE:
+        return False
+    others = [f for f in range(s.codes.shape[1]) if f != _FIRST]
+    if not np.array_equal(s.codes[best, others], s.codes[nxt, others]):
+        return False
+    same = all(
+        s.reg_values[f][best] == s.reg_values[f][nxt] != ""
+        for f in ("last_name", "house_number", "street")
+    )
+    line_first = str(s.line_values["first_name"][best])
+    return same and one_slip(line_first, str(s.reg_values["first_name"][nxt]), min_length=3)
+
+
+def _on_street(con: duckdb.DuckDBPyConnection, lines: Sequence[int]) -> frozenset[int]:
+    """Of these lines (their positions; the table `q` of the batch), those with a given name,
+    a street and a postcode but no house number for which a voter of that given name
+    (nicknames as the formal name) lives on a street of that start (`street3`) in that
+    postcode: the signer may be that voter under a changed surname, whom no blocking pass
+    proposes (they key on the surname or on the house number), so "not registered" is not
+    sure."""
+    if not lines:
+        return frozenset()
+    got = con.execute(
+        "SELECT DISTINCT q.line FROM q JOIN entries e ON e.n_first_canon = q.n_first_canon "
+        "AND street3(e.n_street) = street3(q.n_street) AND e.n_zip = q.n_zip "
+        "WHERE q.line IN (SELECT unnest(?)) AND q.n_first_canon <> '' AND q.n_house = '' "
+        "AND q.n_zip <> '' AND street3(q.n_street) <> ''",
+        [list(lines)],
+    ).fetchall()
+    return frozenset(int(a) for (a,) in got)
+
+
+def _alone(
+    con: duckdb.DuckDBPyConnection, scored: _Scored, picks: list[list[int]]
+) -> frozenset[int]:
+    """Of the best candidates that agree with their line on the address only
+    (`_address_only`), the rids of those whose address (house number, street, postcode) no
+    other voter on the register has: the term frequency of the address is one. In a register
+    of households a signer at a voter's address may well be a housemate who is not
+    registered; at an address of one voter, in a register where most voters live alone
+    (the fitted weights and the `_joint_bits` shares say how rare that is), far less so."""
+    asked = sorted(
+        {int(scored.rid[ch[0]]) for ch in picks if ch and _address_only(scored.codes[ch[0]])}
+    )
+    if not asked:
+        return frozenset()
+    got = con.execute(
+        "WITH a AS (SELECT rid, n_house, n_street, n_zip FROM entries "
+        "WHERE rid IN (SELECT unnest(?))) SELECT a.rid FROM a JOIN entries x "
+        "ON x.n_house = a.n_house AND x.n_street = a.n_street AND x.n_zip = a.n_zip "
+        "GROUP BY a.rid HAVING count(DISTINCT x.voter_id) = 1",
+        [asked],
+    ).fetchall()
+    return frozenset(int(r) for (r,) in got)
 
 
 @dataclass(frozen=True, slots=True)
@@ -840,7 +966,10 @@ def _joint_bits(
     if not len(codes):
         return out
     at = np.all(codes[:, list(_ADDRESS)] <= CLOSE, axis=1)
-    if not at.any():
+    # a household's member whose house number or street was slipped (LOOSE) is as much a
+    # housemate as one written right: the household's share caps that evidence too
+    near = np.all(codes[:, list(_ADDRESS)] <= LOOSE, axis=1)
+    if not near.any():
         return out
     log_u = np.log2(np.asarray(u, dtype=np.float64))
 
@@ -848,10 +977,11 @@ def _joint_bits(
         total = np.zeros(len(codes))
         for f in fields:
             c = codes[:, f].astype(np.int64)
-            total += np.where(c <= CLOSE, log_u[f][np.minimum(c, CLOSE)], 0.0)
+            agrees = c <= (LOOSE if f in _ADDRESS else CLOSE)
+            total += np.where(agrees, log_u[f][np.minimum(c, LOOSE)], 0.0)
         return total
 
-    zip_agrees = codes[:, _ZIP] <= CLOSE
+    zip_agrees = codes[:, _ZIP] == EXACT  # a postcode one slip off is not the same address
     address = chance((*_ADDRESS, _ZIP))
     for where, share in ((at & ~zip_agrees, shares.address), (at & zip_agrees, shares.address_zip)):
         if share > 0.0:
@@ -859,7 +989,7 @@ def _joint_bits(
     if shares.household > 0.0:
         first = codes[:, _FIRST]
         unlike = (first >= DIFFERENT) | ((first == LOOSE) & ~initial)
-        house = at & (codes[:, _LAST] <= CLOSE) & unlike
+        house = near & (codes[:, _LAST] <= CLOSE) & unlike
         both = chance((_LAST, *_ADDRESS, _ZIP))[house] - math.log2(shares.household)
         out[house] = np.minimum(out[house], np.minimum(0.0, both))
     return out

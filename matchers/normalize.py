@@ -18,7 +18,9 @@ from dataclasses import dataclass
 
 __all__ = [
     "ADDRESS_WORDS",
+    "DIRECTIONALS",
     "NAME_DROP_WORDS",
+    "STREET_SUFFIXES",
     "PersonName",
     "StreetAddress",
     "name_readings",
@@ -28,6 +30,9 @@ __all__ = [
     "soundex",
     "split_person_name",
     "split_street_address",
+    "standard_suffix",
+    "street_readings",
+    "suffix_position",
 ]
 
 # Letters that Unicode decomposition does not reduce to ASCII ("Ø" has no combining stroke).
@@ -68,8 +73,10 @@ NAME_DROP_WORDS: frozenset[str] = frozenset(
     {"JR", "SR", "II", "III", "IV", "MR", "MRS", "MS", "DR"}
 )
 
-# Address tokens and their abbreviation: USPS street suffixes (Publication 28, appendix C1),
+# Address tokens and their abbreviation wherever they stand: the commonest USPS street suffixes,
 # directionals, and unit designators (all units become APT so "#3", "Unit 3" and "Apt. 3" agree).
+# The whole of Publication 28's suffix list (STREET_SUFFIXES, below) applies only in a street's
+# suffix place (`standard_suffix`).
 ADDRESS_WORDS: Mapping[str, str] = {
     # street suffixes
     "STREET": "ST",
@@ -107,6 +114,245 @@ ADDRESS_WORDS: Mapping[str, str] = {
     "FLOOR": "APT",
     "FL": "APT",
 }
+
+# USPS Publication 28, Appendix C1 "Street Suffix Abbreviations": each line is the Postal
+# Service standard suffix abbreviation, then the primary street suffix name and the commonly
+# used street suffixes or abbreviations the publication lists for it (pe.usps.com/text/pub28/
+# 28apc_002.htm; written out here, the publication is not in ../shared).
+_C1 = """
+ALY ALLEY ALLEE ALLY
+ANX ANEX ANNEX ANNX
+ARC ARCADE
+AVE AVENUE AV AVEN AVENU AVN AVNUE
+BYU BAYOU BAYOO
+BCH BEACH
+BND BEND
+BLF BLUFF BLUF
+BLFS BLUFFS
+BTM BOTTOM BOT BOTTM
+BLVD BOULEVARD BOUL BOULV
+BR BRANCH BRNCH
+BRG BRIDGE BRDGE
+BRK BROOK
+BRKS BROOKS
+BG BURG
+BGS BURGS
+BYP BYPASS BYPA BYPAS BYPS
+CP CAMP CMP
+CYN CANYON CANYN CNYN
+CPE CAPE
+CSWY CAUSEWAY CAUSWA
+CTR CENTER CEN CENT CENTR CENTRE CNTER CNTR
+CTRS CENTERS
+CIR CIRCLE CIRC CIRCL CRCL CRCLE
+CIRS CIRCLES
+CLF CLIFF
+CLFS CLIFFS
+CLB CLUB
+CMN COMMON
+CMNS COMMONS
+COR CORNER
+CORS CORNERS
+CRSE COURSE
+CT COURT
+CTS COURTS
+CV COVE
+CVS COVES
+CRK CREEK
+CRES CRESCENT CRSENT CRSNT
+CRST CREST
+XING CROSSING CRSSNG
+XRD CROSSROAD
+XRDS CROSSROADS
+CURV CURVE
+DL DALE
+DM DAM
+DV DIVIDE DIV DVD
+DR DRIVE DRIV DRV
+DRS DRIVES
+EST ESTATE
+ESTS ESTATES
+EXPY EXPRESSWAY EXP EXPR EXPRESS EXPW
+EXT EXTENSION EXTN EXTNSN
+EXTS EXTENSIONS
+FALL FALL
+FLS FALLS
+FRY FERRY FRRY
+FLD FIELD
+FLDS FIELDS
+FLT FLAT
+FLTS FLATS
+FRD FORD
+FRDS FORDS
+FRST FOREST FORESTS
+FRG FORGE FORG
+FRGS FORGES
+FRK FORK
+FRKS FORKS
+FT FORT FRT
+FWY FREEWAY FREEWY FRWAY FRWY
+GDN GARDEN GARDN GRDEN GRDN
+GDNS GARDENS GRDNS
+GTWY GATEWAY GATEWY GATWAY GTWAY
+GLN GLEN
+GLNS GLENS
+GRN GREEN
+GRNS GREENS
+GRV GROVE GROV
+GRVS GROVES
+HBR HARBOR HARB HARBR HRBOR
+HBRS HARBORS
+HVN HAVEN
+HTS HEIGHTS HT
+HWY HIGHWAY HIGHWY HIWAY HIWY HWAY
+HL HILL
+HLS HILLS
+HOLW HOLLOW HLLW HOLLOWS HOLWS
+INLT INLET
+IS ISLAND ISLND
+ISS ISLANDS ISLNDS
+ISLE ISLE ISLES
+JCT JUNCTION JCTION JCTN JUNCTN JUNCTON
+JCTS JUNCTIONS JCTNS
+KY KEY
+KYS KEYS
+KNL KNOLL KNOL
+KNLS KNOLLS
+LK LAKE
+LKS LAKES
+LAND LAND
+LNDG LANDING LNDNG
+LN LANE
+LGT LIGHT
+LGTS LIGHTS
+LF LOAF
+LCK LOCK
+LCKS LOCKS
+LDG LODGE LDGE LODG
+LOOP LOOP LOOPS
+MALL MALL
+MNR MANOR
+MNRS MANORS
+MDW MEADOW
+MDWS MEADOWS MEDOWS
+MEWS MEWS
+ML MILL
+MLS MILLS
+MSN MISSION MISSN MSSN
+MTWY MOTORWAY
+MT MOUNT MNT
+MTN MOUNTAIN MNTAIN MNTN MOUNTIN MTIN
+MTNS MOUNTAINS MNTNS
+NCK NECK
+ORCH ORCHARD ORCHRD
+OVAL OVAL OVL
+OPAS OVERPASS
+PARK PARK PRK PARKS
+PKWY PARKWAY PARKWY PKWAY PKY PARKWAYS PKWYS
+PASS PASS
+PSGE PASSAGE
+PATH PATH PATHS
+PIKE PIKE PIKES
+PNE PINE
+PNES PINES
+PL PLACE
+PLN PLAIN
+PLNS PLAINS
+PLZ PLAZA PLZA
+PT POINT
+PTS POINTS
+PRT PORT
+PRTS PORTS
+PR PRAIRIE PRR
+RADL RADIAL RAD RADIEL
+RAMP RAMP
+RNCH RANCH RANCHES RNCHS
+RPD RAPID
+RPDS RAPIDS
+RST REST
+RDG RIDGE RDGE
+RDGS RIDGES
+RIV RIVER RVR RIVR
+RD ROAD
+RDS ROADS
+RTE ROUTE
+ROW ROW
+RUE RUE
+RUN RUN
+SHL SHOAL
+SHLS SHOALS
+SHR SHORE SHOAR
+SHRS SHORES SHOARS
+SKWY SKYWAY
+SPG SPRING SPNG SPRNG
+SPGS SPRINGS SPNGS SPRNGS
+SPUR SPUR SPURS
+SQ SQUARE SQR SQRE SQU
+SQS SQUARES SQRS
+STA STATION STATN STN
+STRA STRAVENUE STRAV STRAVEN STRAVN STRVN STRVNUE
+STRM STREAM STREME
+ST STREET STRT STR
+STS STREETS
+SMT SUMMIT SUMIT SUMITT
+TER TERRACE TERR
+TRWY THROUGHWAY
+TRCE TRACE TRACES
+TRAK TRACK TRACKS TRK TRKS
+TRFY TRAFFICWAY
+TRL TRAIL TRAILS TRLS
+TRLR TRAILER TRLRS
+TUNL TUNNEL TUNEL TUNLS TUNNELS TUNNL
+TPKE TURNPIKE TRNPK TURNPK
+UPAS UNDERPASS
+UN UNION
+UNS UNIONS
+VLY VALLEY VALLY VLLY
+VLYS VALLEYS
+VIA VIADUCT VDCT VIADCT
+VW VIEW
+VWS VIEWS
+VLG VILLAGE VILL VILLAG VILLG VILLIAGE
+VLGS VILLAGES
+VL VILLE
+VIS VISTA VIST VST VSTA
+WALK WALK WALKS
+WALL WALL
+WAY WAY WY
+WAYS WAYS
+WL WELL
+WLS WELLS
+"""
+STREET_SUFFIXES: Mapping[str, str] = {
+    word: line.split()[0] for line in _C1.strip().splitlines() for word in line.split()
+}
+DIRECTIONALS: frozenset[str] = frozenset({"N", "S", "E", "W", "NE", "NW", "SE", "SW"})
+
+
+def suffix_position(words: list[str]) -> int | None:
+    """Where a normalized street's suffix stands: its last word, or the one before a trailing
+    directional ("MAIN ST N"), when a word that is not a directional comes before it; None
+    when the street has no such place ("MILL", "N PARK": the word is the street's name)."""
+    k = len(words) - 1
+    if k >= 1 and words[k] in DIRECTIONALS:
+        k -= 1
+    if k >= 1 and any(w not in DIRECTIONALS for w in words[:k]):
+        return k
+    return None
+
+
+def standard_suffix(street: str) -> str:
+    """A normalized street with its suffix written as USPS Publication 28 (C1) writes it:
+    "MAPLE CRESCENT" -> "MAPLE CRES", "MILL ROAD N" -> "MILL RD N", "OAK VALLY" -> "OAK VLY".
+    Only the suffix's place is looked up: "MILL RD" and "VALLEY VIEW TER" keep their names (a
+    name abbreviated would stop agreeing with the same name misspelt). The store's SQL does the
+    same (`matchers.store`, tested to agree)."""
+    words = street.split()
+    k = suffix_position(words)
+    if k is not None:
+        words[k] = STREET_SUFFIXES.get(words[k], words[k])
+    return " ".join(words)
+
 
 _UNIT = "APT"
 _MAX_PASSES = 4
@@ -418,3 +664,42 @@ def split_street_address(s: str | None) -> StreetAddress:
         unit = " ".join(street_tokens[i + 1 :])
         street_tokens = street_tokens[:i]
     return StreetAddress(" ".join(house), " ".join(street_tokens), unit, zip5)
+
+
+def _has_suffix(street: str) -> bool:
+    words = street.split()
+    k = suffix_position(words)
+    return k is not None and words[k] in STREET_SUFFIXES
+
+
+def street_readings(s: str | None) -> tuple[StreetAddress, ...]:
+    """The ways a residence may be read, the usual one first (`split_street_address`), then,
+    when its first part has no street suffix or no house number ("110 Torbalea, Milson
+    Street, Latrobe": a building's or an estate's name written before the street), each later
+    part but the last (the place) whose street ends in a USPS suffix, read as the street (with
+    the first part's house number when it has none of its own). The matcher scores every
+    reading and keeps a voter's best."""
+    first = split_street_address(s)
+    if not s or "," not in str(s):
+        return (first,)
+    parts = str(s).split(",")
+    if len(parts) < 3:
+        return (first,)
+    head = split_street_address(parts[0])
+    if head.house_number and _has_suffix(head.street):
+        return (first,)
+    out = [first]
+    for part in parts[1:-1]:
+        if part.strip().upper().startswith(_UNIT_STARTS) and normalize_address(part).startswith(
+            _UNIT
+        ):
+            continue
+        other = split_street_address(part)
+        if not _has_suffix(other.street):
+            continue
+        reading = StreetAddress(
+            other.house_number or head.house_number, other.street, first.unit, first.zip5
+        )
+        if reading not in out:
+            out.append(reading)
+    return tuple(out)

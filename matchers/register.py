@@ -28,7 +28,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import IO
 
-from pipeline.case import LimitsConfig, RegisterConfig, RegisterFormat
+from pipeline.casefile import LimitsConfig, RegisterConfig, RegisterFormat
 from pipeline.errors import CaseFileError, InputMissingError, PetitionError, UnreadableInputError
 from pipeline.records import RegisterEntry
 

@@ -41,12 +41,12 @@ from pathlib import Path
 import duckdb
 import pandas as pd
 
-from pipeline.case import LimitsConfig, RegisterConfig, RegisterFormat
+from pipeline.casefile import LimitsConfig, RegisterConfig, RegisterFormat
 from pipeline.errors import UnreadableInputError
 from pipeline.records import RegisterEntry
 
 from .nicknames import NICKNAMES, canonical_given_name
-from .normalize import ADDRESS_WORDS
+from .normalize import ADDRESS_WORDS, DIRECTIONALS, STREET_SUFFIXES
 from .register import (
     JUNK_ROWS,
     JUNK_SHARE,
@@ -78,7 +78,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9  # 9: street suffixes as USPS Publication 28 writes them
 
 _TEXT_FIELDS = tuple(
     f.name
@@ -178,6 +178,22 @@ def _macros(con: duckdb.DuckDBPyConnection) -> None:
     con.register("nick_df", nick)
     con.execute("CREATE OR REPLACE TEMP TABLE nick AS SELECT * FROM nick_df")
     con.unregister("nick_df")
+    # USPS Publication 28's street suffixes (normalize.STREET_SUFFIXES), looked up by a join
+    # at the suffix's place only (`sfxat`: 1-based, 0 for none; normalize.suffix_position)
+    sfx = pd.DataFrame({"word": list(STREET_SUFFIXES), "std": list(STREET_SUFFIXES.values())})
+    con.register("sfx_df", sfx)
+    con.execute("CREATE OR REPLACE TEMP TABLE sfx AS SELECT * FROM sfx_df")
+    con.unregister("sfx_df")
+    dirs = ", ".join(_sql_str(d) for d in sorted(DIRECTIONALS))
+    con.execute(
+        "CREATE OR REPLACE TEMP MACRO sfxlast(t) AS CASE WHEN len(t) >= 2 AND "
+        f"t[len(t)] IN ({dirs}) THEN len(t) - 1 ELSE len(t) END"
+    )
+    con.execute(
+        "CREATE OR REPLACE TEMP MACRO sfxat(t) AS CASE WHEN sfxlast(t) >= 2 AND "
+        f"len(list_filter(t[1:sfxlast(t) - 1], lambda y: y NOT IN ({dirs}))) > 0 "
+        "THEN sfxlast(t) ELSE 0 END"
+    )
 
 
 # Normalized fields and blocking keys from the raw columns of `src` (register or lines).
@@ -190,13 +206,19 @@ WITH n AS (
         CASE nsq(s.suffix) WHEN 'JUNIOR' THEN 'JR' WHEN 'SENIOR' THEN 'SR' WHEN '2ND' THEN 'II'
             WHEN '3RD' THEN 'III' WHEN '4TH' THEN 'IV' ELSE nsq(s.suffix) END AS n_suffix,
         naddr(trim(coalesce(s.house_number, '') || ' ' || coalesce(s.half_code, ''))) AS n_house,
-        naddr(concat_ws(' ', s.pre_direction, s.street_name, s.post_direction)) AS n_street,
+        string_split(naddr(concat_ws(' ', s.pre_direction, s.street_name, s.post_direction)),
+            ' ') AS st_words,
         nunit(s.apartment) AS n_unit,
         left(nsq(s.zip5), 5) AS n_zip
     FROM {src} s
 ), c AS (
-    SELECT n.*, coalesce(nick.canon, n.n_first) AS n_first_canon
+    SELECT n.* EXCLUDE (st_words), coalesce(nick.canon, n.n_first) AS n_first_canon,
+        -- the street's suffix as USPS Publication 28 writes it (normalize.standard_suffix)
+        CASE WHEN sfx.std IS NULL THEN array_to_string(n.st_words, ' ')
+            ELSE array_to_string(list_concat(n.st_words[1:sfxat(n.st_words) - 1], [sfx.std],
+                n.st_words[sfxat(n.st_words) + 1:]), ' ') END AS n_street
     FROM n LEFT JOIN nick ON nick.nick = n.n_first
+    LEFT JOIN sfx ON sfxat(n.st_words) > 0 AND sfx.word = n.st_words[sfxat(n.st_words)]
 )
 SELECT c.*,
     k2(n_house, street3(n_street)) AS k_address,

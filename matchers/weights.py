@@ -612,7 +612,7 @@ def _synthetic_village_register(seed: int, size: int) -> list[RegisterEntry]:
     """Entries of a synthetic village register (synth: invented people)."""
     import tempfile
 
-    from pipeline.case import RegisterConfig
+    from pipeline.casefile import RegisterConfig
     from synth.people import build_register, default_village
     from synth.register import write_register
 
@@ -635,7 +635,7 @@ def _synthetic_village_register(seed: int, size: int) -> list[RegisterEntry]:
 def main(argv: Sequence[str] | None = None) -> int:
     import tempfile
 
-    from pipeline.case import RegisterConfig
+    from pipeline.casefile import RegisterConfig
 
     from .store import RegisterStore, open_store
 

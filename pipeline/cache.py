@@ -41,6 +41,7 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
+from .forms import STANDARD_STATEMENTS
 from .records import PageKind, PageRef, Sheet
 from .scan.context import ReadContext
 
@@ -120,7 +121,10 @@ class PageCache:
 
     def key(self, ref: PageRef, context: ReadContext | None = None) -> str:
         """The entry's name: the page's identity and the reading settings."""
-        engine = repr((context or ReadContext()).engine_factory)
+        context = context or ReadContext()
+        engine = repr(context.engine_factory)
+        if context.statements != STANDARD_STATEMENTS:  # a kind's own wording reads otherwise
+            engine += "|" + repr(context.statements)
         ident = f"{ref.content_hash}|{ref.kind}|{ref.width:.3f}|{ref.height:.3f}|{ref.dpi}"
         return hashlib.sha256(f"{ident}|{engine}".encode()).hexdigest()
 

@@ -193,7 +193,8 @@ def _summary(report, out_dir: Path, seconds: float) -> None:
     print(f"  verdict: {report.verdict.value.upper()}  ({report.verdict_reason})")
     print(
         f"  lines read {t.lines_read}: valid {t.valid}, invalid {t.invalid}, "
-        f"in review {t.needs_review}, blank {t.blank}; required {t.required}"
+        f"in review {t.needs_review}, blank {t.blank}; required "
+        + (f"{t.required}" if t.required is not None else "a share of valuation")
     )
     if t.needs_review:
         from .report import report_to_dict, review_by_reason

@@ -11,21 +11,27 @@ groups given). They are loose where OCR differs from a text layer ("1," for "I,"
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 __all__ = [
+    "AFFIDAVIT",
     "COUNTIES",
     "COUNTS",
     "HEADER_VILLAGE",
     "JURAT",
     "NAMES",
+    "NOTARY",
     "PROPOSITION",
     "RESIDENCES",
     "SHEET_CAPTIONS",
     "SHEET_NUMBERS",
     "SIGNATURE_CAPTIONS",
-    "STATEMENT_STARTS",
+    "STANDARD_STATEMENTS",
     "TITLE",
     "VILLAGES",
+    "WITNESS",
+    "Statement",
     "find_sheet_number",
     "statement_form",
 ]
@@ -44,11 +50,6 @@ PROPOSITION = re.compile(
     r"proposed\s+act\s+or\s+resolution\s+(?P<p>.*?)\s*be\s+submitted\s+to\s+a\s+vote", _ID
 )
 
-STATEMENT_STARTS = (
-    ("notary", re.compile(r"before\s+me\s+personally\s+came", _I)),
-    ("affidavit", re.compile(r"STATE\s+OF\s+NEW\s+YORK\s*\n|being\s+duly\s+sworn", _I)),
-    ("witness", re.compile(r"Statement\s+of\s+Witness\s*:?", _I)),
-)
 NAMES = (
     # "I, ... state:" (9-902) / "I, ... state that" (nominating petition)
     re.compile(r"(?<![A-Za-z])[I1l|]\s*,\s*(?P<x>[^\n]*?)\s*,?\s*state\s*(?::|;|that\b)", _I),
@@ -75,6 +76,61 @@ JURAT = re.compile(
     r"(?P<y>\d{4})",
     _I,
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """One statement a sheet's foot may carry, as its form prints it: the words that open it
+    and the patterns that read its blanks (each into the group `x`). A petition kind names the
+    statements it accepts in its spec (`KindSpec.statements`), so a new kind brings its own
+    wording; both readers look for every statement they are given (`ReadContext.statements`),
+    so that a sheet carrying another kind's statement is read as carrying it.
+
+    - `form`: the name a sheet's `WitnessStatement.form` records ("witness", "notary", ...);
+    - `opening`: its first words;
+    - `names`, `residences`, `counts`: its blanks for the signer's name and residence and for
+      the number of signatures (the first pattern that matches wins);
+    - `jurat`: the wording that dates it, when a jurat does ("Sworn to before me This 5th
+      day of October, 2026", groups d, m, y), rather than a date blank above its signature;
+    - `outranks`: found beside another statement's opening words, it is this one (the
+      notary's statement mentions a sworn statement too)."""
+
+    form: str
+    opening: re.Pattern[str]
+    names: tuple[re.Pattern[str], ...] = ()
+    residences: tuple[re.Pattern[str], ...] = ()
+    counts: tuple[re.Pattern[str], ...] = ()
+    jurat: re.Pattern[str] | None = None
+    outranks: bool = False
+
+
+# Village Law § 9-902(8) and the nominating petition (both versions): "Statement of Witness".
+WITNESS = Statement(
+    "witness",
+    re.compile(r"Statement\s+of\s+Witness\s*:?", _I),
+    names=NAMES,
+    residences=RESIDENCES,
+    counts=COUNTS,
+)
+# The nominating petition, subd. 2: the notary's statement names no one and gives no residence.
+NOTARY = Statement(
+    "notary",
+    re.compile(r"before\s+me\s+personally\s+came", _I),
+    counts=COUNTS,
+    outranks=True,
+)
+# Village Law § 2-202(1)(e)(4): the authenticating affidavit, dated by its jurat.
+AFFIDAVIT = Statement(
+    "affidavit",
+    re.compile(r"STATE\s+OF\s+NEW\s+YORK\s*\n|being\s+duly\s+sworn", _I),
+    names=NAMES,
+    residences=RESIDENCES,
+    counts=COUNTS,
+    jurat=JURAT,
+)
+# The statements the statutes give: what a reader looks for when it is given no others.
+STANDARD_STATEMENTS: tuple[Statement, ...] = (NOTARY, AFFIDAVIT, WITNESS)
+
 # The captions under the statement's date and signature blanks.
 SIGNATURE_CAPTIONS = ("signature of witness", "signature and official title")
 # 9-902(8): numbered "at the foot of each sheet"; forms print the caption in many ways, at the
@@ -105,13 +161,14 @@ def find_sheet_number(text: str) -> tuple[int, int, str] | None:
     return None
 
 
-def statement_form(text: str) -> tuple[str, int, int] | None:
-    """Which statement the text holds ("witness", "notary", "affidavit") and the span of its
-    opening words. The notary's statement mentions a sworn statement too, so it wins."""
-    found = [(m.start(), m.end(), form) for form, p in STATEMENT_STARTS if (m := p.search(text))]
+def statement_form(
+    text: str, statements: Sequence[Statement] = STANDARD_STATEMENTS
+) -> tuple[Statement, int, int] | None:
+    """Which of the `statements` the text holds and the span of its opening words: the one
+    whose opening comes first, unless one found that `outranks` the others."""
+    found = [(m.start(), m.end(), st) for st in statements if (m := st.opening.search(text))]
     if not found:
         return None
-    start, end, form = min(found)
-    if any(f == "notary" for _, _, f in found):
-        form = "notary"
-    return form, start, end
+    start, end, statement = min(found, key=lambda f: (f[0], f[1], f[2].form))
+    statement = next((st for _, _, st in found if st.outranks), statement)
+    return statement, start, end

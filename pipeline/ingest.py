@@ -315,7 +315,8 @@ def read_page(ref: PageRef, context: ReadContext | None = None) -> Sheet:
             with pdfplumber.open(ref.path) as pdf:
                 page = pdf.pages[ref.page_index]
                 try:
-                    return read_text_page(page, ref)
+                    statements = (context or ReadContext()).statements
+                    return read_text_page(page, ref, statements)
                 finally:
                     page.close()
         except PetitionError:

@@ -513,9 +513,8 @@ def judge_sheets(
 
 
 def count_totals(judged: Sequence[JudgedLine], threshold: Threshold) -> Totals:
-    """The lines by status, and the threshold (a share of valuation requires no count: 0)."""
+    """The lines by status, and the threshold (a count of signatures, or a share of valuation)."""
     count = {s: sum(1 for j in judged if j.status is s) for s in LineStatus}
-    counted = threshold if isinstance(threshold, SignatureCount) else None
     return Totals(
         lines_read=len(judged),
         blank=count[LineStatus.BLANK],
@@ -523,9 +522,7 @@ def count_totals(judged: Sequence[JudgedLine], threshold: Threshold) -> Totals:
         valid=count[LineStatus.VALID],
         invalid=count[LineStatus.INVALID],
         needs_review=count[LineStatus.NEEDS_REVIEW],
-        required=counted.required if counted else 0,
-        denominator=counted.denominator if counted else None,
-        threshold_rule=threshold.rule,
+        threshold=threshold,
     )
 
 
@@ -570,7 +567,8 @@ def decide(
     if standing.doubt.denominator_rows and electors is not None:
         most = rules.threshold(case, electors + standing.doubt.denominator_rows)
         required_at_most = most.required if isinstance(most, SignatureCount) else 0
-    return Decided(*_verdict(standing, _count_doubt(standing, required_at_most)))
+    doubt = _count_doubt(standing, required_at_most)
+    return Decided(*_verdict(standing, threshold.required, doubt))
 
 
 def _count_doubt(standing: Standing, required_at_most: int) -> _CountDoubt:
@@ -756,7 +754,7 @@ def _no_threshold(threshold: Threshold) -> list[Finding]:
     ]
 
 
-def _verdict(standing: Standing, doubt: _CountDoubt) -> tuple[Verdict, str]:
+def _verdict(standing: Standing, required: int, doubt: _CountDoubt) -> tuple[Verdict, str]:
     """The verdict by the count: sufficient only if enough lines are surely valid whatever the
     lines in review and the register's doubtful rows turn out to be; insufficient only if not
     even all of them would be enough; else undetermined, with what decides it."""
@@ -765,7 +763,7 @@ def _verdict(standing: Standing, doubt: _CountDoubt) -> tuple[Verdict, str]:
     fatal, doubts = _about_the_petition(petition_findings)
     if fatal:
         return Verdict.INSUFFICIENT, fatal
-    valid, review, required = totals.valid, totals.needs_review, totals.required
+    valid, review = totals.valid, totals.needs_review
     blocking = _blocking(petition_findings)
     if blocking:
         return Verdict.UNDETERMINED, (

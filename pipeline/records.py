@@ -55,6 +55,9 @@ __all__ = [
     "SignatureLine",
     "Source",
     "SufficiencyReport",
+    "ShareOfValuation",
+    "SignatureCount",
+    "Threshold",
     "Totals",
     "Verdict",
     "WitnessStatement",
@@ -121,7 +124,10 @@ class Field:
     the first and its re-reads), so that the closed-world stage (`pipeline.closedworld`) can
     score the values the field can hold against it; a field it chose a value for is
     `resolved`: its text is that value and its confidence the value's calibrated
-    probability."""
+    probability. A resolved date keeps its `alternatives`: the days it may be with real
+    probability (ISO dates, likeliest first, each with its probability; what they leave of 1
+    is "none of these" or too unlikely to list), so that the rules can tell whether its doubt
+    changes what the law makes of the line (`rules.reading`)."""
 
     name: str
     text: str
@@ -130,6 +136,7 @@ class Field:
     box: Box | None = None
     lattices: tuple[Lattice, ...] = ()
     resolved: bool = False
+    alternatives: tuple[tuple[str, float], ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -541,6 +548,26 @@ class Verdict(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class SignatureCount:
+    """A threshold counted in signatures: at least `required` valid lines."""
+
+    required: int
+    denominator: int | None  # what `required` is a share of (electors, voters), if anything
+    rule: str  # how `required` was computed, in words, with the citation
+
+
+@dataclass(frozen=True, slots=True)
+class ShareOfValuation:
+    """A threshold in assessed valuation: the rule set's `valuation` decides whether the
+    signers own enough; no count of signatures is required."""
+
+    rule: str  # the share required, in words, with the citation
+
+
+Threshold = SignatureCount | ShareOfValuation
+
+
+@dataclass(frozen=True, slots=True)
 class Totals:
     lines_read: int  # every row of every table, blank rows included
     blank: int
@@ -548,9 +575,23 @@ class Totals:
     valid: int
     invalid: int
     needs_review: int
-    required: int  # valid signatures the statute requires
-    denominator: int | None  # what the threshold is a share of, when it is a share
-    threshold_rule: str  # how `required` was computed, in words, with the citation
+    threshold: Threshold  # what the statute requires: a count of signatures, or a valuation
+
+    @property
+    def required(self) -> int | None:
+        """Valid signatures the statute requires; None where it requires a share of valuation."""
+        return self.threshold.required if isinstance(self.threshold, SignatureCount) else None
+
+    @property
+    def denominator(self) -> int | None:
+        """What the count is a share of (electors, voters), if anything."""
+        t = self.threshold
+        return t.denominator if isinstance(t, SignatureCount) else None
+
+    @property
+    def threshold_rule(self) -> str:
+        """What is required, in words, with the citation."""
+        return self.threshold.rule
 
 
 @dataclass(frozen=True, slots=True)

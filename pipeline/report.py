@@ -45,6 +45,7 @@ from .records import (
     Match,
     ReviewDecision,
     Sheet,
+    SignatureCount,
     SufficiencyReport,
     Totals,
     ValuationResult,
@@ -69,7 +70,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-SCHEMA_VERSION = "1.2"
+SCHEMA_VERSION = "2.0"
 """Version of the JSON document. A minor bump adds optional keys; a major bump changes meaning."""
 
 TOOL_NAME = "petitions"
@@ -377,7 +378,16 @@ def _ordered_lines(report: SufficiencyReport) -> list[JudgedLine]:
 
 
 def _totals(t: Totals) -> dict[str, Any]:
-    return {f.name: getattr(t, f.name) for f in dataclasses.fields(t)}
+    """The counts, then the threshold as the sum type it is: "signatures" with the count
+    required (and its denominator), or "valuation" with neither (the valuation section says
+    whether the signers own enough)."""
+    counts = {f.name: getattr(t, f.name) for f in dataclasses.fields(t) if f.name != "threshold"}
+    return counts | {
+        "threshold": "signatures" if isinstance(t.threshold, SignatureCount) else "valuation",
+        "required": t.required,
+        "denominator": t.denominator,
+        "threshold_rule": t.threshold_rule,
+    }
 
 
 def report_to_dict(report: SufficiencyReport) -> dict[str, Any]:
@@ -586,7 +596,7 @@ def _html_context(doc: Mapping[str, Any]) -> dict[str, Any]:
     return {
         "doc": doc,
         "totals": totals,
-        "margin": totals["valid"] - totals["required"],
+        "margin": None if totals["required"] is None else totals["valid"] - totals["required"],
         "best_case": totals["valid"] + totals["needs_review"],
         "lines_by_page": lines_by_page,
         "petition_findings": findings_by_page.get(None, []),

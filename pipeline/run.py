@@ -29,6 +29,7 @@ from matchers.store import RegisterStore, open_import, open_store
 from .cache import PageCache
 from .case import CaseConfig, LimitsConfig, RegisterConfig
 from .closedworld import resolve_sheets
+from .closedworld.sheetno import resolve_sheet_numbers
 from .errors import CaseFileError, PetitionError, stage
 from .ingest import discover, ingest_file, read_page, sha256_file
 from .judge import apply_corrections, latest_decisions
@@ -61,6 +62,7 @@ __all__ = [
     "StoredRegister",
     "check_case",
     "collect_pages",
+    "file_hashes",
     "finish",
     "ingest_one",
     "judge",
@@ -68,6 +70,7 @@ __all__ = [
     "match_lines",
     "match_signers",
     "page_cache",
+    "read_context_for",
     "read_one",
     "read_sheets",
     "rules_for",
@@ -95,14 +98,19 @@ def rules_for(case: CaseConfig) -> RuleSet:
 
 
 def ingest_one(
-    path: Path, limits: LimitsConfig | None = None, cache: PageCache | None = None
+    path: Path,
+    limits: LimitsConfig | None = None,
+    cache: PageCache | None = None,
+    digest: str | None = None,
 ) -> list[PageRef] | FileError:
-    """The pages of one file, or the reason it could not be read. With a `cache`, a file whose
-    bytes were ingested before is not opened again (a PDF's pages are parsed to list them)."""
+    """The pages of one file, or the reason it could not be read. `digest`: the file's sha256
+    when the caller has it (`file_hashes`: a file is hashed once a run), else it is hashed
+    here for the cache. With a `cache`, a file whose bytes were ingested before is not opened
+    again (a PDF's pages are parsed to list them)."""
     limits = limits or LimitsConfig()
     try:
-        # only a regular file is hashed (a pipe would never end); ingest says what the rest is
-        digest = sha256_file(path) if cache is not None and path.is_file() else None
+        if digest is None and cache is not None:
+            digest = file_hashes([path]).get(path)
         known = cache.get_pages(path, digest, limits) if cache and digest else None
         if known is not None:
             return known
@@ -110,14 +118,31 @@ def ingest_one(
     except PetitionError as err:
         log.info("%s", err.message)  # said once, by the summary and the report
         return FileError(str(path), err.message)
-    except OSError:  # the file cannot be read to hash it: ingest says why
-        return ingest_one(path, limits)
     if digest is not None and cache is not None:
         try:
             cache.put_pages(digest, limits, refs)
         except OSError as err:
             log.warning("%s: pages not cached (%s)", path, err)
     return refs
+
+
+def _ingest_hashed(
+    item: tuple[Path, str | None], limits: LimitsConfig, cache: PageCache | None
+) -> list[PageRef] | FileError:
+    return ingest_one(item[0], limits, cache, item[1])
+
+
+def file_hashes(paths: Iterable[Path]) -> dict[Path, str]:
+    """sha256 of each regular file that can be read. The others are left out: only a regular
+    file is hashed (a pipe would never end), and ingest says what is wrong with the rest."""
+    found: dict[Path, str] = {}
+    for path in dict.fromkeys(paths):
+        try:
+            if path.is_file():
+                found[path] = sha256_file(path)
+        except OSError:
+            continue
+    return found
 
 
 def read_one(ref: PageRef, context: ReadContext | None = None) -> Sheet | FileError:
@@ -618,13 +643,16 @@ def people_named_in_the_petition(
     return list(named.check(case, people, matches, entries(matches)))
 
 
-def input_hashes(case: CaseConfig, files: Sequence[Path]) -> dict[str, str]:
-    """sha256 of every input, keyed by its path relative to the case file's folder."""
+def input_hashes(
+    case: CaseConfig, files: Sequence[Path], hashes: Mapping[Path, str] | None = None
+) -> dict[str, str]:
+    """sha256 of every input, keyed by its path relative to the case file's folder; the sheet
+    files' taken from `hashes` when the caller has them (`file_hashes`)."""
     configs = (case.register_file, case.denominator_register, case.roll)
     paths = [Path(c.path) for c in configs if c is not None] + list(files)
-    return {
-        _relative(p, case.case_dir): sha256_file(p) for p in dict.fromkeys(paths) if p.is_file()
-    }
+    known = dict(hashes or {})
+    known |= file_hashes(p for p in paths if p not in known)
+    return {_relative(p, case.case_dir): known[p] for p in dict.fromkeys(paths) if p in known}
 
 
 def _relative(path: Path, base: Path) -> str:
@@ -638,8 +666,10 @@ def read_in_closed_world(
     case: CaseConfig, sheets: Sequence[Sheet], register: RegisterData
 ) -> list[Sheet]:
     """The lines' unsure fields read as the values they can hold (pipeline.closedworld): the
-    dates near the window, the register's (or roll's) addresses and people. A register kept in
-    DuckDB gives its town's entries, as the electors' count takes them (`_electors_in_store`)."""
+    dates near the window, the register's (or roll's) addresses and people; the sheets'
+    numbers among the case's (`closedworld.sheetno`). A register kept in DuckDB gives its
+    town's entries, as the electors' count takes them (`_electors_in_store`)."""
+    sheets = resolve_sheet_numbers(sheets)
     entries = list(register.entries.values())
     if not entries and register.stored is not None:
         store = register.stored.open()
@@ -776,6 +806,16 @@ def finish(
     return ex.stage(Stage.JUDGE, judge, judging, decisions, keep_in)
 
 
+def read_context_for(case: CaseConfig, context: ReadContext | None = None) -> ReadContext:
+    """The reading context for the case's sheets: the one given (`ReadContext()` if none),
+    its statements joined by any wording the case's petition kind brings of its own
+    (`KindSpec.statements`), so that its sheets' statements are read; the statutes' own stay,
+    so that a sheet carrying another kind's statement is still read as carrying it."""
+    context = context or ReadContext()
+    own = tuple(s for s in case.spec.statements if s not in context.statements)
+    return replace(context, statements=context.statements + own) if own else context
+
+
 def check_case(
     case: CaseConfig,
     decisions: Sequence[ReviewDecision] = (),
@@ -798,9 +838,11 @@ def check_case(
     files, errors = ex.stage(Stage.FIND, discover, case.sheets)
     # before reading: a missing register stops the run early
     register = ex.stage(Stage.REGISTER, load_register, case)
-    ingest = partial(ingest_one, limits=case.limits, cache=cache)
-    opened = ex.map(Stage.OPEN, ingest, files)
+    hashes = file_hashes(files)  # once a run: the page cache's key, and the report's record
+    ingest = partial(_ingest_hashed, limits=case.limits, cache=cache)
+    opened = ex.map(Stage.OPEN, ingest, [(path, hashes.get(path)) for path in files])
     pages, page_errors = collect_pages(zip(files, opened, strict=True), case.limits)
+    context = read_context_for(case, context)
     read = read_sheets(pages, partial(ex.map, Stage.READ), context, cache, progress)
     report = finish(
         case,
@@ -808,7 +850,7 @@ def check_case(
         errors + page_errors + read.errors,
         register,
         decisions,
-        input_hashes(case, files),
+        input_hashes(case, files, hashes),
         keep_in,
         progress,
         ex,

@@ -39,15 +39,13 @@ from pdfplumber.page import Page
 from .columns import join_parts, role_by_content, role_field
 from .forms import (
     COUNTIES,
-    COUNTS,
     HEADER_VILLAGE,
-    JURAT,
-    NAMES,
     PROPOSITION,
-    RESIDENCES,
     SIGNATURE_CAPTIONS,
+    STANDARD_STATEMENTS,
     TITLE,
     VILLAGES,
+    Statement,
     find_sheet_number,
     statement_form,
 )
@@ -169,20 +167,23 @@ class _Rendered:
         return int(region.sum()) >= MIN_UNSEEN_PX
 
 
-def _stops(words: Sequence[dict[str, Any]]) -> list[float]:
-    """Tops of the text lines that open a statement (witness, notary, affidavit)."""
+def _stops(words: Sequence[dict[str, Any]], statements: Sequence[Statement]) -> list[float]:
+    """Tops of the text lines that open one of the `statements`."""
     out = []
     for line in text_lines(words):
-        if statement_form(" ".join(w["text"] for w in line) + "\n") is not None:
+        if statement_form(" ".join(w["text"] for w in line) + "\n", statements) is not None:
             out.append(min(w["top"] for w in line))
     return out
 
 
 def _locate_table(
-    words: Sequence[dict[str, Any]], rules: Sequence[Any], page_height: float
+    words: Sequence[dict[str, Any]],
+    rules: Sequence[Any],
+    page_height: float,
+    statements: Sequence[Statement],
 ) -> tuple[TextTable | None, float]:
     """The table and where the statement under it starts (the page's foot if none does)."""
-    for stop in [*_stops(words), page_height]:
+    for stop in [*_stops(words, statements), page_height]:
         table = find_table(words, rules, stop)
         if table is not None:
             return table, stop
@@ -313,12 +314,12 @@ def _read_lines(
 
 
 def _read_table(
-    page: Page, words: Sequence[dict[str, Any]], ref: PageRef
+    page: Page, words: Sequence[dict[str, Any]], ref: PageRef, statements: Sequence[Statement]
 ) -> tuple[TextTable | None, tuple[SignatureLine, ...], tuple[str, ...], tuple[str, ...], float]:
     """The table, its lines, the fields its columns give, the layout's doubts, and where the
     statement below it starts."""
     rules = rules_of(page.lines, page.rects)
-    table, stop = _locate_table(words, rules, float(page.height))
+    table, stop = _locate_table(words, rules, float(page.height), statements)
     if table is None:
         return None, (), (), (), stop
     ink = [*page.images, *page.curves]
@@ -362,11 +363,12 @@ def _read_witness(
     below: float,
     page_width: float,
     ink: Sequence[dict[str, Any]] = (),
+    statements: Sequence[Statement] = STANDARD_STATEMENTS,
 ) -> WitnessStatement | None:
-    found = statement_form(text)
+    found = statement_form(text, statements)
     if found is None:
         return None
-    form, start, _ = found
+    statement, start, _ = found
     body = text[start:]
 
     def grab(patterns: Sequence[re.Pattern[str]], name: str) -> Field | None:
@@ -410,15 +412,15 @@ def _read_witness(
                 max(w["bottom"] for w in group),
             )
         break
-    if form == "affidavit" and (jurat := JURAT.search(body)):
+    if statement.jurat is not None and (jurat := statement.jurat.search(body)):
         date_f = _field("date", f"{jurat['m']} {jurat['d']}, {jurat['y']}")
     return WitnessStatement(
-        form=form,
-        witness_name=grab(NAMES, "witness_name") if form != "notary" else None,
-        residence=grab(RESIDENCES, "residence") if form != "notary" else None,
+        form=statement.form,
+        witness_name=grab(statement.names, "witness_name"),
+        residence=grab(statement.residences, "residence"),
         village=grab(VILLAGES, "village"),
         county=grab(COUNTIES, "county"),
-        stated_count=grab(COUNTS, "stated_count"),
+        stated_count=grab(statement.counts, "stated_count"),
         date=date_f,
         signature=sig_f,
         box=box,
@@ -446,16 +448,19 @@ def _read_sheet_number(
     return None
 
 
-def read_text_page(page: Page, ref: PageRef) -> Sheet:
-    """Read one born-digital sheet. Never raises for a malformed sheet: no table gives
-    `lines=()`, no statement gives `witness=None`, for the judge to report. A page turned by
-    its /Rotate (a scanner's or a viewer's quarter turn of a sheet drawn upright) is read as
-    drawn when it shows no table as displayed."""
-    sheet = _read_text_page(page, ref)
+def read_text_page(
+    page: Page, ref: PageRef, statements: Sequence[Statement] = STANDARD_STATEMENTS
+) -> Sheet:
+    """Read one born-digital sheet, looking for one of `statements` below its table. Never
+    raises for a malformed sheet: no table gives `lines=()`, no statement gives
+    `witness=None`, for the judge to report. A page turned by its /Rotate (a scanner's or a
+    viewer's quarter turn of a sheet drawn upright) is read as drawn when it shows no table as
+    displayed."""
+    sheet = _read_text_page(page, ref, statements)
     if sheet.lines or not page.rotation:
         return sheet
     drawn = _as_drawn(page)
-    again = _read_text_page(drawn, ref)
+    again = _read_text_page(drawn, ref, statements)
     drawn.close()
     return again if again.lines else sheet
 
@@ -468,9 +473,9 @@ def _as_drawn(page: Page) -> Page:
     return Page(page.pdf, obj, page_number=page.page_number, initial_doctop=page.initial_doctop)
 
 
-def _read_text_page(page: Page, ref: PageRef) -> Sheet:
+def _read_text_page(page: Page, ref: PageRef, statements: Sequence[Statement]) -> Sheet:
     words = page.extract_words(extra_attrs=["fontname", "size"])
-    table, lines, columns, doubts, stop = _read_table(page, words, ref)
+    table, lines, columns, doubts, stop = _read_table(page, words, ref, statements)
     width, height = float(page.width), float(page.height)
     if table is None:
         log.debug("page %s: no signature table found", ref.page_id)
@@ -482,7 +487,7 @@ def _read_text_page(page: Page, ref: PageRef) -> Sheet:
         below = page.crop((0, min(table_bottom, height), width, height))
         witness_text = below.extract_text() or ""
     ink = [*page.images, *page.curves]
-    witness = _read_witness(witness_text, words, table_bottom, width, ink)
+    witness = _read_witness(witness_text, words, table_bottom, width, ink, statements)
     return Sheet(
         page=ref,
         header=_read_header(header_text),

@@ -8,11 +8,9 @@ input style, with an index (`python -m synth.corpus`).
 """
 
 from .case import (
-    DATE_STYLES,
     FATAL_DEFECTS,
     TRUTH_SCHEMA,
     CaseDates,
-    format_date,
     generate_case,
     main,
 )
@@ -39,6 +37,7 @@ from .sheets import (
     draw_sheet,
     write_pdf,
 )
+from .truth import DATE_STYLES, format_date
 from .varied import VARIED_TARGETS, Variation, pick_columns, plan_varied
 
 __all__ = [

@@ -17,9 +17,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
-
-from pipeline.closedworld.values import MONTHS
+from typing import Any
 
 from .people import (
     FIRST_NAMES,
@@ -32,9 +30,8 @@ from .people import (
 )
 from .register import write_register
 from .sheets import LinePlan, SheetLayout, SheetPlan, WitnessPlan, write_pdf
-
-if TYPE_CHECKING:
-    from .varied import Variation
+from .truth import LineTruth, format_date
+from .varied import VARIED_TARGETS, Variation, plan_varied
 
 __all__ = [
     "FATAL_DEFECTS",
@@ -61,7 +58,6 @@ FATAL_DEFECTS = (
 )
 WITNESS_COUNT_MISMATCH = "WITNESS_COUNT_MISMATCH"
 TARGETS = ("sufficient", "insufficient", "undetermined")
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 FIELD_ORDER = ("date", "signature", "name", "residence", "ward", "election_district")
 
 
@@ -70,37 +66,6 @@ class CaseDates:
     adopted: dt.date = dt.date(2026, 9, 14)
     filed: dt.date = dt.date(2026, 10, 9)
     previous_general_election: dt.date = dt.date(2026, 3, 17)
-
-
-@dataclass(frozen=True, slots=True)
-class LineTruth:
-    """What the generator meant one row to be."""
-
-    plan: LinePlan
-    voter_id: str | None
-    defects: tuple[str, ...]
-    status: str  # valid, invalid, needs_review, blank
-    notes: tuple[str, ...] = ()  # what makes the line hard without being a defect (a nickname)
-
-
-DATE_STYLES = ("long", "short", "words", "dashes", "month-day", "full")
-
-
-def format_date(d: dt.date, style: str) -> str:
-    """A date as people write it: "10/03/2026" (long), "10/3/26" (short), "Oct 3, 2026"
-    (words), "10-03-2026" (dashes), "October 3" (month-day: no year) or "October 3, 2026"
-    (full)."""
-    if style == "long":
-        return f"{d.month:02d}/{d.day:02d}/{d.year}"
-    if style == "short":
-        return f"{d.month}/{d.day}/{d.year % 100:02d}"
-    if style == "dashes":
-        return f"{d.month:02d}-{d.day:02d}-{d.year}"
-    if style == "month-day":
-        return f"{MONTHS[d.month - 1]} {d.day}"
-    if style == "full":
-        return f"{MONTHS[d.month - 1]} {d.day}, {d.year}"
-    return f"{_MONTHS[d.month - 1]} {d.day}, {d.year}"
 
 
 def _style(rng: random.Random) -> str:
@@ -179,8 +144,6 @@ def generate_case(
     number of sheets follows from the target (`n_sheets` and `rows_per_sheet` are ignored).
     Without it the output is the demo's, byte for byte. `ruled` False prints the signature
     tables without rules (the same case otherwise: the random draws do not change)."""
-    from .varied import VARIED_TARGETS, plan_varied
-
     if target not in (TARGETS if variation is None else VARIED_TARGETS):
         allowed = TARGETS if variation is None else VARIED_TARGETS
         raise ValueError(f"target must be one of {', '.join(allowed)}, not {target!r}")
@@ -649,8 +612,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a corpus-style case: 5-20 rows a sheet, varied columns, handwriting, more defects",
     )
     args = parser.parse_args(argv)
-    from .varied import Variation
-
     path = generate_case(
         args.out,
         args.seed,

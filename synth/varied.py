@@ -33,11 +33,11 @@ from dataclasses import dataclass
 
 from pipeline.columns import role_field
 
-from .case import LineTruth, format_date
 from .handwriting import Hand, available_fonts, pick_hand
 from .layouts import draw_layout, families, hand_fonts_for, max_rows
 from .people import FIRST_NAMES, NICKNAMES, UNREGISTERED_SURNAMES, VILLAGE_STREETS, Village, Voter
 from .sheets import CLASSIC, COLUMNS, LinePlan, SheetPlan, WitnessPlan
+from .truth import LineTruth, format_date
 
 __all__ = [
     "LINE_FATAL",

@@ -24,8 +24,9 @@ def demo_case(tmp_path: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def prefect_harness():
-    """One temporary Prefect API for the whole session (it costs seconds to start)."""
+    """One temporary Prefect API for the whole session (it costs seconds to start; on a shared
+    machine at load 25-30 more than Prefect's 30 s default allows)."""
     from prefect.testing.utilities import prefect_test_harness
 
-    with prefect_test_harness():
+    with prefect_test_harness(server_startup_timeout=120):
         yield

@@ -50,6 +50,7 @@ from pipeline.records import (
     Severity,
     Sheet,
     SheetHeader,
+    SignatureCount,
     SignatureLine,
     Source,
     SufficiencyReport,
@@ -530,10 +531,12 @@ def sample_report() -> SufficiencyReport:
         valid=3,
         invalid=3,
         needs_review=1,
-        required=4,
-        denominator=18,
-        threshold_rule="20% of the 18 electors on the register for the previous general "
-        "village election (2025-03-18), rounded up: 4 (Village Law § 9-902(1)).",
+        threshold=SignatureCount(
+            required=4,
+            denominator=18,
+            rule="20% of the 18 electors on the register for the previous general "
+            "village election (2025-03-18), rounded up: 4 (Village Law § 9-902(1)).",
+        ),
     )
 
     return SufficiencyReport(

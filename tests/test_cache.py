@@ -199,3 +199,26 @@ def test_a_file_ingested_before_is_not_opened_again(demo_case, monkeypatch):
         f.write(b"\n% changed\n")
     with pytest.raises(AssertionError, match="opened again"):
         run.ingest_one(moved, cache=cache)
+
+
+def test_each_sheet_file_is_hashed_once_a_run(demo_case, monkeypatch):
+    """The sheet files' sha256 is both the page cache's key and the report's record of its
+    inputs: each file is hashed once a run, and the report records the same hashes."""
+    from pipeline import ingest, run
+
+    hashed: list[Path] = []
+    real = ingest.sha256_file
+
+    def counting(path):
+        hashed.append(Path(path))
+        return real(path)
+
+    monkeypatch.setattr(run, "sha256_file", counting)
+    monkeypatch.setattr(ingest, "sha256_file", counting)
+    case = load_case(demo_case)
+    report = check_case(case, cache=_cache(demo_case))
+    sheets = [p for p in hashed if p.parent.name == "sheets"]
+    assert len(sheets) == len(set(sheets)) == 5
+    assert {k: v for k, v in report.inputs.items() if k.startswith("sheets/")} == {
+        f"sheets/{p.name}": real(p) for p in sheets
+    }

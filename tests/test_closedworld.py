@@ -277,3 +277,104 @@ def test_the_witness_date_is_read_on_or_after_the_lines_it_attests() -> None:
     assert got.witness.date.resolved and got.witness.date.text.startswith("10/07")
     assert by_itself.witness is not None and by_itself.witness.date is not None
     assert by_itself.witness.date.text.startswith("10/02")
+
+
+def _unsure_date(day: dt.date, p: float, others: dict[dt.date, float]) -> Field:
+    """A date the closed-world stage read as `day` with probability `p`, the rest on `others`."""
+    alternatives = ((day.isoformat(), p), *((d.isoformat(), q) for d, q in others.items()))
+    text = f"{day.month}/{day.day}/{day.year}"
+    return Field("date", text, p, Source.OCR, None, (lattice(text),), True, alternatives)
+
+
+def _low_fields(line: SignatureLine, witnessed: Field | None = None) -> list[str]:
+    from pipeline.dates import parse_written_date
+    from pipeline.rules.base import LineContext
+    from pipeline.rules.reading import low_confidence_fields
+    from tests.builders import sheet as make_sheet
+    from tests.builders import witness as make_witness
+
+    case = case_config()
+    witnessed = witnessed or Field("date", "10/08/2026", 1.0, Source.OCR)
+    statement = replace(make_witness(count="1"), date=witnessed)
+    sheet = make_sheet((line,), witness_statement=statement)
+    signed_on = parse_written_date(line.text("date"), case.dates.filed)
+    ctx = LineContext(line, sheet, None, None, signed_on, case)
+    return [name for f in low_confidence_fields(ctx) for name in f.evidence["fields"]]
+
+
+def test_an_unsure_date_whose_days_the_law_treats_alike_does_not_hold_the_line() -> None:
+    """A date torn between 10/01 and 10/07, both inside the window and before the witness's
+    10/08: whichever it is, the line is dated correctly, so it need not wait for its day. Torn
+    between 10/07 and 10/10 (after the filing on 10/09: fatal), or with a real share on "none
+    of these", it waits for a person."""
+    from tests.builders import line as make_line
+
+    day = dt.date(2026, 10, 7)
+    inside = _unsure_date(day, 0.6, {dt.date(2026, 10, 1): 0.39})
+    straddles = _unsure_date(day, 0.6, {dt.date(2026, 10, 10): 0.39})
+    mostly_none = _unsure_date(day, 0.6, {dt.date(2026, 10, 1): 0.2})
+    after_witness = _unsure_date(
+        dt.date(2026, 10, 1), 0.6, {dt.date(2026, 10, 8): 0.2, dt.date(2026, 10, 9): 0.19}
+    )
+    for field, held in (
+        (inside, False),
+        (straddles, True),
+        (mostly_none, True),
+        (after_witness, True),
+    ):
+        line = replace(
+            make_line(1),
+            fields=tuple(field if f.name == "date" else f for f in make_line(1).fields),
+        )
+        assert ("date" in _low_fields(line)) is held, field.alternatives
+
+
+def test_a_resolved_date_keeps_the_days_it_may_be(world) -> None:  # type: ignore[no-untyped-def]
+    case, w = world
+    day = case.dates.filed - dt.timedelta(days=5)
+    written = f"{day.month}/{day.day}/{day.year % 100}"
+    seen = lattice(written, 0.9)
+    at = written.index("/") + 1  # the day's first digit hesitates
+    seen = (*seen[:at], ((written[at], 0.6), ("8", 0.5)), *seen[at + 1 :])
+    got = resolve_line(_line(_field("date", written, seen)), w).get("date")
+    assert got.resolved and got.alternatives[0][0] == day.isoformat()
+    assert got.alternatives[0][1] == pytest.approx(got.confidence, abs=1e-3)
+    assert len(got.alternatives) > 1 and sum(p for _, p in got.alternatives) <= 1.0 + 1e-9
+
+
+def test_an_unsure_witness_date_weighs_on_the_lines_it_may_fall_before() -> None:
+    """The witness's date torn between 10/03 and 10/08 does not hold the sheet (its rules find
+    the same either way), but it holds a line dated 10/05 (after 10/03: DATE_AFTER_WITNESS_DATE)
+    and not one dated 10/01 (before both)."""
+    from pipeline.rules.reading import low_confidence_sheet_fields
+    from tests.builders import line as make_line
+    from tests.builders import sheet as make_sheet
+    from tests.builders import witness as make_witness
+
+    witnessed = _unsure_date(dt.date(2026, 10, 8), 0.6, {dt.date(2026, 10, 3): 0.399})
+    for day, held in ((dt.date(2026, 10, 1), False), (dt.date(2026, 10, 5), True)):
+        line = make_line(1, date=f"{day.month}/{day.day}/2026")
+        assert ("witness.date" in _low_fields(line, witnessed)) is held
+    statement = replace(make_witness(count="1"), date=witnessed)
+    sheet = make_sheet((make_line(1, date="10/01/2026"),), witness_statement=statement)
+    assert not list(low_confidence_sheet_fields(sheet, case_config()))
+    unsettled = replace(witnessed, alternatives=witnessed.alternatives[:1])  # "none": 0.4
+    sheet = make_sheet((make_line(1),), witness_statement=replace(statement, date=unsettled))
+    assert list(low_confidence_sheet_fields(sheet, case_config()))
+
+
+def test_a_clear_name_settles_the_address_it_lives_at(world) -> None:  # type: ignore[no-untyped-def]
+    """The house number hesitates between 12 and 14 Mill St; the name is clearly Otto Quill,
+    who lives at 14: read together, the address is 14 Mill St, surely. Read alone, it is not."""
+
+    _, w = world
+    seen = lattice("14 Mill St", 0.9)
+    seen = (seen[0], (("2", 0.6), ("4", 0.55)), *seen[2:])
+    line = _line(
+        _field("name", "Otto Quill", lattice("Otto Quill", 0.92)),
+        _field("residence", "12 Mill St", seen),
+    )
+    got = resolve_line(line, w).get("residence")
+    assert got.text == "14 Mill St" and got.confidence >= RESOLVED_THRESHOLDS["residence"]
+    alone = resolve_line(_line(_field("residence", "12 Mill St", seen)), w).get("residence")
+    assert alone.confidence < RESOLVED_THRESHOLDS["residence"]

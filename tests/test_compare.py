@@ -126,6 +126,9 @@ CASES = [
     ("street", "OAK ST", "OAK CT", L.CLOSE),  # a street type mixed up (or two streets)
     ("suffix", "JR", "SR", L.DIFFERENT),
     ("zip5", "12345", "", L.MISSING),
+    ("zip5", "4069", "4060", L.CLOSE),  # a postcode one slip off: a level of its own
+    ("zip5", "3149", "3194", L.CLOSE),  # two digits swapped
+    ("zip5", "12345", "12399", L.DIFFERENT),
 ]
 
 

@@ -82,3 +82,25 @@ def test_flow_run_is_named_after_its_case_remembers_its_pages_and_publishes(
     rows = {r["item"]: r["value"] for r in (json.loads(table) if isinstance(table, str) else table)}
     assert rows["verdict"] == report.verdict.value and rows["in review"] == 4
     assert "report.html" in by_type["markdown"].data
+
+
+def test_text_layers_on_threads_are_read_in_one_task_scans_a_task_each(prefect_harness, demo_case):
+    """On the flow's threads, text-layer pages (Python holding the interpreter lock) are read
+    in one task; a scan among them gets a task each, so OCR runs in parallel."""
+    from dataclasses import replace
+
+    from prefect import flow
+
+    from flows.check import _in_one_task
+    from pipeline.records import PageKind
+    from pipeline.run import ingest_one
+
+    text = ingest_one(demo_case.parent / "sheets" / "sheet-01.pdf")
+    assert text and all(page.kind is PageKind.PDF_TEXT for page in text)
+    scan = replace(text[0], kind=PageKind.IMAGE)
+
+    @flow
+    def probe() -> tuple[bool, bool]:
+        return _in_one_task(text), _in_one_task([*text, scan])
+
+    assert probe() == (True, False)

@@ -1,6 +1,6 @@
 """kill -9 during a check, then the same check again: the report is identical to an
 uninterrupted run's, and the pages the killed run finished are not read again. On the bundled
-synthetic case's sheets scanned (pipeline.scan.synthetic: no real person). Slow (OCR of a
+synthetic case's sheets scanned (synth.degrade: no real person). Slow (OCR of a
 dozen pages in subprocesses): CI runs it in its own step (`-m ops`)."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def _doc(out: Path) -> str:
 def test_a_killed_check_is_finished_by_the_next_without_reading_its_pages_again(tmp_path):
     from pipeline.cache import PageCache
     from pipeline.case import load_case
-    from pipeline.scan.synthetic import Degrade, write_scan_case
+    from synth.degrade import Degrade, write_scan_case
 
     case = write_scan_case(REPO / "fixtures" / "demo", tmp_path / "scan", specs=(Degrade(),))
     pages = 6

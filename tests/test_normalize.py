@@ -9,10 +9,16 @@ from hypothesis import strategies as st
 from matchers.normalize import (
     ADDRESS_WORDS,
     NAME_DROP_WORDS,
+    STREET_SUFFIXES,
+    StreetAddress,
     normalize_address,
     normalize_name,
     split_person_name,
+    standard_suffix,
+    street_readings,
 )
+from matchers.store import RegisterStore
+from pipeline.records import RegisterEntry
 
 
 @pytest.mark.parametrize(
@@ -173,3 +179,65 @@ def test_postcodes_of_any_length_and_street_types_run_in(text, zip5, street):
 
     got = split_street_address(text)
     assert (got.zip5, got.street) == (zip5, street)
+
+
+# --------------------------------------------------------------------------------------------
+# USPS Publication 28 street suffixes (C1), at the suffix's place only
+# --------------------------------------------------------------------------------------------
+
+SUFFIX_CASES = [
+    ("MAPLE CRESCENT", "MAPLE CRES"),
+    ("ARMSTRONG CRSENT", "ARMSTRONG CRES"),
+    ("OAK VALLY", "OAK VLY"),
+    ("E MAIN STREET W", "E MAIN ST W"),
+    ("MILL ROAD N", "MILL RD N"),
+    ("VALLEY VIEW TERRACE", "VALLEY VIEW TER"),  # VALLEY names the street: kept
+    ("MILL", "MILL"),  # one word: the street's name
+    ("N PARK", "N PARK"),  # a directional and a name
+    ("BROADWAY", "BROADWAY"),
+    ("", ""),
+]
+
+
+@pytest.mark.parametrize(("street", "expected"), SUFFIX_CASES)
+def test_standard_suffix(street, expected):
+    assert standard_suffix(street) == expected
+    assert standard_suffix(expected) == expected
+
+
+def test_the_suffix_list_is_publication_28s():
+    # every standard abbreviation maps to itself; a few of C1's rows, spot-checked
+    assert all(STREET_SUFFIXES[std] == std for std in STREET_SUFFIXES.values())
+    for word, std in (
+        ("CRESCENT", "CRES"),
+        ("HOLLOWS", "HOLW"),
+        ("TURNPIKE", "TPKE"),
+        ("CROSSING", "XING"),
+        ("VILLIAGE", "VLG"),
+        ("THROUGHWAY", "TRWY"),
+    ):
+        assert STREET_SUFFIXES[word] == std
+    assert len(set(STREET_SUFFIXES.values())) >= 200
+
+
+def test_the_store_writes_suffixes_as_standard_suffix_does():
+    streets = [s for s, _ in SUFFIX_CASES]
+    store = RegisterStore.from_entries(
+        [
+            RegisterEntry(f"V{i}", "QUILLBY", "ODILE", house_number="1", street_name=s.title())
+            for i, s in enumerate(streets)
+        ]
+    )
+    with store.cursor() as con:
+        got = [s for (s,) in con.execute("SELECT n_street FROM entries ORDER BY rid").fetchall()]
+    assert got == [standard_suffix(normalize_address(s)) for s in streets]
+
+
+def test_a_street_written_after_a_place_name_is_read_too():
+    readings = street_readings("110 Torbalea, Milson Street, Latrobe 2211")
+    assert readings[0] == StreetAddress("110", "TORBALEA", "", "2211")
+    assert StreetAddress("110", "MILSON ST", "", "2211") in readings[1:]
+    # a street with its suffix first, or a unit after it, is read one way only
+    assert len(street_readings("12 Main St, Elmwood Falls, NY 12345")) == 1
+    assert len(street_readings("12 Main St, Apt 3, Elmwood Falls")) == 1
+    assert len(street_readings("12 Broadway")) == 1

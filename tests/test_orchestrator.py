@@ -46,10 +46,35 @@ def test_every_stage_runs_in_order_through_the_executor_and_the_report_is_the_sa
 def test_the_flow_runs_each_stage_as_a_task_of_its_name():
     """The flow's executor has a task for every stage but the directory listing (run in the
     flow itself), named as the stage is."""
-    from flows.check import _OPEN_TASK, _READ_TASK, _STAGE_TASKS
+    from flows.check import _OPEN_TASK, _READ_ALL_TASK, _READ_TASK, _STAGE_TASKS
 
     tasks = {**_STAGE_TASKS, Stage.OPEN: _OPEN_TASK, Stage.READ: _READ_TASK}
     assert set(tasks) == set(Stage) - {Stage.FIND}
     assert all(t.name == name for name, t in tasks.items())
+    assert _READ_ALL_TASK.name == Stage.READ and _READ_ALL_TASK.retries == _READ_TASK.retries
     io = {name for name, t in tasks.items() if t.retries}
     assert io == {Stage.REGISTER, Stage.OPEN, Stage.READ, Stage.WRITE}  # retries only on I/O
+
+
+def test_the_flow_stores_its_parameters_as_they_are():
+    """Paths, a flag and None go to the server as they are (not through FastAPI's encoder, whose
+    import costs the run); a flow with other options keeps that."""
+    from flows.check import check_petition
+
+    params = {"case_path": "/a/case.toml", "out_dir": "/a/out", "decisions_path": None}
+    for flow in (check_petition, check_petition.with_options(retries=1)):
+        assert flow.serialize_parameters({**params, "use_cache": False}) == {
+            **params,
+            "use_cache": False,
+        }
+    assert check_petition.persist_result is False
+
+
+def test_a_deployment_finds_the_flow_itself_by_its_function_name():
+    """A deployment's entrypoint is `flows/check.py:<the function's name>`: that name must be
+    the flow, with its run name and task runner, not a bare function Prefect would wrap."""
+    import flows.check
+    from flows.check import check_petition
+
+    assert getattr(flows.check, check_petition.fn.__name__) is check_petition
+    assert check_petition.flow_run_name is not None

@@ -19,6 +19,7 @@ from pipeline.records import (
     MatchDecision,
     ReviewAction,
     Severity,
+    ShareOfValuation,
     Source,
     Totals,
     Verdict,
@@ -65,7 +66,7 @@ def written(report, tmp_path_factory):
 
 def test_sample_document_is_valid(doc):
     validate_report_dict(doc)
-    assert doc["schema_version"] == SCHEMA_VERSION == "1.2"
+    assert doc["schema_version"] == SCHEMA_VERSION == "2.0"
     assert doc["case"] == {
         "name": CASE_NAME,
         "petition_kind": "permissive_referendum",
@@ -74,7 +75,35 @@ def test_sample_document_is_valid(doc):
     }
     assert doc["verdict"]["value"] == "undetermined"
     assert doc["tool"]["name"] == "petitions" and doc["tool"]["version"]
-    assert set(doc["totals"]) == {f.name for f in dataclasses.fields(Totals)}
+    counts = [f.name for f in dataclasses.fields(Totals) if f.name != "threshold"]
+    assert list(doc["totals"]) == [
+        *counts,
+        "threshold",
+        "required",
+        "denominator",
+        "threshold_rule",
+    ]
+    assert doc["totals"]["threshold"] == "signatures" and doc["totals"]["required"] == 4
+
+
+def test_a_share_of_valuation_is_reported_as_one_not_as_zero_signatures(report):
+    """The threshold is a sum type: a valuation kind's totals say "valuation" and require no
+    count (null, not 0), and the schema holds each side to its shape."""
+    rule = "owners of at least half the assessed valuation (Town Law § 191)"
+    totals = dataclasses.replace(report.totals, threshold=ShareOfValuation(rule))
+    assert totals.required is None and totals.denominator is None
+    doc = report_to_dict(dataclasses.replace(report, totals=totals))
+    t = doc["totals"]
+    assert (t["threshold"], t["required"], t["denominator"], t["threshold_rule"]) == (
+        "valuation",
+        None,
+        None,
+        rule,
+    )
+    validate_report_dict(doc)
+    for wrong in ({"required": 0}, {"threshold": "signatures"}):
+        with pytest.raises(ReportSchemaError):
+            validate_report_dict({**doc, "totals": {**t, **wrong}})
 
 
 def test_document_is_plain_json(doc):
@@ -122,7 +151,7 @@ def test_schema_enums_follow_the_records():
     assert set(top["properties"]["verdict"]["properties"]["value"]["enum"]) == {
         v.value for v in Verdict
     }
-    assert top["$id"] == "https://petitions.invalid/schema/report-1.2.json"
+    assert top["$id"] == "https://petitions.invalid/schema/report-2.0.json"
 
 
 def test_review_queue_and_lines_in_sheet_order(report, doc):
@@ -272,7 +301,8 @@ def test_html_escapes_text_read_from_sheets(report, tmp_path):
 
 
 def test_render_html_of_a_sufficient_report(report):
-    totals = dataclasses.replace(report.totals, required=2)
+    count = dataclasses.replace(report.totals.threshold, required=2)
+    totals = dataclasses.replace(report.totals, threshold=count)
     html = render_html(dataclasses.replace(report, totals=totals, verdict=Verdict.SUFFICIENT))
     assert "SUFFICIENT" in html
     assert "1 above the threshold" in html

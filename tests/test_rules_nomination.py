@@ -249,7 +249,7 @@ def test_committee_members_must_be_registered_voters_of_the_village(decision, en
     """Subd. 1's form: 'at least three persons, all of whom shall be registered voters within
     such village'."""
     c = case()
-    people = nom.committee_lines(c.nomination.committee[:1])
+    people = nom.committee_lines(c.section.committee[:1])
     match = b.match(people[0].line_id, "NY1" if decision is MatchDecision.MATCH else None, decision)
     found = list(nom.committee_registered(c, people, [match], {"NY1": b.entry(**entry_kw)}))
     assert [f.code for f in found] == (["COMMITTEE_MEMBER_NOT_VILLAGE_VOTER"] if flagged else [])

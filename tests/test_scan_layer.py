@@ -15,7 +15,7 @@ from pipeline.records import PageKind, Sheet
 from pipeline.scan.clean import Cleaned, rotate_quarter, rotate_small
 from pipeline.scan.engine import OcrText, Psm, Rect
 from pipeline.scan.layer import _to_cleaned, layer_words
-from pipeline.scan.synthetic import rasterize_pdf, write_searchable_pdf
+from synth.degrade import rasterize_pdf, write_searchable_pdf
 from tests.fakes import reading
 
 

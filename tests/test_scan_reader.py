@@ -14,7 +14,7 @@ from pipeline.scan.context import ReadContext
 from pipeline.scan.engine import DIGITS, Psm, Rect
 from pipeline.scan.metrics import compare_to_truth
 from pipeline.scan.reader import SIGNED_PLACEHOLDER, read_scan
-from pipeline.scan.synthetic import Degrade, degrade, rasterize_pdf
+from synth.degrade import Degrade, degrade, rasterize_pdf
 from synth.sheets import COLUMNS, MARGIN
 from tests.fakes import CrashingEngine, FakeEngine, reading
 

@@ -20,8 +20,8 @@ from pipeline.scan.engine import OcrText, Psm, Word
 from pipeline.scan.images import estimate_dpi, load_page_image
 from pipeline.scan.ink import measure_ink
 from pipeline.scan.metrics import cer
-from pipeline.scan.synthetic import Degrade, degrade, save_scan
 from pipeline.scan.table import find_grid, rule_masks
+from synth.degrade import Degrade, degrade, save_scan
 
 DPI = 150.0
 
@@ -601,9 +601,9 @@ def test_a_table_without_rules_is_found_from_its_text(unruled_case: Path, spec: 
     filled line."""
     import json
 
-    from pipeline.scan.synthetic import degrade, rasterize_pdf
     from pipeline.scan.table import find_grids
     from pipeline.scan.textgrid import _without_specks, text_grid
+    from synth.degrade import degrade, rasterize_pdf
 
     truth = json.loads((unruled_case / "truth.json").read_text(encoding="utf-8"))
     sheet = truth["sheets"][0]
@@ -647,18 +647,17 @@ def test_sheet_numbers_by_caption_and_doubt(
 ) -> None:
     from pipeline.records import Sheet
     from pipeline.rules.reading import threshold_for
-    from pipeline.scan.blocks import BlockPage
-    from pipeline.scan.engine import DIGITS
     from pipeline.scan.reader import _read_sheet_number
+    from pipeline.scan.sheetno import NumberRead
     from tests.builders import page
-    from tests.fakes import FakeEngine
 
     words = tuple(
         Word(t, 0.95, (100 + 60 * k, 3000, 150 + 60 * k, 3030), 0)
         for k, t in enumerate(printed.split())
     )
-    engine = FakeEngine({DIGITS: digits_read})
-    field = _read_sheet_number(OcrText(words), 300.0, BlockPage(engine, 1.0, 300.0))
+    field = _read_sheet_number(
+        OcrText(words), 300.0, lambda caption: NumberRead(digits_read, 0.95, ())
+    )
     assert field is not None
     from pipeline.records import SheetHeader
 

@@ -27,9 +27,13 @@ import numpy as np
 
 from ..records import Lattice
 
-__all__ = ["Params", "Posterior", "costs", "mixed_costs", "posterior", "value_costs"]
+__all__ = ["Params", "Posterior", "costs", "mixed_costs", "posterior", "ranked", "value_costs"]
 
 _PUNCT = frozenset(".,/-'#")
+# A posterior lists its five likeliest values, and any more down to this probability (at most
+# RANKED_MAX): enough to tell whether a doubt changes what the law makes of a line.
+RANKED_MIN = 1e-4
+RANKED_MAX = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +159,12 @@ def posterior(
     probs = np.exp(logits - top)
     none_p = math.exp(none_logit - top)
     total = probs.sum() + none_p
-    probs, none_p = probs / total, none_p / total
-    order = np.argsort(-probs)[:5]
-    return Posterior(tuple((int(k), float(probs[k])) for k in order), float(none_p))
+    return Posterior(ranked(probs / total), float(none_p / total))
+
+
+def ranked(probs: np.ndarray) -> tuple[tuple[int, float], ...]:
+    """(value index, probability), likeliest first: the first five, then down to RANKED_MIN."""
+    order = np.argsort(-probs)[:RANKED_MAX]
+    return tuple(
+        (int(k), float(probs[k])) for i, k in enumerate(order) if i < 5 or probs[k] >= RANKED_MIN
+    )

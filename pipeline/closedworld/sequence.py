@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .score import Params, Posterior, posterior
+from .score import Params, Posterior, posterior, ranked
 
 __all__ = ["BACKWARD", "chain_posteriors"]
 
@@ -69,7 +69,5 @@ def chain_posteriors(
             continue
         marg = fwd[i] * bwd[i]
         marg = marg / marg.sum() if marg.sum() else own[i]
-        probs = (1.0 - none[i]) * marg
-        order = np.argsort(-probs)[:5]
-        out[k] = Posterior(tuple((int(v), float(probs[v])) for v in order), none[i])
+        out[k] = Posterior(ranked((1.0 - none[i]) * marg), none[i])
     return out

@@ -18,22 +18,26 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
-from ..case import CaseConfig
+from pydantic import BaseModel
+
+from ..forms import Statement
 from ..records import (
     Finding,
     Holding,
     Match,
     RegisterEntry,
     Severity,
+    ShareOfValuation,
     Sheet,
+    SignatureCount,
     SignatureLine,
+    Threshold,
     ValuationResult,
 )
 
 if TYPE_CHECKING:
-    from pydantic import BaseModel
-
-    from ..case import RollConfig
+    from ..case import CaseConfig
+    from ..casefile import RollConfig
 
 __all__ = [
     "Dated",
@@ -51,8 +55,10 @@ __all__ = [
     "Threshold",
     "finding",
     "in_force",
+    "no_problems",
     "no_roll",
     "nothing_more",
+    "section_of",
     "voters",
 ]
 
@@ -103,30 +109,10 @@ class LineContext:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class SignatureCount:
-    """A threshold counted in signatures: at least `required` valid lines."""
-
-    required: int
-    denominator: int | None  # what `required` is a share of (electors, voters), if anything
-    rule: str  # how `required` was computed, in words, with the citation
-
-
-@dataclass(frozen=True, slots=True)
-class ShareOfValuation:
-    """A threshold in assessed valuation: the rule set's `valuation` decides whether the
-    signers own enough; no count of signatures is required."""
-
-    rule: str  # the share required, in words, with the citation
-
-
-Threshold = SignatureCount | ShareOfValuation
-
-
 LineRule = Callable[[LineContext], Iterable[Finding]]
 Valuation = Callable[[Sequence[Holding], Collection[str]], ValuationResult]
-SheetRule = Callable[[Sheet, CaseConfig], Iterable[Finding]]
-PetitionRule = Callable[[Sequence[Sheet], CaseConfig], Iterable[Finding]]
+SheetRule = Callable[[Sheet, "CaseConfig"], Iterable[Finding]]
+PetitionRule = Callable[[Sequence[Sheet], "CaseConfig"], Iterable[Finding]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +132,7 @@ class RuleSet:
 
 
 T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,13 +183,26 @@ class NamedPeople:
     ]
 
 
-RuleSetOf = Callable[[CaseConfig], RuleSet]  # a rule set built from the case (2-202's basis)
+RuleSetOf = Callable[["CaseConfig"], RuleSet]  # a rule set built from the case (2-202's basis)
 Signers = Literal["voters", "owners"]
 
 
 def nothing_more(case: CaseConfig) -> Sequence[str]:
     """A kind that needs no case-file key beyond the common ones and its section."""
     return ()
+
+
+def no_problems(case: CaseConfig) -> Sequence[str]:
+    """A kind that checks nothing in the case's facts beyond the common checks."""
+    return ()
+
+
+def section_of(case: CaseConfig, model: type[M]) -> M:
+    """The case's section as the kind's model gives it (a rule module reading its own)."""
+    section = case.section
+    if not isinstance(section, model):
+        raise ValueError(f"a {case.kind} case needs its section ({model.__name__})")
+    return section
 
 
 def voters(case: CaseConfig) -> Signers:
@@ -223,6 +223,8 @@ class KindSpec:
     - `section`: the case file's table for the kind ("nomination"), validated by
       `section_model`; None where the kind needs none.
     - `requires(case)`: further case-file keys the kind needs, as "dates.adopted" (missing ones).
+    - `problems(case)`: what the kind finds wrong in the case's facts (a nominating
+      petition's election before its filing), in words.
     - `signed_by(case)`: "voters" (matched on the register) or "owners" (on the assessment
       roll, `roll(case)`).
     - `signing_start(case)`: the first day signatures may be gathered, where the statute or the
@@ -230,8 +232,10 @@ class KindSpec:
     - `filing_window(case)`: the days a scheduled check runs (first and last).
     - `rule_sets`: the kind's rule sets oldest first, chosen by the filing day (`rules_on`).
     - `statements`: the printed form's vocabulary: the statements a sheet's foot may carry
-      ("witness", "notary", "affidavit"; `pipeline.forms` reads each), which the kind's
-      statement rule accepts."""
+      (`forms.Statement`: each one's wording and blanks; the statutes' own are
+      `forms.STANDARD_STATEMENTS`), which the kind's statement rule accepts; a kind with a
+      wording of its own brings it here, and the readers look for it on the kind's sheets
+      (`run.read_context_for`)."""
 
     name: str
     statute: str  # "Village Law § 9-902": the report names it
@@ -239,10 +243,11 @@ class KindSpec:
     rule_sets: tuple[Dated[RuleSet | RuleSetOf], ...]
     filing_window: Callable[[CaseConfig], tuple[dt.date, dt.date]]
     signing_start: Callable[[CaseConfig], SigningStart | None]
-    statements: tuple[str, ...]
+    statements: tuple[Statement, ...]
     section: str | None = None
     section_model: type[BaseModel] | None = None
     requires: Callable[[CaseConfig], Sequence[str]] = nothing_more
+    problems: Callable[[CaseConfig], Sequence[str]] = no_problems
     signed_by: Callable[[CaseConfig], Signers] = voters
     roll: Callable[[CaseConfig], RollConfig | None] = no_roll
     in_village: bool = True  # the case names the village (municipality.village)

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
-from ..case import CaseConfig
 from ..dates import parse_written_date
+from ..forms import WITNESS, Statement
 from ..records import Finding, MatchDecision, Severity, Sheet
 from .base import LineContext, SigningStart, finding
 from .electors import PREREGISTERED, PURGED, in_village
+
+if TYPE_CHECKING:
+    from ..case import CaseConfig
 
 __all__ = [
     "check_dated",
@@ -300,7 +304,7 @@ def check_witness_statement(
         ("residence", "WITNESS_RESIDENCE_MISSING", "the witness's residence"),
         ("date", "WITNESS_DATE_MISSING", "the date of the statement"),
     ),
-    forms: Sequence[str] = ("witness",),
+    forms: Sequence[Statement] = (WITNESS,),
 ) -> Iterable[Finding]:
     """The statement at the foot of the sheet: present (in one of the accepted `forms`) and
     signed, or nothing on the sheet is witnessed and every line falls; its other parts
@@ -308,7 +312,7 @@ def check_witness_statement(
     which must be the number of signed lines: a person decides a gap or a difference."""
     page_id = sheet.page.page_id
     w = sheet.witness
-    if w is None or w.form not in forms:
+    if w is None or w.form not in {s.form for s in forms}:
         yield finding(
             "WITNESS_STATEMENT_MISSING",
             FATAL,

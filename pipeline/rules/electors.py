@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 
 from matchers.normalize import normalize_address
 
-from ..case import MunicipalityConfig, StreetRange
+from ..casefile import MunicipalityConfig, StreetRange
 from ..records import RegisterEntry
 
 __all__ = [

@@ -12,10 +12,23 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Sequence
 from functools import partial
+from typing import TYPE_CHECKING
 
-from ..case import CaseConfig, DistrictConfig, RollConfig
+from pydantic import Field
+
+from ..casefile import RollConfig, Strict
+from ..forms import AFFIDAVIT, NOTARY, WITNESS
 from ..records import Finding, Severity, Sheet
-from .base import Dated, KindSpec, LineContext, RuleSet, ShareOfValuation, Signers, finding
+from .base import (
+    Dated,
+    KindSpec,
+    LineContext,
+    RuleSet,
+    ShareOfValuation,
+    Signers,
+    finding,
+    section_of,
+)
 from .common import (
     check_signed,
     check_signer_is_owner,
@@ -27,19 +40,33 @@ from .common import (
 )
 from .valuation import district_owners_191
 
-__all__ = ["RULES", "SPEC", "STATUTE"]
+if TYPE_CHECKING:
+    from ..case import CaseConfig
+
+__all__ = ["RULES", "SPEC", "STATUTE", "DistrictConfig"]
 
 STATUTE = "Town Law § 191"
 FATAL, REVIEW, NOTE = Severity.FATAL, Severity.REVIEW, Severity.NOTE
 # "acknowledged or proved in the same manner as a deed ..., or authenticated in the manner
 # provided by the election law for ... nominating petitions"
-STATEMENTS = ("witness", "notary", "affidavit")
+STATEMENTS = (WITNESS, NOTARY, AFFIDAVIT)
+
+
+# -- the case file's [district] --------------------------------------------------------------
+
+
+class DistrictConfig(Strict):
+    """Town Law § 191: a petition for an improvement district or its extension."""
+
+    name: str = Field(min_length=1)
+    roll: RollConfig
+    boundaries_described: bool = False  # "describe the boundaries ... as in a deed"
+    requests_improvement: bool = True  # construction or acquisition of an improvement
+    maximum_amount: float | None = Field(default=None, ge=0)  # to be expended (required then)
 
 
 def _district(case: CaseConfig) -> DistrictConfig:
-    if case.district is None:
-        raise ValueError("an improvement district case needs [district]")
-    return case.district
+    return section_of(case, DistrictConfig)
 
 
 def threshold(case: CaseConfig, electors: int | None) -> ShareOfValuation:

@@ -17,8 +17,12 @@ import datetime as dt
 from collections.abc import Collection, Iterable, Sequence
 from fractions import Fraction
 from functools import partial
+from typing import TYPE_CHECKING, Literal
 
-from ..case import CaseConfig, IncorporationConfig, RollConfig
+from pydantic import Field
+
+from ..casefile import RollConfig, Strict
+from ..forms import AFFIDAVIT
 from ..records import Finding, Holding, Severity, Sheet, ValuationResult
 from .base import (
     Dated,
@@ -29,6 +33,7 @@ from .base import (
     SignatureCount,
     Signers,
     finding,
+    section_of,
 )
 from .common import (
     check_has_residence,
@@ -43,20 +48,63 @@ from .common import (
 )
 from .valuation import incorporation_owners_2202
 
-__all__ = ["SPEC", "STATUTE", "rules_for_case", "rules_owners", "rules_residents"]
+if TYPE_CHECKING:
+    from ..case import CaseConfig
+
+__all__ = [
+    "SPEC",
+    "STATUTE",
+    "DesigneeConfig",
+    "IncorporationConfig",
+    "TownPartConfig",
+    "rules_for_case",
+    "rules_owners",
+    "rules_residents",
+]
 
 STATUTE = "Village Law § 2-202"
 A1, A2 = f"{STATUTE}(1)(a)(1)", f"{STATUTE}(1)(a)(2)"
 B, C, E = f"{STATUTE}(1)(b)", f"{STATUTE}(1)(c)", f"{STATUTE}(1)(e)"
 MIN_POPULATION = 500  # (1)(b)(3)
 FATAL, REVIEW, NOTE = Severity.FATAL, Severity.REVIEW, Severity.NOTE
-STATEMENTS = ("affidavit",)  # (1)(e)(4): "an authenticating affidavit of a witness"
+STATEMENTS = (AFFIDAVIT,)  # (1)(e)(4): "an authenticating affidavit of a witness"
+
+
+# -- the case file's [incorporation] ---------------------------------------------------------
+
+
+class TownPartConfig(Strict):
+    name: str = Field(min_length=1)
+    # The state equalization rate as a fraction (0.85 for 85%): full value = assessed / rate.
+    equalization_rate: float = Field(default=1.0, gt=0, le=10)
+
+
+class DesigneeConfig(Strict):
+    name: str = Field(min_length=1)
+    address: str = ""
+    resides_in_territory: bool | None = None  # None: not known; the clerk checks
+
+
+class IncorporationConfig(Strict):
+    """Village Law § 2-202 as the seed text gives it (before its later amendment)."""
+
+    basis: Literal["residents", "owners"]  # (a): which group petitions; "both" not yet
+    village_name: str = ""  # (b)(2)
+    population_alleged: int | None = Field(default=None, ge=0)  # (b)(3): at least 500
+    designees: tuple[DesigneeConfig, ...] = ()  # (b)(5): one to three, a majority resident
+    towns: tuple[TownPartConfig, ...] = ()  # the towns the territory lies in
+    territory_described: bool = False  # (c)(1): the description is attached
+    inhabitants_listed: bool = False  # (c)(2): the list of regular inhabitants is attached
+    roll: RollConfig | None = None  # basis "owners"
 
 
 def _incorporation(case: CaseConfig) -> IncorporationConfig:
-    if case.incorporation is None:
-        raise ValueError("an incorporation case needs [incorporation]")
-    return case.incorporation
+    return section_of(case, IncorporationConfig)
+
+
+def _basis(case: CaseConfig) -> str | None:
+    section = case.section
+    return section.basis if isinstance(section, IncorporationConfig) else None
 
 
 # -- (1)(a): who petitions, and how many ------------------------------------------------------
@@ -250,20 +298,17 @@ def rules_for_case(case: CaseConfig) -> RuleSet:
 
 def signed_by(case: CaseConfig) -> Signers:
     """(1)(a): residents on the register, or owners on the assessment roll."""
-    inc = case.incorporation
-    return "owners" if inc is not None and inc.basis == "owners" else "voters"
+    return "owners" if _basis(case) == "owners" else "voters"
 
 
 def roll(case: CaseConfig) -> RollConfig | None:
     """The owners' roll (basis "owners")."""
-    inc = case.incorporation
-    return inc.roll if inc is not None and inc.basis == "owners" else None
+    return _incorporation(case).roll if _basis(case) == "owners" else None
 
 
 def requires(case: CaseConfig) -> tuple[str, ...]:
     """Owners are found on the roll: basis "owners" needs incorporation.roll."""
-    inc = case.incorporation
-    owners_without_roll = inc is not None and inc.basis == "owners" and inc.roll is None
+    owners_without_roll = _basis(case) == "owners" and _incorporation(case).roll is None
     return ("incorporation.roll",) if owners_without_roll else ()
 
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..case import CaseConfig
 from ..election_calendar import (
     filing_deadline,
     general_village_election,
@@ -20,6 +19,7 @@ from ..election_calendar import (
     proposition_election,
     referendum_filing_window,
 )
+from ..forms import WITNESS
 from ..holidays import CITE_25A
 from ..records import Finding, Severity, Sheet
 from .base import Dated, KindSpec, LineContext, RuleSet, SignatureCount, SigningStart, finding
@@ -35,6 +35,9 @@ from .common import (
     signing_from_the_case,
 )
 
+if TYPE_CHECKING:
+    from ..case import CaseConfig
+
 __all__ = ["RULES", "SPEC", "STATUTE"]
 
 STATUTE = "Village Law § 9-902"
@@ -42,7 +45,7 @@ SUBD_1 = f"{STATUTE}(1)"
 SUBD_8 = f"{STATUTE}(8)"
 
 FATAL, REVIEW, NOTE = Severity.FATAL, Severity.REVIEW, Severity.NOTE
-STATEMENTS = ("witness",)  # 9-902(8)'s "Statement of Witness"
+STATEMENTS = (WITNESS,)  # 9-902(8)'s "Statement of Witness"
 
 
 def _adopted(case: CaseConfig) -> dt.date:

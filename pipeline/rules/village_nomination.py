@@ -14,8 +14,12 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
+from typing import TYPE_CHECKING
 
-from ..case import CaseConfig, NominationConfig, PersonConfig
+import pydantic
+
+from ..casefile import PersonConfig, Strict
+from ..forms import NOTARY, WITNESS
 from ..records import (
     Field,
     Finding,
@@ -36,6 +40,7 @@ from .base import (
     SignatureCount,
     finding,
     in_force,
+    section_of,
 )
 from .common import (
     check_dated,
@@ -52,8 +57,15 @@ from .common import (
 )
 from .electors import PURGED, in_village
 
+if TYPE_CHECKING:
+    from ..case import CaseConfig
+
 __all__ = [
+    "DEFAULT_PARTIES",
     "FORM_CHANGED",
+    "NominatedCandidate",
+    "NominationConfig",
+    "PartyConfig",
     "RULES",
     "SPEC",
     "STATUTE",
@@ -80,10 +92,70 @@ FORM_CHANGED = dt.date(2017, 11, 22)
 FATAL, REVIEW, NOTE = Severity.FATAL, Severity.REVIEW, Severity.NOTE
 
 
+# -- the case file's [nomination] ------------------------------------------------------------
+
+
+class NominatedCandidate(Strict):
+    name: str = pydantic.Field(min_length=1)
+    office: str = pydantic.Field(min_length=1)
+    term: str = ""
+    residence: str = ""
+
+
+class PartyConfig(Strict):
+    name: str = pydantic.Field(min_length=1)
+    abbreviations: tuple[str, ...] = ()
+
+
+# Parties with a line on the New York ballot, as the NYS BOE voter-file layout lists them
+# (ENROLLMENT codes), for the independent body name rule. A case lists the parties "then
+# existing" when it files; this default is only a starting point.
+DEFAULT_PARTIES = (
+    PartyConfig(name="Democratic", abbreviations=("DEM",)),
+    PartyConfig(name="Republican", abbreviations=("REP", "GOP")),
+    PartyConfig(name="Conservative", abbreviations=("CON",)),
+    PartyConfig(name="Working Families", abbreviations=("WOR", "WFP")),
+    PartyConfig(name="Green", abbreviations=("GRE",)),
+    PartyConfig(name="Libertarian", abbreviations=("LBT",)),
+)
+
+
+class NominationConfig(Strict):
+    """A village independent nominating petition (the nominating-petition statute in
+    ../shared/statutes/, both versions)."""
+
+    election: dt.date  # the election the nomination is for ("to be held on the ... day of")
+    population: int = pydantic.Field(ge=0)  # last federal decennial census (subdivision 4)
+    voters_at_last_election: int | None = pydantic.Field(default=None, ge=0)  # needed under 1,000
+    body_name: str = ""  # the independent body's name (subdivision 3)
+    emblem: str = ""
+    candidates: tuple[NominatedCandidate, ...] = ()
+    committee: tuple[PersonConfig, ...] = ()  # committee to fill vacancies
+    existing_parties: tuple[PartyConfig, ...] = DEFAULT_PARTIES
+
+    @pydantic.model_validator(mode="after")
+    def _small_village_needs_turnout(self) -> NominationConfig:
+        if self.population < 1000 and self.voters_at_last_election is None:
+            raise ValueError(
+                "a village under 1,000 people needs voters_at_last_election: the threshold is "
+                "5% of the voters at the last regular village election"
+            )
+        return self
+
+
 def _nomination(case: CaseConfig) -> NominationConfig:
-    if case.nomination is None:
-        raise ValueError("an independent nomination case needs [nomination]")
-    return case.nomination
+    return section_of(case, NominationConfig)
+
+
+def problems(case: CaseConfig) -> list[str]:
+    """A nominating petition is filed before its election."""
+    election, filed = _nomination(case).election, case.dates.filed
+    if election < filed:
+        return [
+            f"nomination.election ({election}) is before dates.filed ({filed}): a nominating "
+            "petition is filed before its election"
+        ]
+    return []
 
 
 # -- subdivision 4: how many -------------------------------------------------------------------
@@ -213,16 +285,16 @@ def statement_at_the_foot(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
     and county of residence); the notary's needs the date and the officer's signature and
     title. Both state the number of signatures on the sheet."""
     w = sheet.witness
-    if w is not None and w.form == "notary":
+    if w is not None and w.form == NOTARY.form:
         yield from check_witness_statement(
             sheet,
             SUBD_2,
             needs=(("date", "WITNESS_DATE_MISSING", "the date of the notary's statement"),),
-            forms=("notary",),
+            forms=(NOTARY,),
         )
         return
     form = witness_form(sheet, case)
-    yield from check_witness_statement(sheet, SUBD_1, needs=form.needs, forms=("witness",))
+    yield from check_witness_statement(sheet, SUBD_1, needs=form.needs, forms=(WITNESS,))
     if form.resides_in_the_village:
         yield from check_witness_lives_in_village(sheet, case.municipality.village, SUBD_1)
 
@@ -364,7 +436,7 @@ RULES = RuleSet(
 
 def committee_of(case: CaseConfig) -> list[SignatureLine]:
     """The committee to fill vacancies, as lines to look up on the register."""
-    return committee_lines(case.nomination.committee if case.nomination else ())
+    return committee_lines(_nomination(case).committee)
 
 
 SPEC = KindSpec(
@@ -374,8 +446,9 @@ SPEC = KindSpec(
     rule_sets=(Dated(dt.date.min, RULES),),
     filing_window=filing_window_from_the_case,
     signing_start=partial(signing_from_the_case, citation=SUBD_1),
-    statements=("witness", "notary"),  # subd. 1's statement of witness; subd. 2's notary's
+    statements=(WITNESS, NOTARY),  # subd. 1's statement of witness; subd. 2's notary's
     section="nomination",
     section_model=NominationConfig,
+    problems=problems,
     people_named=NamedPeople(committee_of, committee_registered),
 )

@@ -40,22 +40,20 @@ from rapidfuzz import fuzz
 
 from ..forms import (
     COUNTIES,
-    COUNTS,
     HEADER_VILLAGE,
-    JURAT,
-    NAMES,
     PROPOSITION,
-    RESIDENCES,
-    SHEET_CAPTIONS,
     SIGNATURE_CAPTIONS,
+    STANDARD_STATEMENTS,
     TITLE,
     VILLAGES,
-    find_sheet_number,
+    WITNESS,
+    Statement,
     statement_form,
 )
 from ..records import (
     Box,
     Field,
+    Lattice,
     PageKind,
     PageRef,
     Sheet,
@@ -83,6 +81,7 @@ from .engine import (
 from .images import load_page_image
 from .ink import measure_ink
 from .layer import LayerWord, layer_words, on_cleaned_page
+from .sheetno import Caption, NumberRead, find_captions, number_text, read_number
 from .table import (
     Grid,
     dashed_rules,
@@ -130,16 +129,6 @@ RULE_BAND_IN = 0.03
 CAPTION_REACH_IN = 0.35
 # Cells are read this far (inches) inside their rules.
 CELL_INSET_IN = 0.02
-# The loose sheet-number pattern (after the textlayer's strict ones fail): letters OCR confuses
-# with digits are mapped back, and the field's confidence is halved.
-_CAPTION_LOOSE = re.compile(
-    SHEET_CAPTIONS.pattern + r"[\s_.:]*([0-9lIiOoSsZBb]{1,3})\b", SHEET_CAPTIONS.flags
-)
-_DIGIT_LOOKALIKES = str.maketrans(
-    {"l": "1", "I": "1", "i": "1", "O": "0", "o": "0", "S": "5", "s": "5", "Z": "2", "B": "8"}
-    | {"b": "6"}
-)
-
 _DOTS = re.compile(r"^[.\u2026_\s,:;'`|-]*$")
 
 
@@ -983,10 +972,10 @@ def _read_blank(
     return Field(name, text, round(conf, 3), Source.OCR, box, seen)
 
 
-def _jurat_date(sp: _Spanned, dpi: float) -> Field | None:
-    """2-202's affidavit is dated by its jurat: "Sworn to before me This 1st day of October,
-    2026" -> "October 1, 2026" (as the text-layer reader gives it)."""
-    m = JURAT.search(sp.text)
+def _jurat_date(sp: _Spanned, jurat: re.Pattern[str], dpi: float) -> Field | None:
+    """A statement dated by its jurat (2-202's affidavit): "Sworn to before me This 1st day of
+    October, 2026" -> "October 1, 2026" (as the text-layer reader gives it)."""
+    m = jurat.search(sp.text)
     if m is None:
         return None
     words = sp.words_in(m.start(), m.end())
@@ -995,16 +984,20 @@ def _jurat_date(sp: _Spanned, dpi: float) -> Field | None:
 
 
 def _read_witness(
-    ocr: OcrText, dpi: float, page_width: int, read_blank: BlankReader | None = None
+    ocr: OcrText,
+    dpi: float,
+    page_width: int,
+    read_blank: BlankReader | None = None,
+    statements: Sequence[Statement] = STANDARD_STATEMENTS,
 ) -> WitnessStatement | None:
-    """The statement below the table, its printed blanks picked out by the statute's wording,
-    its date and signature above their caption (`_caption_fields`; from the page's ink with
-    `read_blank`)."""
+    """The statement below the table (one of `statements`), its printed blanks picked out by
+    its wording, its date and signature above their caption (`_caption_fields`; from the
+    page's ink with `read_blank`), or by its jurat."""
     sp = _Spanned.of(ocr)
-    found = statement_form(sp.text)
+    found = statement_form(sp.text, statements)
     if found is None:
         return None
-    form, start, end = found
+    statement, start, end = found
     body = sp.text[end:]
 
     def grab(patterns: re.Pattern[str] | tuple[re.Pattern[str], ...], name: str) -> Field | None:
@@ -1016,15 +1009,15 @@ def _read_witness(
 
     words_after = [w for a, _, w in sp.spans if a >= start]
     date_f, sig_f = _caption_fields(words_after, dpi, page_width, read_blank)
-    if form == "affidavit":
-        date_f = _jurat_date(sp, dpi) or date_f
+    if statement.jurat is not None:
+        date_f = _jurat_date(sp, statement.jurat, dpi) or date_f
     return WitnessStatement(
-        form=form,
-        witness_name=grab(NAMES, "witness_name"),
-        residence=grab(RESIDENCES, "residence"),
+        form=statement.form,
+        witness_name=grab(statement.names, "witness_name"),
+        residence=grab(statement.residences, "residence"),
         village=grab(VILLAGES, "village"),
         county=grab(COUNTIES, "county"),
-        stated_count=grab(COUNTS, "stated_count"),
+        stated_count=grab(statement.counts, "stated_count"),
         date=date_f,
         signature=sig_f,
         box=_words_box(words_after, dpi),
@@ -1032,51 +1025,44 @@ def _read_witness(
 
 
 def _read_sheet_number(
-    ocr: OcrText, dpi: float, page: BlockPage | None, lowest: bool = True
+    ocr: OcrText, dpi: float, read_ink: NumberReader | None, lowest: bool = True
 ) -> Field | None:
-    """ "Sheet No. 3", "Page No. 3", "Page 3 of 5", "Sheet #3" (`forms.find_sheet_number`): at
-    the foot, the lowest text line that says so; at the top (`lowest` False), the first.
+    """The sheet's number by its caption among the words ("Sheet No. 3", "Page No. 3", "Page 3
+    of 5", "Sheet #3": `sheetno.find_captions`), where the words sit rather than how OCR
+    lined them up: at the foot, the lowest caption; at the top (`lowest` False), the first.
 
-    The number is read a second time, digits only (with a `page`; an earlier OCR's layer gets
-    its number read from the image anyway): when the two reads differ ("5" and "9"),
-    or the number was written into the caption's blank by hand, or only a caption was found
-    with something like a number after it ("Sheet No. b"), the field's confidence is put
-    below the review threshold: a person reads it. Nothing is taken for a number silently."""
-    lines = _lines_of(ocr.words)
-    for line in reversed(lines) if lowest else lines:
-        text = " ".join(w.text for w in line)
-        sp = _Spanned.of(ocr, line)
-        found = find_sheet_number(text)
-        if found is not None:
-            start, end, digits = found
-            words = sp.words_in(start, end)
-            conf = _mean_conf(words)
-            number = sp.words_in(end - len(digits), end)
-            again = digits
-            if page is not None:
-                again = page.read(_pad_rect(number, dpi), DIGITS).text.replace(" ", "")
-            if "_" in text[start:end] or again != digits:
-                conf = min(conf, UNSURE_NUMBER)
-            phrase = text[start:end]
-            return Field("sheet_number", phrase, round(conf, 3), Source.OCR, _words_box(words, dpi))
-        m = _CAPTION_LOOSE.search(text)
-        if m:
-            words = sp.words_in(m.start(), m.end(1))
-            value = m.group(1).translate(_DIGIT_LOOKALIKES)
-            phrase = f"{m.group(0)[: m.start(1) - m.start()].strip(' _.:')} {value}"
-            conf = min(_mean_conf(words) / 2, UNSURE_NUMBER)
-            return Field("sheet_number", phrase, round(conf, 3), Source.OCR, _words_box(words, dpi))
-    return None
+    With `read_ink` the number is read again from the page's ink, digits only, its
+    characters' alternatives kept for the case's closed world (`pipeline.closedworld.sheetno`);
+    when the reads differ ("5" and "9"), the number was written into the caption's blank, or
+    only a caption was found with something like a number after it ("Sheet No. b"), the
+    field's confidence is put below the review threshold: a person reads it (or the closed
+    world, surely). Nothing is taken for a number silently. The field's text is the caption
+    and the number ("Page No. 5"): `Sheet.sheet_number_value` reads its digits."""
+    captions = find_captions(ocr.words, dpi)
+    if not captions:
+        return None
+    caption = (max if lowest else min)(captions, key=lambda c: c.words[0].box[1])
+    words = [*caption.words, *caption.number]
+    said = number_text(caption)
+    lookalike = said != caption.said.strip("_.:,")
+    conf = _mean_conf(words) if said else 0.0
+    sure = bool(said) and said.isdigit() and not lookalike and not caption.blank
+    lattices: tuple[Lattice, ...] = ()
+    read = read_ink(caption) if read_ink is not None else None
+    if read is not None:
+        sure = sure and read.digits == said
+        if not any(ch.isdigit() for ch in said):
+            said = read.digits  # the number was not read with its caption ("dof 8": "4 of 8")
+        conf, lattices = read.confidence, read.lattices
+    digits = "".join(ch for ch in said if ch.isdigit())
+    if not sure:
+        conf = min(conf, UNSURE_NUMBER)
+    box = _words_box(words, dpi)
+    text = f"{caption.label} {digits}".strip()
+    return Field("sheet_number", text, round(conf, 3), Source.OCR, box, lattices)
 
 
 UNSURE_NUMBER = 0.5  # a sheet number's confidence when it was not read for sure
-
-
-def _pad_rect(words: Sequence[Word], dpi: float) -> Rect:
-    pad = int(dpi * 0.03)
-    x0, y0 = min(w.box[0] for w in words) - pad, min(w.box[1] for w in words) - pad
-    x1, y1 = max(w.box[2] for w in words) + pad, max(w.box[3] for w in words) + pad
-    return max(0, x0), max(0, y0), x1 - max(0, x0), y1 - max(0, y0)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1091,15 +1077,15 @@ def _header_done(ocr: OcrText) -> bool:
     return all(p.search(text) for p in (TITLE, HEADER_VILLAGE, PROPOSITION))
 
 
-def _statement_done(ocr: OcrText) -> bool:
+def _statement_done(ocr: OcrText, statements: Sequence[Statement] = STANDARD_STATEMENTS) -> bool:
     """The witness's (or notary's) statement has been read to its stated count, its last
     blank: what follows is fixed wording down to the date and signature, which are read from
     the foot up. The 2-202 affidavit's jurat follows its count: it is read whole."""
     text = ocr.text
-    found = statement_form(text)
-    if found is None or found[0] not in ("witness", "notary"):
+    found = statement_form(text, statements)
+    if found is None or found[0].jurat is not None:
         return False
-    return any(p.search(text, found[2]) for p in COUNTS)
+    return any(p.search(text, found[2]) for p in found[0].counts)
 
 
 def _is_caption(words: Sequence[Word]) -> bool:
@@ -1110,16 +1096,22 @@ def _is_caption(words: Sequence[Word]) -> bool:
 
 
 def _read_block(
-    page: BlockPage, ink: np.ndarray, rect: Rect | None, dpi: float, statement: bool
+    page: BlockPage,
+    ink: np.ndarray,
+    rect: Rect | None,
+    dpi: float,
+    statements: Sequence[Statement] | None,
 ) -> OcrText:
-    """The header (`statement` False) or the text below the table, read a text line at a
-    time and only as far as its blanks go (`blocks.read_lines`)."""
+    """The header (`statements` None) or the text below the table, where one of `statements`
+    is looked for, read a text line at a time and only as far as its blanks go
+    (`blocks.read_lines`)."""
     if rect is None:
         return OcrText(())
     lines = text_lines(ink, rect, dpi)
-    if not statement:
+    if statements is None:
         return read_lines(page, lines, _header_done)
-    return read_lines(page, lines, _statement_done, _is_caption, dpi * CAPTION_REACH_IN)
+    done = partial(_statement_done, statements=statements)
+    return read_lines(page, lines, done, _is_caption, dpi * CAPTION_REACH_IN)
 
 
 def _reread(field: Field, page: BlockPage, dpi: float) -> Field:
@@ -1139,6 +1131,8 @@ def _reread(field: Field, page: BlockPage, dpi: float) -> Field:
 
 
 _TRAILING = (",", ".", ";", ":")
+# The number of a sheet-number caption, read from the page's ink (`sheetno.read_number`).
+NumberReader = Callable[[Caption], NumberRead | None]
 
 
 def _blocks_from_layer(
@@ -1149,6 +1143,7 @@ def _blocks_from_layer(
     bottom: int,
     page: BlockPage,
     dpi: float,
+    statements: Sequence[Statement] = STANDARD_STATEMENTS,
 ) -> tuple[SheetHeader, Field | None, WitnessStatement | None] | None:
     """The header, the sheet number and the witness's statement as an earlier OCR's text
     layer places them, every blank's value read again from the image (`layer`); None when the
@@ -1159,8 +1154,8 @@ def _blocks_from_layer(
     below = OcrText(tuple(w for w in ocr.words if w.box[1] >= bottom))
     header = _read_header(above, dpi)
     number = _read_sheet_number(below, dpi, None)
-    witness = _read_witness(below, dpi, shape[1])
-    if header.title is None or number is None or witness is None or witness.form != "witness":
+    witness = _read_witness(below, dpi, shape[1], statements=statements)
+    if header.title is None or number is None or witness is None or witness.form != WITNESS.form:
         return None
     blanks: dict[str, Field | None] = {
         "header.village": header.village,
@@ -1232,16 +1227,25 @@ def read_scan(
     page = BlockPage.of(engine, layout.ocr_gray, dpi)
     blocks = None
     if layer and grid is not None:
-        blocks = _blocks_from_layer(layer, gray.shape, layout, top, bottom, page, dpi)
+        blocks = _blocks_from_layer(
+            layer, gray.shape, layout, top, bottom, page, dpi, context.statements
+        )
     if blocks is None:
-        header_ocr = _read_block(page, layout.ink, header_rect, dpi, statement=False)
-        below = _read_block(page, layout.ink, below_rect, dpi, statement=True)
+        read_number_ink = partial(
+            read_number, ink=layout.ink, gray=layout.ocr_gray, engine=engine, dpi=dpi
+        )
+        header_ocr = _read_block(page, layout.ink, header_rect, dpi, None)
+        below = _read_block(page, layout.ink, below_rect, dpi, context.statements)
         blocks = (
             _read_header(header_ocr, dpi),
-            _read_sheet_number(below, dpi, page)
-            or _read_sheet_number(header_ocr, dpi, page, lowest=False),
+            _read_sheet_number(below, dpi, read_number_ink)
+            or _read_sheet_number(header_ocr, dpi, read_number_ink, lowest=False),
             _read_witness(
-                below, dpi, wid, partial(_read_blank, layout=layout, engine=engine, dpi=dpi)
+                below,
+                dpi,
+                wid,
+                partial(_read_blank, layout=layout, engine=engine, dpi=dpi),
+                context.statements,
             ),
         )
     header, sheet_number, witness = blocks

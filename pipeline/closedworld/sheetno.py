@@ -1,0 +1,169 @@
+"""A case's sheet numbers read in their closed world: a sheet's number is one of 1..N (N the
+sheets the case has, or the largest number a sheet of it shows for sure, when sheets are
+missing), and the numbers of a case's sheets are normally distinct.
+
+Per sheet, the number's reads (`Field.lattices`, `pipeline.scan.sheetno.read_number`: as a
+line, as a word and drawn three times) are scored against every value 1..K (`score.costs`;
+a tiled read against the value said three times), beside "none of these": what the sheet
+says may be none of them (a number past the case's sheets), and is then read as written.
+Numbers past N keep a smaller prior (BEYOND_PRIOR): a sheet of the filing may be missing.
+
+A number the reader read surely (`pipeline.scan.sheetno`: two reads agreeing, printed, at
+0.85 or more) that the reads' probabilities agree with stands as read. For the others, the
+case's evidence, a sheet at a time: a value another sheet holds surely is unlikely for this
+one (each value's probability is multiplied by the chance that no other sheet holds it).
+This raises the confidence of a sheet whose reads hesitate between a value another sheet
+holds and one no sheet does, and lowers it where it hesitates towards a value taken. A
+duplicate or a gap is never corrected away: the case's evidence may choose another value
+only among those the sheet's own reads give at least SWITCH_FLOOR; otherwise the sheet
+keeps its own reading at its (low) confidence and goes to a person, and
+`rules.common.check_sheet_numbers` reports the duplicate or the gap (REVIEW, NOTE).
+
+A number given a value becomes `resolved` with the value's probability as its confidence;
+the review threshold (`rules.reading.FIELD_THRESHOLDS["sheet_number"]`) decides the rest.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from ..records import Field, Sheet, Source
+from ..rules.reading import threshold_for
+from .score import Params, costs
+
+__all__ = ["NUMBER_PARAMS", "number_probabilities", "resolve_numbers", "resolve_sheet_numbers"]
+
+log = logging.getLogger(__name__)
+
+# The scorer's calibration for sheet numbers, chosen on the development layouts (seed 31:
+# the most numbers right at 0.85 with none wrong, and no wrong value above 0.70 either; a
+# grid over floor, temperature, "none", BEYOND_PRIOR, SWITCH_FLOOR and how reads combine).
+# The reads of one number are one piece of evidence seen three ways, so their costs are
+# averaged ("mean"), not mixed.
+NUMBER_PARAMS = Params(temperature=1.0, none=6.0, combine="mean")
+BEYOND = 2  # values past the case's sheets (and past any number read surely) scored
+BEYOND_PRIOR = 0.25  # their prior weight, against 1 for a value within the case's sheets
+SWITCH_FLOOR = 0.2  # the case's evidence chooses only among values the reads give this much
+TILES = 3  # `pipeline.scan.cells.tile`: a tiled read says the number this many times
+
+
+def _label(field: Field) -> str:
+    return re.sub(r"[\s_#]*\d[\d\s_]*$", "", field.text).strip()
+
+
+def _value(field: Field | None) -> int | None:
+    if field is None:
+        return None
+    digits = "".join(ch for ch in field.text if ch.isdigit())
+    return int(digits) if digits else None
+
+
+def number_probabilities(
+    field: Field, top: int, within: int, params: Params | None = None
+) -> np.ndarray:
+    """The probability of each value 1..`top` (index 0 is "none of these") given the sheet's
+    reads: its lattices scored against the values, or, without lattices, its read value at
+    its confidence. Values past `within` have the prior BEYOND_PRIOR."""
+    params = params or NUMBER_PARAMS
+    values = [str(n) for n in range(1, top + 1)]
+    prior = np.array([1.0 if n <= within else BEYOND_PRIOR for n in range(1, top + 1)])
+    if not field.lattices:
+        out = np.zeros(top + 1)
+        v = _value(field)
+        conf = field.confidence if v is not None and 1 <= v <= top else 0.0
+        if conf:
+            out[v] = conf  # type: ignore[index]
+        out[0] = 1.0 - conf
+        return out
+    # each read explained by the value said once or, a tiled read, TILES times
+    forms = values + [v * TILES for v in values]
+    stack = np.stack(
+        [costs(lat, forms, params).reshape(2, top).min(axis=0) for lat in field.lattices]
+    )
+    low = stack.min(axis=0)
+    if params.combine == "mean":
+        cost = stack.mean(axis=0)
+    else:  # each read equally likely to be the one that saw it right (`score.mixed_costs`)
+        cost = low - np.log(np.exp(-(stack - low)).mean(axis=0))
+    weight = prior / prior.sum() * (1.0 - params.none_prior)
+    logits = np.concatenate(
+        ([-params.none / params.temperature + math.log(params.none_prior)],
+         -cost / params.temperature + np.log(weight))
+    )  # fmt: skip
+    probs = np.exp(logits - logits.max())
+    return probs / probs.sum()
+
+
+def resolve_sheet_numbers(sheets: Sequence[Sheet]) -> list[Sheet]:
+    """The case's sheets with their OCR-read numbers read among 1..K and against each other
+    (`resolve_numbers`)."""
+    numbers = resolve_numbers([s.sheet_number for s in sheets])
+    return [
+        s if f is s.sheet_number else replace(s, sheet_number=f)
+        for s, f in zip(sheets, numbers, strict=True)
+    ]
+
+
+def resolve_numbers(fields: Sequence[Field | None]) -> list[Field | None]:
+    """A case's sheet numbers (None: a sheet without one), those read by OCR read among 1..K
+    and against each other (see the module's docstring); the others, and numbers whose
+    likeliest reading is "none of these", as they were."""
+    ocr = [k for k, f in enumerate(fields) if f is not None and f.source is Source.OCR]
+    if not ocr:
+        return list(fields)
+    within = len(fields)
+    sure = [
+        v
+        for f in fields
+        if f is not None and f.confidence >= threshold_for("sheet_number")
+        if (v := _value(f)) is not None
+    ]
+    top = max([within, *sure]) + BEYOND
+    own = np.stack(
+        [
+            number_probabilities(f, top, within) if f is not None else np.eye(top + 1)[0]
+            for f in fields
+        ]
+    )
+    # a number the reader read surely, that its reads' probabilities agree with, stands: a
+    # duplicate of it is the numbering rule's finding, not a doubt about the reading
+    stands = set()
+    for k in ocr:
+        field, v = fields[k], _value(fields[k])
+        assert field is not None
+        if v is None or field.confidence < threshold_for("sheet_number"):
+            continue
+        if 1 <= v <= top and own[k].argmax() == v:
+            stands.add(k)  # its evidence for the others: the reader's confidence at least
+            own[k] *= (1.0 - field.confidence) / max(1e-9, 1.0 - own[k][v])
+            own[k][v] = max(field.confidence, own[k][v])
+            own[k] /= own[k].sum()
+    # log of the chance that no sheet holds each value, and each sheet's share of it
+    free = np.log(np.clip(1.0 - own[:, 1:], 1e-9, 1.0))
+    others = free.sum(axis=0) - free
+    out = list(fields)
+    for k in ocr:
+        field = fields[k]
+        assert field is not None
+        p = own[k]
+        if k in stands or p.argmax() == 0:
+            continue  # read surely, or none of these: as read
+        joint = p.copy()
+        joint[1:] = p[1:] * np.exp(others[k])
+        joint /= joint.sum()
+        best = int(p[1:].argmax()) + 1
+        pick = int(joint[1:].argmax()) + 1
+        if p[pick] < SWITCH_FLOOR:
+            pick = best
+        conf = round(float(joint[pick]), 3)
+        if pick != _value(field):
+            log.debug("sheet %d: number %r read as %d (%.3f)", k, field.text, pick, conf)
+        text = f"{_label(field)} {pick}".strip()
+        out[k] = replace(field, text=text, confidence=conf, resolved=True)
+    return out

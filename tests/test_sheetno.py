@@ -1,0 +1,121 @@
+"""Sheet numbers: the caption found by where its words sit (pipeline.scan.sheetno), and a
+case's numbers read in their closed world (pipeline.closedworld.sheetno). Synthetic words
+and lattices only."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.closedworld.sheetno import resolve_numbers, resolve_sheet_numbers
+from pipeline.records import Field, Lattice, Sheet, SheetHeader, Source
+from pipeline.rules.reading import threshold_for
+from pipeline.scan.engine import Word
+from pipeline.scan.sheetno import find_captions, number_text
+from tests.builders import page
+
+SURE = threshold_for("sheet_number")
+
+
+def _words(*texts: str, y: int = 100, line: int = 0) -> list[Word]:
+    return [Word(t, 0.95, (70 * k, y, 70 * k + 50, y + 30), line) for k, t in enumerate(texts)]
+
+
+@pytest.mark.parametrize(
+    ("texts", "label", "said", "of"),
+    [
+        (("Page", "No.", "5"), "Page No.", "5", None),
+        (("Sheet", "No.", "______"), "Sheet No.", "______", None),
+        (("Page", "3", "of", "12"), "Page", "3", 12),
+        (("Sheet", "#3"), "Sheet No.", "3", None),
+        (("Paqe", "N0."), "Page No.", "", None),  # read loosely; the number was not read
+        (("Page5",), "Page", "5", None),
+        (("Sheet", "No.", "b"), "Sheet No.", "b", None),
+        (("Petition", "Sheet", "7"), "Sheet", "7", None),
+        (("Page", "dof", "8"), "Page", "d", 8),  # "4 of 8" run together: the ink is read
+    ],
+)
+def test_captions_are_found_by_their_words(
+    texts: tuple[str, ...], label: str, said: str, of: int | None
+) -> None:
+    (caption,) = find_captions(_words(*texts), 300.0)
+    assert (caption.label, caption.said, caption.of) == (label, said, of)
+
+
+def test_caption_number_on_another_ocr_line_and_prose_that_is_no_caption() -> None:
+    # tesseract put the number on the heading's "line"; it is on the caption's row all the same
+    words = [*_words("Page", "No."), Word("5", 0.9, (150, 102, 170, 128), 1)]
+    (caption,) = find_captions(words, 300.0)
+    assert number_text(caption) == "5"
+    assert find_captions(_words("this", "petition", "sheet", "containing", "6"), 300.0) == []
+    assert find_captions(_words("Street", "No."), 300.0) == []
+    assert find_captions(_words("Page", "is"), 300.0) == []
+
+
+def _digit(*alts: tuple[str, float]) -> tuple[tuple[str, float], ...]:
+    return alts
+
+
+def _number(lattice: Lattice, conf: float = 0.5, text: str | None = None) -> Field:
+    said = text if text is not None else "".join(p[0][0] for p in lattice)
+    return Field("sheet_number", f"Sheet No. {said}", conf, Source.OCR, None, (lattice,))
+
+
+def _clear(n: int) -> Field:
+    lattice = tuple(_digit((d, 0.95), ("0", 0.0)) for d in str(n))
+    return _number(lattice, 0.96)
+
+
+def test_a_clear_number_stays_sure_and_a_hesitant_one_is_read_among_the_case() -> None:
+    # sheet 3 reads "5" a little more than "3"; 5 is another sheet's surely, no sheet is 3
+    hesitant = _number((_digit(("5", 0.55), ("3", 0.4)),))
+    got = resolve_numbers([_clear(1), _clear(2), hesitant, _clear(5), _clear(4)])
+    assert [f.text for f in got if f] == [f"Sheet No. {n}" for n in (1, 2, 3, 5, 4)]
+    assert all(f is not None and f.confidence >= SURE for f in got)
+    assert got[2] is not None and got[2].resolved  # the others, read surely, stand as read
+    # when no sheet holds 5 (the fifth sheet has no number), the same reading is not sure
+    got = resolve_numbers([_clear(1), _clear(2), hesitant, None, _clear(4)])
+    assert got[2] is not None and got[2].confidence < SURE
+
+
+def test_a_duplicate_is_never_corrected_away() -> None:
+    from pipeline.records import Severity
+    from pipeline.rules.common import check_sheet_numbers
+
+    # read surely twice: both stand, and the numbering rule sends them to a person
+    got = resolve_numbers([_clear(1), _clear(2), _clear(2)])
+    assert [f.text for f in got if f] == ["Sheet No. 1", "Sheet No. 2", "Sheet No. 2"]
+    assert all(f is not None and f.confidence >= SURE for f in got)
+    sheets = [Sheet(page=page(k + 1), header=SheetHeader(), lines=(), sheet_number=f)
+              for k, f in enumerate(got)]  # fmt: skip
+    found = list(check_sheet_numbers(sheets, "VL 9-902(8)", consecutive_from_one=True))
+    assert [(f.code, f.severity) for f in found] == [
+        ("SHEET_NUMBER_DUPLICATE", Severity.REVIEW)
+    ] * 2
+    # a hesitant "2" beside a sure one is not moved to a value its reads hardly give ("7")
+    hesitant = _number((_digit(("2", 0.6), ("7", 0.05)),))
+    got = resolve_numbers([_clear(1), _clear(2), hesitant])
+    assert got[2] is not None and got[2].text == "Sheet No. 2" and got[2].confidence < SURE
+
+
+def test_a_number_past_the_case_and_a_missing_one_stay_as_read() -> None:
+    # sheet 3 of the filing is missing: 1, 2, 4 are read as printed, surely
+    got = resolve_numbers([_clear(1), _clear(2), _clear(4), None])
+    assert [f.text if f else None for f in got] == [
+        "Sheet No. 1",
+        "Sheet No. 2",
+        "Sheet No. 4",
+        None,
+    ]
+    assert all(f.confidence >= SURE for f in got if f is not None)
+
+
+def test_text_layer_numbers_are_evidence_but_are_not_changed() -> None:
+    typed = Field("sheet_number", "Sheet No. 2", 1.0, Source.TEXT_LAYER)
+    hesitant = _number((_digit(("2", 0.55), ("1", 0.4)),))
+    sheets = [
+        Sheet(page=page(k + 1), header=SheetHeader(), lines=(), sheet_number=f)
+        for k, f in enumerate((typed, hesitant))
+    ]
+    got = resolve_sheet_numbers(sheets)
+    assert got[0] is sheets[0]
+    assert got[1].sheet_number is not None and got[1].sheet_number_value == 1
