@@ -150,6 +150,46 @@ def test_broken_rules_dashes_are_erased_and_give_the_rows() -> None:
     assert measure_ink(erased[grid.ys[1] + 4 : grid.ys[2] - 4, x0:x1], DPI).present
 
 
+def test_a_ruled_table_goes_on_down_its_broken_rules() -> None:
+    # A fully ruled table whose last three rows' rules (across and down) are broken into
+    # dashes, as a faded or badly copied foot leaves them: the rows go on down the dashes
+    # while the column rules run on between them, and stop at the statement's prose.
+    from pipeline.scan.table import with_dashed_rows
+
+    img = np.full((int(11 * DPI), int(8.5 * DPI)), 255, np.uint8)
+    x0, x1, top, pitch = int(0.5 * DPI), int(8.0 * DPI), int(2.0 * DPI), int(0.35 * DPI)
+    rules = [top + k * pitch for k in range(10)]
+    xs = [x0, x0 + 200, x0 + 500, x0 + 800, x1]
+    for k, y in enumerate(rules):
+        for x in range(x0, x1, 32 if k > 6 else 1):
+            cv2.line(img, (x, y), (x + (12 if k > 6 else 1), y), 0, 2)
+    for x in xs:
+        cv2.line(img, (x, rules[0]), (x, rules[6]), 0, 2)
+        for y in range(rules[6], rules[-1], 24):
+            cv2.line(img, (x, y), (x, y + 10), 0, 2)
+    for k in range(2):  # the statement below
+        y = rules[-1] + int((0.35 + 0.2 * k) * DPI)
+        cv2.putText(img, "I, the witness, state that", (x0, y), cv2.FONT_HERSHEY_SIMPLEX, 0.6, 0, 2)
+    binary = (img < 128).astype(np.uint8) * 255
+    found = find_grid(binary, DPI)
+    assert found is not None and found.ys == pytest.approx(rules[:7], abs=3)  # whole rules
+    grid = with_dashed_rows(binary, found, DPI)
+    assert grid.method == "rules+dashes"
+    assert grid.ys == pytest.approx(rules, abs=3)
+
+
+def test_a_paragraph_just_above_a_ruled_table_is_not_its_title_row() -> None:
+    # The 2-202 owners' signature page (synthetic, made by synth.kinds; invented names): its
+    # paragraph ends a third of an inch above the table, its lines bridged into long strokes
+    # that cross the column rules' line. They are no rules (ink on both sides): the table
+    # starts at its own top rule, and its title row is "Date | Signature | ..." (it was the
+    # paragraph's, so no column was placed and the page read 0 rows).
+    page = cv2.imread(str(Path(__file__).parent / "data" / "paragraph-over-table-300dpi.png"), 0)
+    grid = find_grid(page, 300.0)
+    assert grid is not None and grid.ys[0] == pytest.approx(324, abs=4)
+    assert grid.n_rows == 10
+
+
 def test_handwriting_strokes_do_not_cut_a_table_ruled_across() -> None:
     # Tall pen strokes at the same place in neighbouring rows are not column rules: they do
     # not cross the row rule between them, so the table stays one band.
@@ -182,6 +222,15 @@ def test_ink_blank_speck_and_stroke() -> None:
     cv2.putText(stroke, "J Smith", (5, 45), cv2.FONT_HERSHEY_SIMPLEX, 1.0, 255, 2)
     ink = measure_ink(stroke, 300)
     assert ink.present and ink.confidence > 0.9 and ink.bbox is not None
+    # a dirty scan's dust: many blobs of 3x3 px, together more than a short stroke's area,
+    # none reaching as far as a pen's stroke
+    dust = cell.copy()
+    for k in range(12):
+        dust[5 + 4 * k : 8 + 4 * k, 20 * k + 5 : 20 * k + 8] = 255
+    assert np.count_nonzero(dust) > 0.0004 * 300 * 300 and not measure_ink(dust, 300).present
+    one = cell.copy()  # a written "1": one short upright stroke is writing
+    cv2.line(one, (150, 15), (152, 40), 255, 3)
+    assert measure_ink(one, 300).present
 
 
 def test_ocrtext_joins_lines_and_weights_confidence() -> None:
@@ -615,3 +664,21 @@ def test_sheet_numbers_by_caption_and_doubt(
     sheet = Sheet(page=page(), header=SheetHeader(), lines=(), sheet_number=field)
     assert sheet.sheet_number_value == value
     assert (field.confidence >= threshold_for("sheet_number")) is sure
+
+
+def test_the_row_pitch_of_an_unruled_table_is_the_tallest_lattice_that_fits() -> None:
+    """Handwriting sits higher or lower in its row: the entries' centres of rows 0.375 in tall
+    (at 300 dpi, 112.5 px), each up to a fifth of a row off, one row left blank. The smallest
+    step between two entries (93 px) is no row height; the lattice that gives every entry a
+    row of its own is (it used to give 9 rows for 8)."""
+    from pipeline.scan.textgrid import _pitch
+
+    pitch = 112.5
+    jitter = [0, 20, -5, 18, -20, 5, 0]
+    rows = [0, 1, 2, 3, 4, 6, 7]  # row 5 blank
+    centres = [600 + pitch * (r + 0.5) + j for r, j in zip(rows, jitter, strict=True)]
+    fitted = _pitch(centres, 300.0)
+    assert fitted is not None
+    first, got = fitted
+    assert abs(got - pitch) < 4
+    assert round((centres[-1] - first) / got) == 7

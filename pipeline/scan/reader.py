@@ -414,8 +414,8 @@ def _layout_for(
     engine: OcrEngine,
     flipped: bool,
 ) -> _Layout:
-    if grid is not None and grid.method != "rules":
-        grid = with_dashed_rows(cleaned.binary, grid, dpi)
+    if grid is not None:  # faint dashes too: the rules' own binarization
+        grid = with_dashed_rows(binarize(cleaned.gray, RULE_RATIO), grid, dpi)
     ocr_gray, ink = _erase_rules(cleaned, masks, grid, dpi)
     engine.set_page(ocr_gray, dpi)
     columns = Columns((), ())
@@ -660,7 +660,7 @@ def _rows_below(layout: _Layout, dpi: float) -> list[str]:
     left, right = grid.xs[0], grid.xs[-1]
     doubts = []
     inner = grid.xs[1:-1]
-    if grid.method == "rules" and inner:
+    if grid.method in ("rules", "rules+dashes") and inner:
         band = max(2, int(dpi * 0.02))
         seg = vert[top : min(hgt, end + int(pitch * 0.8))]
         run_on = sum(

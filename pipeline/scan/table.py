@@ -83,7 +83,7 @@ class Grid:
 
     xs: tuple[int, ...]
     ys: tuple[int, ...]
-    method: str  # "rules" or "rules+projection"
+    method: str  # "rules", "rules+dashes" (on down its broken rules), "rules+projection", "text"
 
     @property
     def n_rows(self) -> int:
@@ -490,6 +490,20 @@ def find_grid(
         ys = kept if len(kept) >= 2 else ys
         through = [y for y in ys if _runs_through(y, horiz, xs, dpi)]
         ys = through if len(through) >= 2 else ys
+
+        # a paragraph just above (or below) the table, its lines bridged into long strokes
+        # that letters carry across the column rules' line, has ink on both sides, and most
+        # column rules do not run on to it (a heavy or shaded title row's rule has ink on
+        # both sides too, but the column rules run through the title row)
+        def prose(a: int, b: int, y: int) -> bool:
+            return not _thin_line(y, horiz, binary, dpi) and _spanning(
+                vert, a, b, dpi, xs
+            ) * 2 <= len(xs)
+
+        while len(ys) > 2 and prose(ys[0], ys[1], ys[0]):
+            ys = ys[1:]
+        while len(ys) > 2 and prose(ys[-2], ys[-1], ys[-1]):
+            ys = ys[:-1]
         near = dpi * NEAR_STRONG_IN
         thin = [
             y
@@ -611,28 +625,77 @@ DASHED_ROWS_MAX = 40  # rows followed down the dashes past the last row found, a
 
 
 def with_dashed_rows(binary: np.ndarray, grid: Grid, dpi: float) -> Grid:
-    """A table found without its rules, its rows put on the lines of dashes its broken rules
-    left, when they run from the title row down a row's height apart (within LAST_ROW_MAX)
-    and hold every row found between two of them: a table found by its text places its rows
-    by the entries' centres and ends its blank rows where it sees nothing."""
+    """A table's rows put on the lines of dashes its broken rules left, a row's height apart
+    (within LAST_ROW_MAX):
+
+    - a table found without its rules (by its text or its titles) places its rows by the
+      entries' centres and ends its blank rows where it sees nothing: its rows go on the
+      dashes when they run from the title row down, as far apart as the first two (one
+      entry gives no row height), and hold every row found between two;
+    - a ruled table whose lower rules are broken (a faded or badly copied foot) ends where
+      its whole rules end: it goes on down the dashes while its column rules, broken too,
+      run on between them (a line of the statement below has no column rules).
+    """
     if len(grid.ys) < 3:
         return grid
     pitch = float(np.median(np.diff(grid.ys[1:])))
     _, _, lines = _dash_lines(binary, table_span(grid, dpi, DASHED_ROWS_MAX), dpi)
-    start = [y for y in lines if abs(y - grid.ys[1]) <= 0.5 * pitch]
+    ruled = grid.method == "rules"
+    anchor = grid.ys[-1] if ruled else grid.ys[1]
+    start = [y for y in lines if abs(y - anchor) <= 0.5 * pitch]
     if not start:
         return grid
     chain = [start[0]]
+    if not ruled:  # its pitch is the entries' (one entry gives a guess): the dashes' own
+        step = [y - chain[0] for y in lines if ROW_MIN_IN * dpi <= y - chain[0] <= ROW_MAX_IN * dpi]
+        if step and min(step) >= TEXT_PITCH_MIN * pitch:  # not a line halfway down a row
+            pitch = float(min(step))
     while True:
         below = [y for y in lines if abs(y - chain[-1] - pitch) <= (LAST_ROW_MAX - 1) * pitch]
-        if not below:
+        if not below or (ruled and not _columns_on(binary, grid.xs, chain[-1], below[0], dpi)):
             break
         chain.append(below[0])
+    if ruled:
+        if len(chain) < 2:
+            return grid
+        return Grid(grid.xs, (*grid.ys[:-1], *chain), "rules+dashes")
     centres = [(a + b) / 2 for a, b in zip(grid.ys[1:], grid.ys[2:], strict=False)]
     rows = [sum(a < c < b for c in centres) for a, b in zip(chain, chain[1:], strict=False)]
     if len(chain) < 3 or len(chain) < len(grid.ys) - 1 or max(rows) > 1:
         return grid
     return Grid(grid.xs, (grid.ys[0], *chain), grid.method)
+
+
+# The dashes' row height is at least this share of the one a table found by its text guessed.
+TEXT_PITCH_MIN = 0.6
+# A broken column rule inks this share of a row's height at least.
+BROKEN_COLUMN_COVER = 0.3
+
+
+def _columns_on(binary: np.ndarray, xs: Sequence[int], top: int, bottom: int, dpi: float) -> bool:
+    """The table's inner column rules run on, broken or whole, between two lines: at half of
+    them at least, ink along the rule covers BROKEN_COLUMN_COVER of the height between, and
+    beside it (a tenth of an inch away) under half as much (lines of prose have ink
+    everywhere along them)."""
+    inner = xs[1:-1]
+    pad = max(2, int(dpi * 0.03))
+    seg = binary[top + pad : bottom - pad]
+    if not inner or seg.shape[0] < 2:
+        return False
+    band = max(2, int(dpi * 0.015))
+    side = int(dpi * 0.1)
+
+    def cover(x: int) -> int:
+        if not 0 <= x < seg.shape[1]:
+            return 0
+        return int(np.count_nonzero(seg[:, max(0, x - band) : x + band + 1].max(axis=1)))
+
+    on = sum(
+        cover(x) >= BROKEN_COLUMN_COVER * seg.shape[0]
+        and 2 * max(cover(x - side), cover(x + side)) < cover(x)
+        for x in inner
+    )
+    return on * 2 >= len(inner)
 
 
 def _only_rows(mask: np.ndarray, top: int, bottom: int) -> np.ndarray:

@@ -132,20 +132,44 @@ def _one_piece_across(line: _Line, xs: list[int], dpi: float) -> bool:
 
 
 def _pitch(centres: list[float], dpi: float) -> tuple[float, float] | None:
-    """(first row's centre, row pitch) fitted to the filled lines' centres: each centre is
-    put on the lattice of the smallest step between them (a blank row leaves a gap of two)."""
+    """(first row's centre, row pitch) fitted to the filled lines' centres: the tallest row
+    height whose lattice puts every centre in a row of its own, within LATTICE_SLACK of a
+    row's height from that row's centre (handwriting sits higher or lower in its row, so the
+    smallest step between two entries may be well under a row; a blank row leaves a gap of
+    two or more). A shorter height always fits too (half the rows, twice as many), so the
+    tallest that fits is the table's."""
     steps = [b - a for a, b in zip(centres, centres[1:], strict=False) if b - a >= dpi * ROW_MIN_IN]
-    if not steps:
+    if not steps or min(steps) > dpi * ROW_MAX_IN:
         return None
-    step = min(steps)
-    if step > dpi * ROW_MAX_IN:
-        return None
-    n = np.round((np.array(centres) - centres[0]) / step)
     c = np.array(centres)
-    if np.ptp(n) == 0:
+    low = max(dpi * ROW_MIN_IN, min(steps) * 0.9)
+    high = min(dpi * ROW_MAX_IN, min(steps) / (1 - 2 * LATTICE_SLACK))
+    for p in np.arange(high, low - 1, -max(1.0, dpi / 300)):
+        fitted = _on_lattice(c, float(p))
+        if fitted is not None:
+            return fitted
+    return None
+
+
+# A filled line's centre lies within this share of a row's height of its row's centre.
+LATTICE_SLACK = 0.22
+
+
+def _on_lattice(c: np.ndarray, p: float) -> tuple[float, float] | None:
+    """(first centre, pitch) of the lattice of about `p` that holds every centre in a row of
+    its own within LATTICE_SLACK, refitted to them; None when none does."""
+    n = np.round((c - c[0]) / p)
+    for _ in range(2):
+        if np.ptp(n) == 0 or np.any(np.diff(n) < 1):
+            return None
+        pitch, first = np.polyfit(n, c, 1)
+        n = np.round((c - first) / pitch)
+    if np.any(np.diff(n) < 1) or np.ptp(n) == 0:
         return None
     pitch, first = np.polyfit(n, c, 1)
-    return float(first), float(pitch)
+    if np.max(np.abs(c - (first + n * pitch))) > LATTICE_SLACK * pitch:
+        return None
+    return float(first + n[0] * pitch), float(pitch)
 
 
 Prose = Callable[[int, int], bool]  # (top, bottom) of a text line -> it is not a table row
