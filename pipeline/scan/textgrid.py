@@ -137,7 +137,7 @@ def _pitch(centres: list[float], dpi: float) -> tuple[float, float] | None:
     row's height from that row's centre (handwriting sits higher or lower in its row, so the
     smallest step between two entries may be well under a row; a blank row leaves a gap of
     two or more). A shorter height always fits too (half the rows, twice as many), so the
-    tallest that fits is the table's."""
+    tallest that fits is the table's; when none fits, the smallest step's lattice does."""
     steps = [b - a for a, b in zip(centres, centres[1:], strict=False) if b - a >= dpi * ROW_MIN_IN]
     if not steps or min(steps) > dpi * ROW_MAX_IN:
         return None
@@ -148,7 +148,13 @@ def _pitch(centres: list[float], dpi: float) -> tuple[float, float] | None:
         fitted = _on_lattice(c, float(p))
         if fitted is not None:
             return fitted
-    return None
+    # No lattice holds every centre that closely (a skewed or warped scan): the lattice of the
+    # smallest step, fitted to them all.
+    n = np.round((c - c[0]) / min(steps))
+    if np.ptp(n) == 0:
+        return None
+    pitch, first = np.polyfit(n, c, 1)
+    return float(first), float(pitch)
 
 
 # A filled line's centre lies within this share of a row's height of its row's centre.
