@@ -20,12 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from .people import (
-    FIRST_NAMES,
-    UNREGISTERED_SURNAMES,
-    VILLAGE_STREETS,
     Village,
     Voter,
     build_register,
+    unregistered_signer,
     vary_register,
 )
 from .register import write_register
@@ -374,17 +372,8 @@ def _plan_sheets(
             defect = defects.get((s, r))
             when = format_date(sign_dates[r], _style(rng))
             if defect == "SIGNER_NOT_REGISTERED":
-                while True:
-                    first = rng.choice(FIRST_NAMES)
-                    last = rng.choice(UNREGISTERED_SURNAMES)
-                    if (first, last) not in registered:
-                        break
-                street = rng.choice(VILLAGE_STREETS)
-                ed = village.street_ed(street)
-                name = f"{first} {last}"
-                row = _line(
-                    when, name, name, f"{rng.randint(200, 260)} {street}", village.ward_of(ed), ed
-                )
+                name, residence, ed = unregistered_signer(rng, registered, village)
+                row = _line(when, name, name, residence, village.ward_of(ed), ed)
                 lines.append(LineTruth(row, None, (defect,), "invalid"))
                 continue
             if defect == "SIGNER_PURGED":

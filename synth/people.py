@@ -10,6 +10,7 @@ import dataclasses
 import datetime as dt
 import logging
 import random
+from collections.abc import Collection
 from dataclasses import dataclass
 
 __all__ = [
@@ -21,6 +22,7 @@ __all__ = [
     "Voter",
     "build_register",
     "default_village",
+    "unregistered_signer",
     "vary_register",
 ]
 
@@ -134,6 +136,7 @@ SURNAMES = (
 )
 # Surnames used only for signers who are deliberately not on the register.
 UNREGISTERED_SURNAMES = ("Zephyrwood", "Quartermoon", "Brightwater", "Nightingale-Oakes")
+
 
 VILLAGE_STREETS = (
     "Maple Ave",
@@ -427,3 +430,18 @@ def vary_register(
                 out[i] = dataclasses.replace(v, last_name=last)
                 break
     return tuple(out)
+
+
+def unregistered_signer(
+    rng: random.Random, registered: Collection[tuple[str, str]], village: Village
+) -> tuple[str, str, str]:
+    """An invented signer who is not on the register (no (first, last) pair of `registered`),
+    living on one of the village's streets: (name, residence, election district)."""
+    while True:
+        first = rng.choice(FIRST_NAMES)
+        last = rng.choice(UNREGISTERED_SURNAMES)
+        if (first, last) not in registered:
+            break
+    street = rng.choice(VILLAGE_STREETS)
+    ed = village.street_ed(street)
+    return f"{first} {last}", f"{rng.randint(200, 260)} {street}", ed

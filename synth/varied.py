@@ -35,7 +35,7 @@ from pipeline.columns import role_field
 
 from .handwriting import Hand, available_fonts, pick_hand
 from .layouts import draw_layout, families, hand_fonts_for, max_rows
-from .people import FIRST_NAMES, NICKNAMES, UNREGISTERED_SURNAMES, VILLAGE_STREETS, Village, Voter
+from .people import NICKNAMES, Village, Voter, unregistered_signer
 from .sheets import CLASSIC, COLUMNS, LinePlan, SheetPlan, WitnessPlan
 from .truth import LineTruth, format_date
 
@@ -418,19 +418,12 @@ def plan_varied(
             voter: Voter | None
             if code == "SIGNER_NOT_REGISTERED":
                 voter = None
-                while True:
-                    first = rng.choice(FIRST_NAMES)
-                    last = rng.choice(UNREGISTERED_SURNAMES)
-                    if (first, last) not in registered:
-                        break
-                street = rng.choice(VILLAGE_STREETS)
-                ed = village.street_ed(street)
-                name = f"{first} {last}"
+                name, residence, ed = unregistered_signer(rng, registered, village)
                 fields = {
                     "date": when,
                     "signature": name,
                     "name": name,
-                    "residence": f"{rng.randint(200, 260)} {street}",
+                    "residence": residence,
                     "ward": village.ward_of(ed),
                     "election_district": ed,
                 }
