@@ -156,6 +156,9 @@ def test_a_review_from_login_to_certification(server: Server, browser) -> None:
     _on_line(page, b)
     assert _text(page, "#verdict") == "SUFFICIENT" and _text(page, "#t-valid") == "39"
 
+    # A busy machine, made certain: the next swap settles 1.5 s after it, and a key pressed in
+    # between acts on the new line (CI once lost the "c" below to a blur at settle time).
+    page.evaluate("htmx.config.defaultSettleDelay = 1500")
     page.keyboard.press("r")  # reject with a reason
     page.keyboard.press("ArrowDown")
     page.keyboard.press("Enter")
@@ -163,7 +166,8 @@ def test_a_review_from_login_to_certification(server: Server, browser) -> None:
     assert _text(page, "#t-invalid") == "8"
 
     page.keyboard.press("c")  # correct the date (the first field), Enter saves it
-    page.wait_for_function("() => document.activeElement?.id === 'field_date'")
+    page.wait_for_function("() => !document.querySelector('.htmx-settling')")
+    assert page.evaluate("document.activeElement?.id") == "field_date"
     page.keyboard.type("10/01/2026")
     page.keyboard.press("Enter")
     page.wait_for_selector("text=date = 10/01/2026")

@@ -7,13 +7,15 @@
   }
   function click(id) { const b = document.getElementById(id); if (b && !b.disabled) b.click(); }
   function go(url) { if (url) htmx.ajax("GET", url, {target: "body", swap: "outerHTML", source: document.body}).then(function () { history.pushState({}, "", url); }); }
-  // htmx gives the focus back to the element of the same id after a swap: a new line starts
-  // with no field focused, so its first key is an action, not typing.
+  // htmx gives the focus back to the element of the same id as it swaps: a new line starts
+  // with no field focused, so its first key is an action, not typing. The blur runs at
+  // afterSwap, which htmx fires right after that focus, not at afterSettle (20 ms later on a
+  // quiet machine, more on a busy one): a key pressed in between keeps the focus it gave.
   function unfocus() {
     if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur();
   }
   document.addEventListener("htmx:beforeSwap", unfocus);
-  document.addEventListener("htmx:afterSettle", unfocus);
+  document.addEventListener("htmx:afterSwap", unfocus);
   let cursor = -1;
   function rows() { return Array.from(document.querySelectorAll("tr.qrow")); }
   function mark(i) {
