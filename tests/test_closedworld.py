@@ -26,6 +26,8 @@ from pipeline.closedworld import (
     resolve_line,
     world_of,
 )
+from pipeline.closedworld.score import Posterior, doubt, for_reading
+from pipeline.closedworld.sequence import joints_with_last
 from pipeline.closedworld.values import date_window
 from pipeline.records import Field, Lattice, RegisterEntry, SignatureLine, Source
 from pipeline.rules.reading import RESOLVED_THRESHOLDS
@@ -378,3 +380,42 @@ def test_a_clear_name_settles_the_address_it_lives_at(world) -> None:  # type: i
     assert got.text == "14 Mill St" and got.confidence >= RESOLVED_THRESHOLDS["residence"]
     alone = resolve_line(_line(_field("residence", "12 Mill St", seen)), w).get("residence")
     assert alone.confidence < RESOLVED_THRESHOLDS["residence"]
+
+
+def test_the_chain_joint_with_the_witness_sums_to_each_dates_marginals() -> None:
+    """`joints_with_last`: a line's day and the witness's day read together in the sheet's
+    chain; its rows sum to the line's marginal, its columns to the witness's."""
+    rng = np.random.default_rng(7)
+    n = 9
+    lines = [(rng.uniform(0, 4, n), None), (None, 3), (rng.uniform(0, 4, n), None)]
+    lines.append((rng.uniform(0, 4, n), None))  # the witness statement closes the chain
+    posts = chain_posteriors(lines, np.ones(n), P)
+    joints = joints_with_last(lines, np.ones(n), P)
+    assert joints[1] is None and joints[3] is None
+
+    def dense(post: Posterior) -> np.ndarray:
+        out = np.zeros(n)
+        for k, p in post.ranked:
+            out[k] = p
+        return out / (1 - post.none)
+
+    last = posts[3]
+    assert last is not None
+    for k in (0, 2):
+        joint, post = joints[k], posts[k]
+        assert joint is not None and post is not None
+        assert np.allclose(joint.sum(axis=1) / joint.sum(), dense(post), atol=1e-6)
+        assert np.allclose(joint.sum(axis=0) / joint.sum(), dense(last), atol=1e-6)
+    # a line dated after the witness is unlikely together, though each alone may be late
+    late = np.full(n, 6.0)
+    late[[4, 6]] = 0.0
+    pair = joints_with_last([(late, None), (late, None)], np.ones(n), P)[0]
+    assert pair is not None and pair[6, 4] < 0.2 * pair[4, 6]
+
+
+def test_none_of_these_grows_with_the_doubt_of_the_reads() -> None:
+    p = Params(none=8.0, none_per_char=1.0)
+    clear, unsure = lattice("Ada Quill", 0.95), lattice("Ada Quill", 0.5)
+    assert doubt([clear]) == pytest.approx(8 * 0.05)
+    assert for_reading(p, [unsure]).none == pytest.approx(8.0 + 8 * 0.5)
+    assert for_reading(Params(none=8.0), [unsure]).none == 8.0

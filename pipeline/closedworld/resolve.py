@@ -33,8 +33,8 @@ from ..case import CaseConfig
 from ..dates import parse_written_date
 from ..records import Field, RegisterEntry, Sheet, SignatureLine, Source
 from ..rules.reading import RESOLVED_THRESHOLDS
-from .score import Params, Posterior, posterior, ranked, value_costs
-from .sequence import chain_posteriors
+from .score import Params, Posterior, for_reading, posterior, ranked, value_costs
+from .sequence import chain_posteriors, joints_with_last
 from .values import Choices, address_choices, date_choices, district_choices, names_of
 
 __all__ = [
@@ -68,7 +68,7 @@ log = logging.getLogger(__name__)
 PARAMS: Mapping[str, Params] = {
     "date": Params(insert=1.5, temperature=1.0, none=8.0),
     "residence": Params(temperature=1.0, none=14.0),
-    "name": Params(temperature=2.0, none=8.0, none_prior=0.1),
+    "name": Params(temperature=2.0, none=8.0, none_per_char=1.0, none_prior=0.1),
     "ward": Params(temperature=3.0, none=20.0),
     "election_district": Params(temperature=3.0, none=4.0),
 }
@@ -95,6 +95,13 @@ class World:
     names: Choices  # the voters' names: value k is voters[k]
     by_address: Mapping[str, tuple[int, ...]]  # address (casefolded) -> indexes into voters
     day_index: Mapping[dt.date, int]  # a day -> its value index in dates
+
+
+def params_for(ev: Evidence) -> Params:
+    """The calibration of one field's evidence: its kind's (a signature's: the name's), its
+    "none of these" cost grown with the doubt of what was read (`score.for_reading`)."""
+    name = "name" if ev.field.name == "signature" else ev.field.name
+    return for_reading(PARAMS[name], ev.field.lattices)
 
 
 def _in_town(entries: Sequence[RegisterEntry], town: str) -> list[RegisterEntry]:
@@ -202,7 +209,7 @@ def line_evidence(line: SignatureLine, world: World) -> dict[str, Evidence]:
     if residence is not None and _unsure(residence):
         forms = _shortlist(world.addresses, residence.text, ADDRESS_SHORTLIST)
         ev = out["residence"] = evidence(residence, world.addresses, forms, PARAMS["residence"])
-        post = posterior(ev.cost, None, PARAMS["residence"])
+        post = posterior(ev.cost, None, params_for(ev))
         for k, p in post.ranked:
             address_p[str(world.addresses.values[int(ev.values[k])]).casefold()] = p
     elif residence is not None and not residence.empty:
@@ -260,7 +267,7 @@ def joint_posteriors(
     ("none of these": those that give it none). Priors: a signer not registered
     `name.none_prior`, an address not on the register `residence.none_prior`; a voter, and an
     address for the unregistered, uniform."""
-    pr, pn = PARAMS["residence"], PARAMS["name"]
+    pr, pn = params_for(residence), params_for(name)
     log_r = -residence.cost / pr.temperature
     log_n = -name.cost / pn.temperature
     r_none, n_none = -pr.none / pr.temperature, -pn.none / pn.temperature
@@ -308,8 +315,7 @@ def resolve_line(
     if "residence" in found and who in found:
         posts["residence"], posts[who] = joint_posteriors(world, found["residence"], found[who])
     for name, ev in found.items():
-        params = PARAMS["name" if name == "signature" else name]
-        field, _ = decide(ev, params, posts.get(name))
+        field, _ = decide(ev, params_for(ev), posts.get(name))
         if name == "signature":
             # The signature's confidence is its ink test's: its text is replaced by the name
             # only when the name is sure, and the field is not marked resolved.
@@ -351,16 +357,63 @@ def witness_evidence(sheet: Sheet, world: World, filed: dt.date) -> Evidence | N
     return replace(ev, cost=cost)
 
 
+def _chain(
+    dates: Sequence[tuple[Field | None, Evidence | None]], world: World, reference: dt.date
+) -> list[tuple[np.ndarray | None, int | None]]:
+    return [(ev.cost if ev is not None else None, sure_day(f, world, reference)) for f, ev in dates]
+
+
 def sheet_dates(
     dates: Sequence[tuple[Field | None, Evidence | None]], world: World, reference: dt.date
 ) -> list[Posterior | None]:
     """The unsure dates' posteriors of one sheet, read together (`sequence`): its lines' in
     order, then the witness statement's, which is dated on or after every line it attests
     (the witness saw each signed)."""
-    chain = [
-        (ev.cost if ev is not None else None, sure_day(f, world, reference)) for f, ev in dates
-    ]
+    chain = _chain(dates, world, reference)
     return chain_posteriors(chain, np.asarray(world.dates.weights), PARAMS["date"])
+
+
+# A line's date and its witness's keep the pairs of days of at least this probability
+# (`Field.witnessed`), at most WITNESSED_MAX of them; what they leave counts against.
+WITNESSED_MIN = 1e-5
+WITNESSED_MAX = 3000
+
+
+def witnessed_pairs(
+    dates: Sequence[tuple[Field | None, Evidence | None]], world: World, reference: dt.date
+) -> list[tuple[tuple[str, str, float], ...]]:
+    """For each of a sheet's dates (its lines', then its witness statement's last, as for
+    `sheet_dates`): the pairs of days it and the witness's unsure date may be together, ISO,
+    with their probability, likeliest first (() for a date read surely, or when the witness's
+    is)."""
+    chain = _chain(dates, world, reference)
+    days = world.dates.values
+    out: list[tuple[tuple[str, str, float], ...]] = []
+    for joint in joints_with_last(chain, np.asarray(world.dates.weights), PARAMS["date"]):
+        if joint is None:
+            out.append(())
+            continue
+        flat = joint.ravel()
+        top = np.argsort(-flat)[:WITNESSED_MAX]
+        n = joint.shape[1]
+        out.append(
+            tuple(
+                (str(days[k // n]), str(days[k % n]), round(float(flat[k]), 5))
+                for k in top
+                if flat[k] >= WITNESSED_MIN
+            )
+        )
+    return out
+
+
+def _with_pairs(line: SignatureLine, pairs: tuple[tuple[str, str, float], ...]) -> SignatureLine:
+    """The line with its resolved date keeping the pairs of days it and its witness's date
+    may be (`Field.witnessed`)."""
+    date = line.get("date")
+    if not pairs or date is None or not date.resolved:
+        return line
+    dated = replace(date, witnessed=pairs)
+    return replace(line, fields=tuple(dated if f is date else f for f in line.fields))
 
 
 def resolve_sheets(
@@ -381,12 +434,14 @@ def resolve_sheets(
         witnessed = witness_date_field(sheet)
         witness_ev = witness_evidence(sheet, world, case.dates.filed)
         chain = [(ln.get("date"), ev.get("date")) for ln, ev in zip(filled, evidences, strict=True)]
-        *dates, witness_post = sheet_dates(
-            [*chain, (witnessed, witness_ev)], world, case.dates.filed
-        )
+        chain.append((witnessed, witness_ev))
+        *dates, witness_post = sheet_dates(chain, world, case.dates.filed)
+        pairs = witnessed_pairs(chain, world, case.dates.filed)
         read = {
-            ln.line_no: resolve_line(ln, world, ev, post)
-            for ln, ev, post in zip(filled, evidences, dates, strict=True)
+            ln.line_no: _with_pairs(resolve_line(ln, world, ev, post), together)
+            for ln, ev, post, together in zip(
+                filled, evidences, dates, pairs[: len(filled)], strict=True
+            )
         }
         lines = tuple(read.get(ln.line_no, ln) for ln in sheet.lines)
         sheet = replace(sheet, lines=lines)

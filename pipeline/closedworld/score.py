@@ -21,13 +21,23 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..records import Lattice
 
-__all__ = ["Params", "Posterior", "costs", "mixed_costs", "posterior", "ranked", "value_costs"]
+__all__ = [
+    "Params",
+    "Posterior",
+    "costs",
+    "doubt",
+    "for_reading",
+    "mixed_costs",
+    "posterior",
+    "ranked",
+    "value_costs",
+]
 
 _PUNCT = frozenset(".,/-'#")
 # A posterior lists its five likeliest values, and any more down to this probability (at most
@@ -46,6 +56,8 @@ class Params:
     space: float = 0.4  # a space or punctuation mark, either way
     temperature: float = 1.0  # costs are divided by it before the softmax
     none: float = 6.0  # the cost of "none of these" (before the temperature)
+    # and this much more per unit of the reads' doubt (`for_reading`)
+    none_per_char: float = 0.0
     none_prior: float = 0.05  # the prior share of "none of these"
     combine: str = "mixture"  # several reads: "mixture" of their likelihoods, or "mean" cost
 
@@ -60,6 +72,27 @@ class Posterior:
     @property
     def best(self) -> tuple[int, float] | None:
         return self.ranked[0] if self.ranked else None
+
+
+def doubt(lattices: Sequence[Lattice]) -> float:
+    """How unsure the reads of a field were: per read, the sum over its positions of what the
+    recognizer's best character leaves of 1 (spaces aside); the mean over the reads."""
+    per_read = [
+        sum(1.0 - max((s for _, s in pos), default=0.0) for pos in lat if pos and pos[0][0] != " ")
+        for lat in lattices
+    ]
+    return sum(per_read) / len(per_read) if per_read else 0.0
+
+
+def for_reading(params: Params, lattices: Sequence[Lattice]) -> Params:
+    """The calibration for one field: its "none of these" cost grown by `none_per_char` times
+    the reads' `doubt`. A long, unsure reading explains no value cheaply even when it is one
+    of them (each doubtful character costs), while an unknown value read clearly costs
+    little: so "none of these" is dearer the more of the reading was in doubt, and a name
+    read clearly one letter from a neighbour's stays as written."""
+    if not params.none_per_char:
+        return params
+    return replace(params, none=params.none + params.none_per_char * doubt(lattices))
 
 
 def _fold(ch: str) -> str:

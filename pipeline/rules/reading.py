@@ -65,7 +65,7 @@ FIELD_THRESHOLDS: dict[str, float] = {
 # and the matcher would then match it; ward 0.666 and district 0.508 raised to 0.80 (a ward
 # or district decides no line's validity by itself).
 RESOLVED_THRESHOLDS: dict[str, float] = {
-    "date": 0.81,
+    "date": 0.82,
     "residence": 0.949,
     "name": 0.90,
     "signature": 0.90,
@@ -124,21 +124,33 @@ def _witnessed_on(sheet: Sheet, day: dt.date | None) -> Sheet:
     return replace(sheet, witness=replace(w, date=replace(w.date, text=day.isoformat())))
 
 
+def _day_pairs(
+    date: Field | None, w: Field | None, reference: dt.date
+) -> list[tuple[dt.date | None, dt.date | None, float]]:
+    """The pairs of days the line's date and its witness's may be, with their probability:
+    read together in the sheet's chain when both are unsure and the line's date kept them
+    (`Field.witnessed`), else each one's days (`_days`) taken as independent."""
+    if date is not None and date.witnessed and _unsure_date(date) and _unsure_date(w):
+        return [(parse_written_date(d), parse_written_date(v), p) for d, v, p in date.witnessed]
+    return [
+        (day, w_day, p * q) for w_day, q in _days(w, reference) for day, p in _days(date, reference)
+    ]
+
+
 def date_settled(ctx: LineContext) -> float:
     """The probability that the line's date and its sheet's witness's date make of the line in
     law what they were read as making of it: the summed probability of the pairs of their days
-    (an unsure date's `alternatives`, a sure one's day; the two taken as independent) under
-    which the kind's line rules find the same (codes and severities)."""
+    (`_day_pairs`: an unsure date's days, a sure one's day) under which the kind's line rules
+    find the same (codes and severities)."""
     reference = ctx.case.dates.filed
     rules = ctx.case.spec.rules_on(ctx.case).line_rules
     read = _line_outcome(ctx, ctx.signed_on, rules)
     w = ctx.sheet.witness.date if ctx.sheet.witness is not None else None
     mass = 0.0
-    for w_day, q in _days(w, reference):
+    for day, w_day, p in _day_pairs(ctx.line.get("date"), w, reference):
         on_sheet = replace(ctx, sheet=_witnessed_on(ctx.sheet, w_day))
-        for day, p in _days(ctx.line.get("date"), reference):
-            if day is not None and _line_outcome(on_sheet, day, rules) == read:
-                mass += p * q
+        if day is not None and _line_outcome(on_sheet, day, rules) == read:
+            mass += p
     return mass
 
 
