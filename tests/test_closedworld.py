@@ -415,7 +415,29 @@ def test_the_chain_joint_with_the_witness_sums_to_each_dates_marginals() -> None
 
 def test_none_of_these_grows_with_the_doubt_of_the_reads() -> None:
     p = Params(none=8.0, none_per_char=1.0)
-    clear, unsure = lattice("Ada Quill", 0.95), lattice("Ada Quill", 0.5)
-    assert doubt([clear]) == pytest.approx(8 * 0.05)
-    assert for_reading(p, [unsure]).none == pytest.approx(8.0 + 8 * 0.5)
+    clear = lattice("Ada Quill", 0.95)
+    unsure = lattice("Ada Quill", 0.6, {0: "D", 4: "O", 5: "v"})  # three hesitations
+    assert doubt([clear]) == 0.0
+    assert doubt([unsure]) == pytest.approx(3 * 0.4)
+    assert for_reading(p, [unsure, clear]).none == pytest.approx(8.0 + 3 * 0.4 / 2)
     assert for_reading(Params(none=8.0), [unsure]).none == 8.0
+
+
+def test_a_line_and_its_witness_read_together_weigh_their_order_as_the_chain_does() -> None:
+    """The line's date torn between 10/05 and 10/07, the witness's between 10/06 and 10/08:
+    taken as independent, 10/07 after 10/06 holds a real share and the line waits; read
+    together in the sheet's chain (`Field.witnessed`), the witness saw the line signed, so
+    the pairs with the line after it are unlikely and the line need not wait."""
+    from tests.builders import line as make_line
+
+    line_day, w_day = dt.date(2026, 10, 5), dt.date(2026, 10, 8)
+    date = _unsure_date(line_day, 0.55, {dt.date(2026, 10, 7): 0.45})
+    witnessed = _unsure_date(w_day, 0.55, {dt.date(2026, 10, 6): 0.45})
+    line = make_line(1, date="10/5/2026")
+    line = replace(line, fields=tuple(date if f.name == "date" else f for f in line.fields))
+    assert "date" in _low_fields(line, witnessed)
+    pairs = (("2026-10-05", "2026-10-08", 0.45), ("2026-10-05", "2026-10-06", 0.3))
+    pairs += (("2026-10-07", "2026-10-08", 0.24), ("2026-10-07", "2026-10-06", 0.01))
+    together = replace(date, witnessed=pairs)
+    line = replace(line, fields=tuple(together if f.name == "date" else f for f in line.fields))
+    assert "date" not in _low_fields(line, witnessed)

@@ -68,7 +68,7 @@ log = logging.getLogger(__name__)
 PARAMS: Mapping[str, Params] = {
     "date": Params(insert=1.5, temperature=1.0, none=8.0),
     "residence": Params(temperature=1.0, none=14.0),
-    "name": Params(temperature=2.0, none=8.0, none_per_char=1.0, none_prior=0.1),
+    "name": Params(temperature=2.0, none=8.0, none_per_char=8.0, none_prior=0.1),
     "ward": Params(temperature=3.0, none=20.0),
     "election_district": Params(temperature=3.0, none=4.0),
 }

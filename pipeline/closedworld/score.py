@@ -75,10 +75,11 @@ class Posterior:
 
 
 def doubt(lattices: Sequence[Lattice]) -> float:
-    """How unsure the reads of a field were: per read, the sum over its positions of what the
-    recognizer's best character leaves of 1 (spaces aside); the mean over the reads."""
+    """How much of a field's reads the recognizer hesitated over: per read, the sum over the
+    positions it gave alternatives at of what its best character leaves of 1 (a position
+    read with no alternative adds nothing, however low its score); the mean over the reads."""
     per_read = [
-        sum(1.0 - max((s for _, s in pos), default=0.0) for pos in lat if pos and pos[0][0] != " ")
+        sum(1.0 - max(s for _, s in pos) for pos in lat if len(pos) > 1 and pos[0][0] != " ")
         for lat in lattices
     ]
     return sum(per_read) / len(per_read) if per_read else 0.0
@@ -86,10 +87,11 @@ def doubt(lattices: Sequence[Lattice]) -> float:
 
 def for_reading(params: Params, lattices: Sequence[Lattice]) -> Params:
     """The calibration for one field: its "none of these" cost grown by `none_per_char` times
-    the reads' `doubt`. A long, unsure reading explains no value cheaply even when it is one
-    of them (each doubtful character costs), while an unknown value read clearly costs
-    little: so "none of these" is dearer the more of the reading was in doubt, and a name
-    read clearly one letter from a neighbour's stays as written."""
+    the reads' `doubt`. A long reading the recognizer hesitated over explains no value
+    cheaply even when it is one of them (each doubtful character costs), while an unknown
+    value read without hesitation costs little: so "none of these" is dearer the more of the
+    reading was in doubt, and a name read clearly one letter from a neighbour's stays as
+    written."""
     if not params.none_per_char:
         return params
     return replace(params, none=params.none + params.none_per_char * doubt(lattices))
