@@ -23,7 +23,9 @@ a plot in bench/out/).
 `--fit` reads the development corpus only and prints, per field, the temperature and "none
 of these" cost that give the truth the highest likelihood, and the lowest threshold at which
 no field decided on the development fonts is wrong: the values of
-`pipeline.closedworld.resolve.PARAMS` and `pipeline.rules.reading.RESOLVED_THRESHOLDS`.
+`pipeline.closedworld.resolve.PARAMS` and `pipeline.rules.reading.RESOLVED_THRESHOLDS`. A
+name's "none" is fitted beside its growth with the reads' doubt (`none_per_char`, kept as
+`PARAMS` has it; chosen on the development fonts by the review it leaves at 0 wrong).
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ from pipeline.closedworld import (  # noqa: E402
 )
 from pipeline.closedworld.resolve import (  # noqa: E402
     PARAMS,
+    params_for,
     sure_day,
     witness_date_field,
     witness_evidence,
@@ -470,7 +473,10 @@ def _fit_rows(root: str, entry: dict[str, Any]) -> list[tuple[str, Any, Any, Any
                 else:
                     hits = [k for k, v in enumerate(values) if v == want["voter_id"]]
                 field = "name" if name == "signature" else name
-                out.append((field, ev.cost, ev.prior, hits[0] if hits else -1))
+                # the field's "none" grown for its reads' doubt (`score.for_reading`) is the
+                # same, in the posterior, as every value's cost lowered by as much
+                grown = params_for(ev).none - PARAMS[field].none
+                out.append((field, ev.cost - grown, ev.prior, hits[0] if hits else -1))
         # the witness's date closes the chain, as the stage reads it (`resolve_sheets`)
         witnessed = witness_date_field(sheet)
         w_ev = witness_evidence(sheet, world, case.dates.filed)

@@ -45,10 +45,12 @@ __all__ = [
     "decide",
     "evidence",
     "line_evidence",
+    "params_for",
     "resolve_line",
     "resolve_sheets",
     "sheet_dates",
     "witness_evidence",
+    "witnessed_pairs",
     "world_of",
 ]
 
