@@ -194,6 +194,7 @@ class _NameChecks:
     surnames: dict[int, tuple[str, float]]  # line -> closest register surname, similarity
     other_readings: dict[int, float]  # line -> the same for its other readings' surnames
     given_known: frozenset[str]  # line given names that are given names on the register
+    given_slips: frozenset[tuple[str, str]] = frozenset()  # see `_given_slips`
     alone: frozenset[int] = frozenset()  # rids of best candidates no other voter lives with
     given_on_street: frozenset[int] = frozenset()  # lines without candidates: see `_on_street`
 
@@ -429,8 +430,9 @@ class FSMatcher:
         """SQL: the blocked pairs worth scoring (qid, rid, voter: the entry's `vno`, and each
         compared column as the line has it, l_<col>, and as the register has it, r_<col>). A pair
         neither of whose names is like the line's (Jaro-Winkler below PREFILTER) is kept only for
-        a line without a name (ranked by address), when it shares the house number and the given
-        name is alike (so a household stays visible to the surname check), or when it shares the
+        a line without a name (ranked by address), when the given name is alike and it shares the
+        house number or the postcode (so a household stays visible to the surname check, and a
+        changed surname can be weighed), or when it shares the
         whole address (house number, street and postcode: `_decide` may match it there)."""
         f = PREFILTER
         return (
@@ -442,7 +444,7 @@ class FSMatcher:
             f"WHERE (q.n_last = '' AND q.n_first = '') "
             f"OR jaro_winkler_similarity(q.n_last, e.n_last) >= {f} "
             f"OR (jaro_winkler_similarity(q.n_first, e.n_first) >= {f} "
-            "AND q.n_house = e.n_house) "
+            "AND (q.n_house = e.n_house OR (q.n_zip <> '' AND q.n_zip = e.n_zip))) "
             # the whole address the same: what the names lack the address may carry (_decide)
             "OR (q.n_house <> '' AND q.n_zip <> '' AND q.n_house = e.n_house "
             "AND q.n_street = e.n_street AND q.n_zip = e.n_zip)"
@@ -606,10 +608,11 @@ class FSMatcher:
             if int(ln) in unsure and len(str(last)) >= 2
         ]
         given = self._given_known(con, scored, picks)
+        slips = _given_slips(con, scored, picks)
         alone = _alone(con, scored, picks)
         on_street = _on_street(con, [lo + i for i, js in enumerate(picks) if not js])
         if not qids:
-            return _NameChecks({}, {}, given, alone, on_street)
+            return _NameChecks({}, {}, given, slips, alone, on_street)
         con.register("nm_df", pd.DataFrame({"qid": qids}))
         try:
             got = con.execute(
@@ -634,6 +637,7 @@ class FSMatcher:
             {int(a): (str(b), float(c)) for a, alt, b, c in got if not alt},
             {int(a): float(c) for a, alt, _, c in got if alt},
             given,
+            slips,
             alone,
             on_street,
         )
@@ -765,17 +769,16 @@ class FSMatcher:
         initial = len(qrow.n_first) == 1
         middle_agrees = bc[_MIDDLE] <= CLOSE
         given = bc[_FIRST]
-        if given == CLOSE and qrow.n_first in checks.given_known:
-            reg_first = str(s.reg_values["first_name"][chosen[0]])
-            if not same_given_name(qrow.n_first, reg_first):
-                given = LOOSE  # another real given name, not a slip
+        reg_first = str(s.reg_values["first_name"][chosen[0]])
+        if (
+            given == CLOSE
+            and qrow.n_first in checks.given_known
+            and not same_given_name(qrow.n_first, reg_first)
+        ):
+            given = LOOSE  # another real given name, not a slip
         last = bc[_LAST]
         another_name = given != bc[_FIRST]
-        # the address agrees: house number and street, or (no house number written) the
-        # street and the ZIP
-        address_agrees = at_address or (
-            bc[_STREET] <= CLOSE and bc[_HOUSE] == MISSING and bc[_ZIP] == EXACT
-        )
+        address_agrees = _address_agrees(bc)
         # A name must agree (CLOSE or better: equal, a slip, a nickname); what the other name
         # and the address add or take away is the posterior's to weigh. The exceptions: a
         # given name only LOOSE (an initial, or a likeness: a housemate's name may be like the
@@ -790,7 +793,12 @@ class FSMatcher:
                 and given != LOOSE
                 and (both_names or bc[_STREET] <= CLOSE or bc[_HOUSE] <= CLOSE)
             )
-            or (last <= CLOSE and given == LOOSE and at_address and (initial or middle_agrees))
+            or (
+                last <= CLOSE
+                and given == LOOSE
+                and at_address
+                and (initial or middle_agrees or (qrow.n_first, reg_first) in checks.given_slips)
+            )
             or (address_agrees and not both_names and min(last, given) <= LOOSE)
             or (
                 # neither name agrees, the whole address does, and no other voter lives
@@ -832,10 +840,14 @@ class FSMatcher:
             return MatchDecision.MATCH, summary
         # "Not registered" needs all three: the evidence is against every candidate (weight
         # below thresholds.no_match), no candidate shares the surname (even loosely) with the
-        # given name or the house number, and no surname on the register resembles it.
+        # given name or the house number, nor the given name with the address (a changed
+        # surname), and no surname on the register resembles it.
         strong = any(
-            s.sims[j, _LAST] >= SURNAME_LIKE
-            and (s.codes[j, _FIRST] <= LOOSE or s.codes[j, _HOUSE] <= CLOSE)
+            (
+                s.sims[j, _LAST] >= SURNAME_LIKE
+                and (s.codes[j, _FIRST] <= LOOSE or s.codes[j, _HOUSE] <= CLOSE)
+            )
+            or (s.codes[j, _FIRST] <= CLOSE and _address_agrees(s.codes[j].tolist()))
             for j in chosen
         )
         unlike = (near is None or near[1] < SURNAME_RESEMBLES) and other_unlike
@@ -876,6 +888,14 @@ _ADDRESS = (_HOUSE, _STREET)
 _ZIP = _FIELD_INDEX["zip5"]
 
 
+def _address_agrees(codes: Sequence[int]) -> bool:
+    """The address agrees: house number and street (CLOSE or better), or, no house number
+    written, the street and the postcode."""
+    return (codes[_HOUSE] <= CLOSE and codes[_STREET] <= CLOSE) or (
+        codes[_STREET] <= CLOSE and codes[_HOUSE] == MISSING and codes[_ZIP] == EXACT
+    )
+
+
 def _address_only(codes: np.ndarray) -> bool:
     """Neither name agrees (CLOSE or better), and the whole address does: house number equal,
     street at least CLOSE, postcode equal."""
@@ -904,6 +924,39 @@ def _housemate_one_slip_apart(s: _Scored, best: int, nxt: int) -> bool:
     )
     line_first = str(s.line_values["first_name"][best])
     return same and one_slip(line_first, str(s.reg_values["first_name"][nxt]), min_length=3)
+
+
+def _given_slips(
+    con: duckdb.DuckDBPyConnection, scored: _Scored, picks: list[list[int]]
+) -> frozenset[tuple[str, str]]:
+    """Of the lines whose best candidate's given name is only a likeness (LOOSE, neither an
+    initial), the pairs (the line's given name, the voter's) where the likeness is a misspelling
+    of the voter's name, not another person's: no voter on the register has the line's given
+    name, and of the register's given names sharing its first letter or its last two, the voter's
+    is the most like it (Jaro-Winkler; ties count for the voter). A housemate's name misspelt
+    ("MARKK", the voter "MARY") is nearer its own ("MARK") and stays a likeness."""
+    first = (scored.line_values["first_name"], scored.reg_values["first_name"])
+    asked = sorted(
+        {
+            (str(first[0][ch[0]]), str(first[1][ch[0]]))
+            for ch in picks
+            if ch and scored.codes[ch[0], _FIRST] == LOOSE
+        }
+    )
+    asked = [(a, b) for a, b in asked if len(a) > 1 and len(b) > 1]
+    if not asked:
+        return frozenset()
+    con.register("slip_df", pd.DataFrame(asked, columns=["l", "r"]))
+    try:
+        got = con.execute(
+            "SELECT a.l, a.r FROM slip_df a WHERE a.l NOT IN (SELECT n_first FROM given_names) "
+            "AND NOT EXISTS (SELECT 1 FROM given_names g WHERE g.n_first <> a.r "
+            "AND (left(g.n_first, 1) = left(a.l, 1) OR right(g.n_first, 2) = right(a.l, 2)) "
+            "AND jaro_winkler_similarity(a.l, g.n_first) > jaro_winkler_similarity(a.l, a.r))"
+        ).fetchall()
+    finally:
+        con.unregister("slip_df")
+    return frozenset((str(a), str(b)) for a, b in got)
 
 
 def _on_street(con: duckdb.DuckDBPyConnection, lines: Sequence[int]) -> frozenset[int]:
