@@ -15,7 +15,8 @@ are its own. Per batch of lines:
    same blocking keys.
 2. Block: the union of every pass in `store.BLOCKING_KEYS` (address; surname+given phonetic;
    surname+house; ZIP+initials; given+house; a surname q-gram; surname+street; the whole
-   surname or given name with part of the other), for every reading. A reading takes its
+   surname or given name with part of the other; the given name's start with the house number
+   or the street inside the postcode, for a changed surname), for every reading. A reading takes its
    passes' blocks smallest first while those taken hold fewer than `block_budget` entries (the
    smallest always); a block larger than `max_block` entries is never taken. So one common name
    does not flood the scorer, and a state's register, where the common keys' blocks hold
@@ -47,20 +48,22 @@ are its own. Per batch of lines:
      only LOOSE (an initial, or a likeness: a housemate's name may be like the line's) or a
      slip that spells a given name some voter on the register has ("MARK" for "MARY": maybe an
      unregistered housemate) needs the surname, house number, street and an initial or the
-     middle name to agree; a line of one name needs the street or the house number to agree
-     (or, a likeness only, the address); and a line with neither name agreeing matches only on
+     middle name to agree, or, for a likeness that no voter's given name is, the voter's being
+     the register's given name most like it (`_given_slips`: a misspelling of the voter's);
+     a line of one name needs the street or the house number to agree (or, a likeness only,
+     the address); and a line with neither name agreeing matches only on
      the whole address (house number, street, postcode) of a voter no other voter lives with
      (`_alone`: the address's term frequency on the register is one), where the posterior still
      has to reach the threshold. An address alone never matches a household's member;
    - NO_MATCH: only when sure, all three: the best weight is below thresholds.no_match (the
      evidence is against every candidate), no candidate shares the surname (even loosely:
      Jaro-Winkler >= 0.80) together with the given name or the house number (or a misread of
-     it), and no surname on the register
-     resembles the signer's (Jaro-Winkler >= 0.88 among the surnames sharing its first two
-     letters, its last three, or its first and last two: blocking can miss a voter, this check
-     does not rely on it). A line with an address and a surname for which no pass proposed
-     anyone is NO_MATCH on the surname check alone, at the looser 0.80; a name of one word
-     (which may be a given name) is never NO_MATCH;
+     it), nor the given name with the address (a changed surname), and no surname on the
+     register resembles the signer's (Jaro-Winkler >= 0.88 among the surnames sharing its
+     first two letters, its last three, or its first and last two: blocking can miss a voter,
+     this check does not rely on it). A line with an address and a surname for which no pass
+     proposed anyone is NO_MATCH on the surname check alone, at the looser 0.80; a name of one
+     word (which may be a given name) is never NO_MATCH;
      NO_MATCH also needs a printed name read with confidence >= 0.9: a name that is only a
      signature's text, or read unsurely, never rules a voter out (the line is matched by its
      address and whatever the name gives, and goes to review);
