@@ -46,13 +46,14 @@ are its own. Per batch of lines:
      fitted to the lines say how often signers change or leave out a name; the household shares
      of `_joint_bits` how often a housemate shares surname and address). Except: a given name
      only LOOSE (an initial, or a likeness: a housemate's name may be like the line's) or a
-     slip that spells a given name some voter on the register has ("MARK" for "MARY": maybe an
-     unregistered housemate) needs the surname, house number, street and an initial or the
-     middle name to agree, or, for a likeness that no voter's given name is, the voter's being
-     the register's given name most like it (`_given_slips`: a misspelling of the voter's);
-     a line of one name needs the street or the house number to agree (or, a likeness only,
-     the address); and a line with neither name agreeing matches only on
-     the whole address (house number, street, postcode) of a voter no other voter lives with
+     slip that spells a given name some voter on the register has, or one of the nickname
+     table's (`KNOWN_GIVEN_NAMES`; "MARK" for "MARY": maybe an unregistered housemate) needs
+     the surname, house number, street and an initial or the middle name to agree, or, for a
+     likeness that is no voter's given name, the voter's being the register's given name most
+     like it (`_given_slips`: a misspelling of the voter's); a line of one name needs the
+     street or the house number to agree (or, a likeness only, the address); and a line with
+     neither name agreeing matches only on the whole address (house number, street, postcode)
+     of a voter no other voter lives with
      (`_alone`: the address's term frequency on the register is one), where the posterior still
      has to reach the threshold. An address alone never matches a household's member;
    - NO_MATCH: only when sure, all three: the best weight is below thresholds.no_match (the
@@ -111,7 +112,7 @@ from .compare import (
     one_slip,
 )
 from .lines import line_frame
-from .nicknames import same_given_name
+from .nicknames import KNOWN_GIVEN_NAMES, same_given_name
 from .normalize import name_suffix
 from .sql_pairs import EPSILON, best_pairs
 from .store import BLOCKING_KEYS, HASH_COLUMNS, RegisterStore
@@ -775,7 +776,7 @@ class FSMatcher:
         reg_first = str(s.reg_values["first_name"][chosen[0]])
         if (
             given == CLOSE
-            and qrow.n_first in checks.given_known
+            and (qrow.n_first in checks.given_known or qrow.n_first in KNOWN_GIVEN_NAMES)
             and not same_given_name(qrow.n_first, reg_first)
         ):
             given = LOOSE  # another real given name, not a slip
@@ -785,7 +786,7 @@ class FSMatcher:
         # A name must agree (CLOSE or better: equal, a slip, a nickname); what the other name
         # and the address add or take away is the posterior's to weigh. The exceptions: a
         # given name only LOOSE (an initial, or a likeness: a housemate's name may be like the
-        # line's) or a slip that spells another voter's given name ("MARK" for "MARY") agrees
+        # line's) or a slip that spells another given name ("MARK" for "MARY") agrees
         # only with the surname, the house, the street and an initial or the middle name; a
         # line with one name needs the street or the house number to agree too; the only name
         # written, a likeness (LOOSE), only at an address that agrees.
@@ -866,7 +867,7 @@ class FSMatcher:
         if evidence >= floor and lead < t.margin:
             why = f"lead {lead:.1f} below margin {t.margin:.1f}"
         elif sure and another_name:
-            why = f"the given name {qrow.n_first} is another voter's given name, not only a slip"
+            why = f"the given name {qrow.n_first} is another given name, not only a slip"
         elif sure:
             why = "the names do not agree well enough to match on the address"
         else:
@@ -935,9 +936,11 @@ def _given_slips(
     """Of the lines whose best candidate's given name is only a likeness (LOOSE, neither an
     initial), the pairs (the line's given name, the voter's) where the likeness is a misspelling
     of the voter's name, not another person's: no voter on the register has the line's given
-    name, and of the register's given names sharing its first letter or its last two, the voter's
-    is the most like it (Jaro-Winkler; ties count for the voter). A housemate's name misspelt
-    ("MARKK", the voter "MARY") is nearer its own ("MARK") and stays a likeness."""
+    name, nor is it a name of the nickname table (`KNOWN_GIVEN_NAMES`: a real name that a
+    village's register may lack), and of the register's given names sharing its first letter or
+    its last two, the voter's is the most like it (Jaro-Winkler; ties count for the voter). A
+    housemate's name misspelt ("MARKK", the voter "MARY") is nearer its own ("MARK") and stays a
+    likeness."""
     first = (scored.line_values["first_name"], scored.reg_values["first_name"])
     asked = sorted(
         {
@@ -946,7 +949,7 @@ def _given_slips(
             if ch and scored.codes[ch[0], _FIRST] == LOOSE
         }
     )
-    asked = [(a, b) for a, b in asked if len(a) > 1 and len(b) > 1]
+    asked = [(a, b) for a, b in asked if len(a) > 1 and len(b) > 1 and a not in KNOWN_GIVEN_NAMES]
     if not asked:
         return frozenset()
     con.register("slip_df", pd.DataFrame(asked, columns=["l", "r"]))

@@ -459,3 +459,16 @@ def test_a_misspelt_given_name_no_voter_has_matches_only_where_the_voter_s_is_th
     m = fs.match(line("Markk Ashgrove", "7 Kestrel Lane"))
     assert m.decision is MatchDecision.REVIEW, m.reason
     assert m.candidates[0].voter_id == "M1"
+
+
+def test_a_slip_that_spells_a_known_given_name_no_voter_has_is_not_the_voter_s():
+    # Invented names. No voter is TOM, but TOM is a real given name (the nickname table's):
+    # at TIM's address it may be his housemate, not on this register.
+    people = [
+        *_village(),
+        RegisterEntry("T1", "ASHGROVE", "TIM", house_number="7", street_name="KESTREL LN"),
+    ]
+    m = FSMatcher(people, CFG).match(line("Tom Ashgrove", "7 Kestrel Lane"))
+    assert m.decision is MatchDecision.REVIEW, m.reason
+    assert m.candidates[0].voter_id == "T1"
+    assert "another given name" in m.reason
