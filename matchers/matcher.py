@@ -844,14 +844,20 @@ class FSMatcher:
             return MatchDecision.MATCH, summary
         # "Not registered" needs all three: the evidence is against every candidate (weight
         # below thresholds.no_match), no candidate shares the surname (even loosely) with the
-        # given name or the house number, nor the given name with the address (a changed
+        # given name or the house number, nor the given name (as written, or a nickname of it:
+        # not a mere slip, which a stranger's name often is) with the address (a changed
         # surname), and no surname on the register resembles it.
         strong = any(
             (
                 s.sims[j, _LAST] >= SURNAME_LIKE
                 and (s.codes[j, _FIRST] <= LOOSE or s.codes[j, _HOUSE] <= CLOSE)
             )
-            or (s.codes[j, _FIRST] <= CLOSE and _address_agrees(s.codes[j].tolist()))
+            or (
+                same_given_name(
+                    str(s.line_values["first_name"][j]), str(s.reg_values["first_name"][j])
+                )
+                and _address_agrees(s.codes[j].tolist())
+            )
             for j in chosen
         )
         unlike = (near is None or near[1] < SURNAME_RESEMBLES) and other_unlike
@@ -867,7 +873,8 @@ class FSMatcher:
         if evidence >= floor and lead < t.margin:
             why = f"lead {lead:.1f} below margin {t.margin:.1f}"
         elif sure and another_name:
-            why = f"the given name {qrow.n_first} is another given name, not only a slip"
+            whose = "another voter's" if qrow.n_first in checks.given_known else "a known"
+            why = f"the given name {qrow.n_first} is {whose} given name, not only a slip"
         elif sure:
             why = "the names do not agree well enough to match on the address"
         else:

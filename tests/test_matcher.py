@@ -471,4 +471,4 @@ def test_a_slip_that_spells_a_known_given_name_no_voter_has_is_not_the_voter_s()
     m = FSMatcher(people, CFG).match(line("Tom Ashgrove", "7 Kestrel Lane"))
     assert m.decision is MatchDecision.REVIEW, m.reason
     assert m.candidates[0].voter_id == "T1"
-    assert "another given name" in m.reason
+    assert "a known given name" in m.reason
