@@ -48,12 +48,12 @@ are its own. Per batch of lines:
      only LOOSE (an initial, or a likeness: a housemate's name may be like the line's) or a
      slip that spells a given name some voter on the register has, or one of the nickname
      table's (`KNOWN_GIVEN_NAMES`; "MARK" for "MARY": maybe an unregistered housemate) needs
-     the surname, house number, street and an initial or the middle name to agree, or, for a
-     likeness that is no voter's given name, the voter's being the register's given name most
-     like it (`_given_slips`: a misspelling of the voter's); a line of one name needs the
-     street or the house number to agree (or, a likeness only, the address); and a line with
-     neither name agreeing matches only on the whole address (house number, street, postcode)
-     of a voter no other voter lives with
+     the surname, house number, street and an initial or the middle name to agree (a likeness
+     that is no voter's given name may still be a real name a small register lacks: a
+     housemate's "ANTONIO" at ANTONIA's address); a line of one name needs the street or the
+     house number to agree (or, a likeness only, the address); and a line with neither name
+     agreeing matches only on the whole address (house number, street, postcode) of a voter no
+     other voter lives with
      (`_alone`: the address's term frequency on the register is one), where the posterior still
      has to reach the threshold. An address alone never matches a household's member;
    - NO_MATCH: only when sure, all three: the best weight is below thresholds.no_match (the
@@ -198,7 +198,6 @@ class _NameChecks:
     surnames: dict[int, tuple[str, float]]  # line -> closest register surname, similarity
     other_readings: dict[int, float]  # line -> the same for its other readings' surnames
     given_known: frozenset[str]  # line given names that are given names on the register
-    given_slips: frozenset[tuple[str, str]] = frozenset()  # see `_given_slips`
     alone: frozenset[int] = frozenset()  # rids of best candidates no other voter lives with
     given_on_street: frozenset[int] = frozenset()  # lines without candidates: see `_on_street`
 
@@ -612,11 +611,10 @@ class FSMatcher:
             if int(ln) in unsure and len(str(last)) >= 2
         ]
         given = self._given_known(con, scored, picks)
-        slips = _given_slips(con, scored, picks)
         alone = _alone(con, scored, picks)
         on_street = _on_street(con, [lo + i for i, js in enumerate(picks) if not js])
         if not qids:
-            return _NameChecks({}, {}, given, slips, alone, on_street)
+            return _NameChecks({}, {}, given, alone, on_street)
         con.register("nm_df", pd.DataFrame({"qid": qids}))
         try:
             got = con.execute(
@@ -641,7 +639,6 @@ class FSMatcher:
             {int(a): (str(b), float(c)) for a, alt, b, c in got if not alt},
             {int(a): float(c) for a, alt, _, c in got if alt},
             given,
-            slips,
             alone,
             on_street,
         )
@@ -797,12 +794,7 @@ class FSMatcher:
                 and given != LOOSE
                 and (both_names or bc[_STREET] <= CLOSE or bc[_HOUSE] <= CLOSE)
             )
-            or (
-                last <= CLOSE
-                and given == LOOSE
-                and at_address
-                and (initial or middle_agrees or (qrow.n_first, reg_first) in checks.given_slips)
-            )
+            or (last <= CLOSE and given == LOOSE and at_address and (initial or middle_agrees))
             or (address_agrees and not both_names and min(last, given) <= LOOSE)
             or (
                 # neither name agrees, the whole address does, and no other voter lives
@@ -935,41 +927,6 @@ def _housemate_one_slip_apart(s: _Scored, best: int, nxt: int) -> bool:
     )
     line_first = str(s.line_values["first_name"][best])
     return same and one_slip(line_first, str(s.reg_values["first_name"][nxt]), min_length=3)
-
-
-def _given_slips(
-    con: duckdb.DuckDBPyConnection, scored: _Scored, picks: list[list[int]]
-) -> frozenset[tuple[str, str]]:
-    """Of the lines whose best candidate's given name is only a likeness (LOOSE, neither an
-    initial), the pairs (the line's given name, the voter's) where the likeness is a misspelling
-    of the voter's name, not another person's: no voter on the register has the line's given
-    name, nor is it a name of the nickname table (`KNOWN_GIVEN_NAMES`: a real name that a
-    village's register may lack), and of the register's given names sharing its first letter or
-    its last two, the voter's is the most like it (Jaro-Winkler; ties count for the voter). A
-    housemate's name misspelt ("MARKK", the voter "MARY") is nearer its own ("MARK") and stays a
-    likeness."""
-    first = (scored.line_values["first_name"], scored.reg_values["first_name"])
-    asked = sorted(
-        {
-            (str(first[0][ch[0]]), str(first[1][ch[0]]))
-            for ch in picks
-            if ch and scored.codes[ch[0], _FIRST] == LOOSE
-        }
-    )
-    asked = [(a, b) for a, b in asked if len(a) > 1 and len(b) > 1 and a not in KNOWN_GIVEN_NAMES]
-    if not asked:
-        return frozenset()
-    con.register("slip_df", pd.DataFrame(asked, columns=["l", "r"]))
-    try:
-        got = con.execute(
-            "SELECT a.l, a.r FROM slip_df a WHERE a.l NOT IN (SELECT n_first FROM given_names) "
-            "AND NOT EXISTS (SELECT 1 FROM given_names g WHERE g.n_first <> a.r "
-            "AND (left(g.n_first, 1) = left(a.l, 1) OR right(g.n_first, 2) = right(a.l, 2)) "
-            "AND jaro_winkler_similarity(a.l, g.n_first) > jaro_winkler_similarity(a.l, a.r))"
-        ).fetchall()
-    finally:
-        con.unregister("slip_df")
-    return frozenset((str(a), str(b)) for a, b in got)
 
 
 def _on_street(con: duckdb.DuckDBPyConnection, lines: Sequence[int]) -> frozenset[int]:

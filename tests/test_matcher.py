@@ -442,25 +442,6 @@ def test_a_given_name_on_its_street_is_never_called_not_registered():
     assert m.decision is MatchDecision.NO_MATCH, m.reason
 
 
-def test_a_misspelt_given_name_no_voter_has_matches_only_where_the_voter_s_is_the_nearest():
-    # Invented names. "TALRO" is only a likeness of "TAYLOR" (two slips), no voter's given name,
-    # and TAYLOR the register's given name most like it: a misspelling of the voter's name, so
-    # surname and address decide. "MARKK" at MARY's address is no voter's name either, but
-    # MARK (another voter) is nearer than MARY: maybe her housemate MARK, not registered here.
-    people = [
-        *_village(),
-        RegisterEntry("T1", "MILLARBY", "TAYLOR", house_number="20", street_name="SANDOVER CIR"),
-        RegisterEntry("M1", "ASHGROVE", "MARY", house_number="7", street_name="KESTREL LN"),
-        RegisterEntry("M2", "TENBRIDGE", "MARK", house_number="90", street_name="ELM ST"),
-    ]
-    fs = FSMatcher(people, CFG)
-    m = fs.match(line("Talro Millarby", "20 Sandover Circle"))
-    assert m.decision is MatchDecision.MATCH and m.voter_id == "T1", m.reason
-    m = fs.match(line("Markk Ashgrove", "7 Kestrel Lane"))
-    assert m.decision is MatchDecision.REVIEW, m.reason
-    assert m.candidates[0].voter_id == "M1"
-
-
 def test_a_slip_that_spells_a_known_given_name_no_voter_has_is_not_the_voter_s():
     # Invented names. No voter is TOM, but TOM is a real given name (the nickname table's):
     # at TIM's address it may be his housemate, not on this register.
