@@ -50,7 +50,7 @@ are its own. Per batch of lines:
      table's (`KNOWN_GIVEN_NAMES`; "MARK" for "MARY": maybe an unregistered housemate) needs
      the surname, house number, street and an initial or the middle name to agree (a likeness
      that is no voter's given name may still be a real name a small register lacks: a
-     housemate's "ANTONIO" at ANTONIA's address); a line of one name needs the street or the
+     housemate's "MARCUS" at MARCIA's address); a line of one name needs the street or the
      house number to agree (or, a likeness only, the address); and a line with neither name
      agreeing matches only on the whole address (house number, street, postcode) of a voter no
      other voter lives with
