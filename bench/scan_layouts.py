@@ -3,7 +3,7 @@ development and the held-out families side by side: tune on the first, report th
 
     OMP_THREAD_LIMIT=1 .venv/bin/python bench/scan_layouts.py --cases 3 --seed 41
     .venv/bin/python bench/scan_layouts.py --dev DIR --heldout DIR   # corpora already made
-    .venv/bin/python bench/scan_layouts.py --dev DIR --heldout DIR --fresh DIR --sheets
+    .venv/bin/python bench/scan_layouts.py --dev DIR --heldout DIR --fresh DIR [DIR ...] --sheets
 
 Each part is a corpus (`python -m synth.corpus --layouts dev|heldout`) of clean and
 degraded scans; every page is read with the scan reader and compared with its truth:
@@ -202,7 +202,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=41)
     parser.add_argument("--dev", type=Path, help="a development corpus already made")
     parser.add_argument("--heldout", type=Path, help="a held-out corpus already made")
-    parser.add_argument("--fresh", type=Path, help="a second held-out corpus (another seed)")
+    parser.add_argument(
+        "--fresh", type=Path, nargs="*", default=[], help="more held-out corpora (other seeds)"
+    )
     parser.add_argument("--sheets", action="store_true", help="list every sheet not read right")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="scan-layouts-") as tmp:
@@ -210,8 +212,10 @@ def main(argv: list[str] | None = None) -> int:
         for split, given in (("dev", args.dev), ("heldout", args.heldout)):
             corpus = given or make_corpus(Path(tmp) / split, split, args.cases, args.seed)
             parts[split] = measure(corpus, args.sheets)
-        if args.fresh is not None:
-            parts["heldout (fresh)"] = measure(args.fresh, args.sheets)
+        for k, fresh in enumerate(args.fresh):
+            parts[f"heldout (fresh {k + 1})" if len(args.fresh) > 1 else "heldout (fresh)"] = (
+                measure(fresh, args.sheets)
+            )
         report(parts)
     return 0
 

@@ -46,7 +46,7 @@ from rapidfuzz.distance import OSA, JaroWinkler, Levenshtein
 
 from pipeline.records import ComparisonLevel
 
-from .nicknames import NICKNAMES
+from .nicknames import KNOWN_GIVEN_NAMES, NICKNAMES
 from .normalize import STREET_SUFFIXES
 
 __all__ = [
@@ -77,7 +77,6 @@ LEVEL_CODES = {lv: i for i, lv in enumerate(LEVELS)}
 EXACT, CLOSE, LOOSE, DIFFERENT, MISSING = range(5)
 
 # "NICK|FORMAL" and "FORMAL|NICK" for every nickname pair: one vectorized lookup per batch.
-_NICKNAME_NAMES = frozenset({*NICKNAMES, *(f for formals in NICKNAMES.values() for f in formals)})
 _NICKNAME_PAIRS = frozenset(
     pair
     for nick, formals in NICKNAMES.items()
@@ -334,7 +333,7 @@ def compare_arrays(
         _lift(codes, (edits <= 1) & long_enough, LEVEL_CODES[cmp.edit_level])
     if cmp.nicknames and (codes > CLOSE).any():
         # only pairs with a known nickname on the line's side can be a nickname pair
-        known = np.fromiter((x in _NICKNAME_NAMES for x in a), dtype=bool, count=n)
+        known = np.fromiter((x in KNOWN_GIVEN_NAMES for x in a), dtype=bool, count=n)
         for i in np.flatnonzero((codes > CLOSE) & known).tolist():
             if f"{aa[i]}|{bb[i]}" in _NICKNAME_PAIRS:
                 codes[i] = CLOSE

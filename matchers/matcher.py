@@ -15,7 +15,8 @@ are its own. Per batch of lines:
    same blocking keys.
 2. Block: the union of every pass in `store.BLOCKING_KEYS` (address; surname+given phonetic;
    surname+house; ZIP+initials; given+house; a surname q-gram; surname+street; the whole
-   surname or given name with part of the other), for every reading. A reading takes its
+   surname or given name with part of the other; the given name's start with the house number
+   or the street inside the postcode, for a changed surname), for every reading. A reading takes its
    passes' blocks smallest first while those taken hold fewer than `block_budget` entries (the
    smallest always); a block larger than `max_block` entries is never taken. So one common name
    does not flood the scorer, and a state's register, where the common keys' blocks hold
@@ -45,22 +46,25 @@ are its own. Per batch of lines:
      fitted to the lines say how often signers change or leave out a name; the household shares
      of `_joint_bits` how often a housemate shares surname and address). Except: a given name
      only LOOSE (an initial, or a likeness: a housemate's name may be like the line's) or a
-     slip that spells a given name some voter on the register has ("MARK" for "MARY": maybe an
-     unregistered housemate) needs the surname, house number, street and an initial or the
-     middle name to agree; a line of one name needs the street or the house number to agree
-     (or, a likeness only, the address); and a line with neither name agreeing matches only on
-     the whole address (house number, street, postcode) of a voter no other voter lives with
+     slip that spells a given name some voter on the register has, or one of the nickname
+     table's (`KNOWN_GIVEN_NAMES`; "MARK" for "MARY": maybe an unregistered housemate) needs
+     the surname, house number, street and an initial or the middle name to agree (a likeness
+     that is no voter's given name may still be a real name a small register lacks: a
+     housemate's "MARCUS" at MARCIA's address); a line of one name needs the street or the
+     house number to agree (or, a likeness only, the address); and a line with neither name
+     agreeing matches only on the whole address (house number, street, postcode) of a voter no
+     other voter lives with
      (`_alone`: the address's term frequency on the register is one), where the posterior still
      has to reach the threshold. An address alone never matches a household's member;
    - NO_MATCH: only when sure, all three: the best weight is below thresholds.no_match (the
      evidence is against every candidate), no candidate shares the surname (even loosely:
      Jaro-Winkler >= 0.80) together with the given name or the house number (or a misread of
-     it), and no surname on the register
-     resembles the signer's (Jaro-Winkler >= 0.88 among the surnames sharing its first two
-     letters, its last three, or its first and last two: blocking can miss a voter, this check
-     does not rely on it). A line with an address and a surname for which no pass proposed
-     anyone is NO_MATCH on the surname check alone, at the looser 0.80; a name of one word
-     (which may be a given name) is never NO_MATCH;
+     it), nor the given name with the address (a changed surname), and no surname on the
+     register resembles the signer's (Jaro-Winkler >= 0.88 among the surnames sharing its
+     first two letters, its last three, or its first and last two: blocking can miss a voter,
+     this check does not rely on it). A line with an address and a surname for which no pass
+     proposed anyone is NO_MATCH on the surname check alone, at the looser 0.80; a name of one
+     word (which may be a given name) is never NO_MATCH;
      NO_MATCH also needs a printed name read with confidence >= 0.9: a name that is only a
      signature's text, or read unsurely, never rules a voter out (the line is matched by its
      address and whatever the name gives, and goes to review);
@@ -108,7 +112,7 @@ from .compare import (
     one_slip,
 )
 from .lines import line_frame
-from .nicknames import same_given_name
+from .nicknames import KNOWN_GIVEN_NAMES, same_given_name
 from .normalize import name_suffix
 from .sql_pairs import EPSILON, best_pairs
 from .store import BLOCKING_KEYS, HASH_COLUMNS, RegisterStore
@@ -429,8 +433,9 @@ class FSMatcher:
         """SQL: the blocked pairs worth scoring (qid, rid, voter: the entry's `vno`, and each
         compared column as the line has it, l_<col>, and as the register has it, r_<col>). A pair
         neither of whose names is like the line's (Jaro-Winkler below PREFILTER) is kept only for
-        a line without a name (ranked by address), when it shares the house number and the given
-        name is alike (so a household stays visible to the surname check), or when it shares the
+        a line without a name (ranked by address), when the given name is alike and it shares the
+        house number or the postcode (so a household stays visible to the surname check, and a
+        changed surname can be weighed), or when it shares the
         whole address (house number, street and postcode: `_decide` may match it there)."""
         f = PREFILTER
         return (
@@ -442,7 +447,7 @@ class FSMatcher:
             f"WHERE (q.n_last = '' AND q.n_first = '') "
             f"OR jaro_winkler_similarity(q.n_last, e.n_last) >= {f} "
             f"OR (jaro_winkler_similarity(q.n_first, e.n_first) >= {f} "
-            "AND q.n_house = e.n_house) "
+            "AND (q.n_house = e.n_house OR (q.n_zip <> '' AND q.n_zip = e.n_zip))) "
             # the whole address the same: what the names lack the address may carry (_decide)
             "OR (q.n_house <> '' AND q.n_zip <> '' AND q.n_house = e.n_house "
             "AND q.n_street = e.n_street AND q.n_zip = e.n_zip)"
@@ -765,21 +770,20 @@ class FSMatcher:
         initial = len(qrow.n_first) == 1
         middle_agrees = bc[_MIDDLE] <= CLOSE
         given = bc[_FIRST]
-        if given == CLOSE and qrow.n_first in checks.given_known:
-            reg_first = str(s.reg_values["first_name"][chosen[0]])
-            if not same_given_name(qrow.n_first, reg_first):
-                given = LOOSE  # another real given name, not a slip
+        reg_first = str(s.reg_values["first_name"][chosen[0]])
+        if (
+            given == CLOSE
+            and (qrow.n_first in checks.given_known or qrow.n_first in KNOWN_GIVEN_NAMES)
+            and not same_given_name(qrow.n_first, reg_first)
+        ):
+            given = LOOSE  # another real given name, not a slip
         last = bc[_LAST]
         another_name = given != bc[_FIRST]
-        # the address agrees: house number and street, or (no house number written) the
-        # street and the ZIP
-        address_agrees = at_address or (
-            bc[_STREET] <= CLOSE and bc[_HOUSE] == MISSING and bc[_ZIP] == EXACT
-        )
+        address_agrees = _address_agrees(bc)
         # A name must agree (CLOSE or better: equal, a slip, a nickname); what the other name
         # and the address add or take away is the posterior's to weigh. The exceptions: a
         # given name only LOOSE (an initial, or a likeness: a housemate's name may be like the
-        # line's) or a slip that spells another voter's given name ("MARK" for "MARY") agrees
+        # line's) or a slip that spells another given name ("MARK" for "MARY") agrees
         # only with the surname, the house, the street and an initial or the middle name; a
         # line with one name needs the street or the house number to agree too; the only name
         # written, a likeness (LOOSE), only at an address that agrees.
@@ -832,10 +836,20 @@ class FSMatcher:
             return MatchDecision.MATCH, summary
         # "Not registered" needs all three: the evidence is against every candidate (weight
         # below thresholds.no_match), no candidate shares the surname (even loosely) with the
-        # given name or the house number, and no surname on the register resembles it.
+        # given name or the house number, nor the given name (as written, or a nickname of it:
+        # not a mere slip, which a stranger's name often is) with the address (a changed
+        # surname), and no surname on the register resembles it.
         strong = any(
-            s.sims[j, _LAST] >= SURNAME_LIKE
-            and (s.codes[j, _FIRST] <= LOOSE or s.codes[j, _HOUSE] <= CLOSE)
+            (
+                s.sims[j, _LAST] >= SURNAME_LIKE
+                and (s.codes[j, _FIRST] <= LOOSE or s.codes[j, _HOUSE] <= CLOSE)
+            )
+            or (
+                same_given_name(
+                    str(s.line_values["first_name"][j]), str(s.reg_values["first_name"][j])
+                )
+                and _address_agrees(s.codes[j].tolist())
+            )
             for j in chosen
         )
         unlike = (near is None or near[1] < SURNAME_RESEMBLES) and other_unlike
@@ -851,7 +865,8 @@ class FSMatcher:
         if evidence >= floor and lead < t.margin:
             why = f"lead {lead:.1f} below margin {t.margin:.1f}"
         elif sure and another_name:
-            why = f"the given name {qrow.n_first} is another voter's given name, not only a slip"
+            whose = "another voter's" if qrow.n_first in checks.given_known else "a known"
+            why = f"the given name {qrow.n_first} is {whose} given name, not only a slip"
         elif sure:
             why = "the names do not agree well enough to match on the address"
         else:
@@ -874,6 +889,14 @@ class FSMatcher:
 
 _ADDRESS = (_HOUSE, _STREET)
 _ZIP = _FIELD_INDEX["zip5"]
+
+
+def _address_agrees(codes: Sequence[int]) -> bool:
+    """The address agrees: house number and street (CLOSE or better), or, no house number
+    written, the street and the postcode."""
+    return (codes[_HOUSE] <= CLOSE and codes[_STREET] <= CLOSE) or (
+        codes[_STREET] <= CLOSE and codes[_HOUSE] == MISSING and codes[_ZIP] == EXACT
+    )
 
 
 def _address_only(codes: np.ndarray) -> bool:

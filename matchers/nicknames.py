@@ -16,7 +16,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import MappingProxyType
 
-__all__ = ["NICKNAMES", "canonical_given_name", "given_name_forms", "same_given_name"]
+__all__ = [
+    "KNOWN_GIVEN_NAMES",
+    "NICKNAMES",
+    "canonical_given_name",
+    "given_name_forms",
+    "same_given_name",
+]
 
 # formal name -> its common nicknames
 FORMAL_NICKNAMES: Mapping[str, tuple[str, ...]] = {
@@ -123,6 +129,10 @@ def _invert(formal: Mapping[str, tuple[str, ...]]) -> Mapping[str, tuple[str, ..
 
 # nickname -> the formal names it stands for (first listed is the usual one)
 NICKNAMES: Mapping[str, tuple[str, ...]] = _invert(FORMAL_NICKNAMES)
+
+# every name of the table, formal or nickname: real given names, whether or not a register has
+# them (a name missing from a village's register may still be a housemate's)
+KNOWN_GIVEN_NAMES: frozenset[str] = frozenset({*FORMAL_NICKNAMES, *NICKNAMES})
 
 
 def canonical_given_name(name: str) -> str:

@@ -78,8 +78,9 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-# 9: street suffixes as USPS Publication 28 writes them; 10: the state-scale blocking keys
-SCHEMA_VERSION = 10
+# 9: street suffixes as USPS Publication 28 writes them; 10: the state-scale blocking keys;
+# 11: the given name with the address in its postcode (k_given_house_zip, k_given_street_zip)
+SCHEMA_VERSION = 11
 
 _TEXT_FIELDS = tuple(
     f.name
@@ -111,6 +112,10 @@ BLOCKING_KEYS: tuple[str, ...] = (
     "k_given_last_head",  # given name + surname's first 4 letters (a slip late in the surname)
     "k_given_last_tail",  # given name + surname's last 4 letters (a slip early in it)
     "k_address_initials",  # k_address_initial + the given name's initial
+    # A surname changed (marriage), replaced or left out: the given name's start with the
+    # address inside its postcode, which no key above has without the surname
+    "k_given_house_zip",  # given name's first 2 letters + house number + ZIP
+    "k_given_street_zip",  # given name's first 2 letters + street's first 3 letters + ZIP
 )
 # k_address_initial and k_name_street are the first two made narrower: in a state-sized
 # register a house number and a street (or a common surname and an initial) are shared by
@@ -251,7 +256,11 @@ SELECT c.*,
     k2(n_first_canon, CASE WHEN length(n_last) >= 5 THEN right(n_last, 4) ELSE '' END)
         AS k_given_last_tail,
     CASE WHEN n_first_canon <> '' THEN k3(n_house, street3(n_street), left(n_last, 1)) || '|'
-        || left(n_first_canon, 1) END AS k_address_initials
+        || left(n_first_canon, 1) END AS k_address_initials,
+    k3(CASE WHEN length(n_first_canon) >= 2 THEN left(n_first_canon, 2) ELSE '' END, n_house,
+        n_zip) AS k_given_house_zip,
+    k3(CASE WHEN length(n_first_canon) >= 2 THEN left(n_first_canon, 2) ELSE '' END,
+        street3(n_street), n_zip) AS k_given_street_zip
 FROM c
 """
 

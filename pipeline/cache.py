@@ -20,6 +20,13 @@ A file's pages (`PageRef`s: a PDF's are parsed to list them) are remembered too,
 file's bytes (sha256), the reader's version and the case's limits, so a re-check does not parse
 an unchanged file again.
 
+A sheet's reading in the closed world (`pipeline.closedworld`: its unsure fields read as the
+values they can hold) is remembered too, keyed by the sheet as read (without the run's own
+paths), the world it was read in (the case's settings and the register's entries it takes its
+values from) and the version of all of `pipeline/`'s code: a re-check with the same register
+does not score every unsure date against the window's days again, and a changed register or
+case reads them anew.
+
 Each page is stored as soon as it is read, by writing a temporary file and renaming it over the
 entry (atomic on one file system), so a run killed half-way leaves only whole entries: the next
 run reads only the pages that had not finished. Matching and judging are never cached: the
@@ -36,16 +43,17 @@ import logging
 import os
 import pickle
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cache
 from importlib import metadata
 from pathlib import Path
 
 from .forms import STANDARD_STATEMENTS
-from .records import PageKind, PageRef, Sheet
+from .records import Field, PageKind, PageRef, Sheet, WitnessStatement
 from .scan.context import ReadContext
 
-__all__ = ["PageCache", "READER_SOURCES", "reader_version"]
+__all__ = ["PageCache", "READER_SOURCES", "code_version", "reader_version", "world_key"]
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +100,50 @@ def reader_version() -> str:
             version = "-"
         h.update(f"{name}=={version}\n".encode())
     return h.hexdigest()[:16]
+
+
+# The libraries the closed world scores and looks up with, beside numpy (READER_LIBRARIES).
+CLOSED_WORLD_LIBRARIES = ("rapidfuzz", "numpy")
+
+
+@cache
+def code_version() -> str:
+    """A short hash of every source file of `pipeline/` and the closed world's libraries: what
+    a sheet's reading in the closed world may depend on, taken whole rather than listed."""
+    h = hashlib.sha256(f"format {FORMAT}\n".encode())
+    for path in sorted(_PIPELINE.rglob("*.py")):
+        h.update(path.relative_to(_PIPELINE).as_posix().encode())
+        h.update(path.read_bytes())
+    for name in CLOSED_WORLD_LIBRARIES:
+        try:
+            h.update(f"{name}=={metadata.version(name)}\n".encode())
+        except metadata.PackageNotFoundError:
+            h.update(f"{name}==-\n".encode())
+    return h.hexdigest()[:16]
+
+
+def world_key(case_settings: str, entries: Sequence[object]) -> str:
+    """The closed world's identity: the case's settings (its validated case file, as JSON), the
+    register entries whose values it holds, and the code that reads in it."""
+    h = hashlib.sha256(f"{code_version()}\n{case_settings}\n".encode())
+    h.update(repr(list(entries)).encode())
+    return h.hexdigest()
+
+
+def _as_read(sheet: Sheet) -> Sheet:
+    """The sheet without what differs from run to run for the same reading: the file's path
+    and its lines' crop paths (each run's own crops folder)."""
+    lines = tuple(replace(ln, crop_path=None) for ln in sheet.lines)
+    return replace(sheet, page=replace(sheet.page, path=""), lines=lines)
+
+
+@dataclass(frozen=True, slots=True)
+class _Resolved:
+    """What the closed world changed on a sheet: each line's fields, and its witness statement
+    (its date)."""
+
+    fields: tuple[tuple[Field, ...], ...]
+    witness: WitnessStatement | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +250,34 @@ class PageCache:
 
     def put_pages(self, file_sha256: str, limits: object, refs: list[PageRef]) -> None:
         _atomic_pickle(self._files_path(file_sha256, limits), refs)
+
+    def _resolved_path(self, world: str, sheet: Sheet) -> Path:
+        # repr, not pickle: equal readings have equal reprs whichever way they were unpickled
+        key = hashlib.sha256(f"{world}|{_as_read(sheet)!r}".encode()).hexdigest()
+        return self.folder / "closedworld" / key[:2] / f"{key}.pickle"
+
+    def get_resolved(self, world: str, sheet: Sheet) -> Sheet | None:
+        """The sheet as the closed world `world` (`world_key`) read it before, this run's
+        paths kept; None when it was not."""
+        try:
+            with self._resolved_path(world, sheet).open("rb") as f:
+                entry = pickle.load(f)
+        except FileNotFoundError:
+            return None
+        except Exception as err:  # a damaged entry: read the sheet in the closed world again
+            log.warning("page cache: a closed-world entry could not be loaded (%s)", err)
+            return None
+        if not isinstance(entry, _Resolved) or len(entry.fields) != len(sheet.lines):
+            return None
+        lines = tuple(
+            replace(ln, fields=f) for ln, f in zip(sheet.lines, entry.fields, strict=True)
+        )
+        return replace(sheet, lines=lines, witness=entry.witness)
+
+    def put_resolved(self, world: str, sheet: Sheet, resolved: Sheet) -> None:
+        """Remember `resolved`, the closed world's reading of `sheet`."""
+        entry = _Resolved(tuple(ln.fields for ln in resolved.lines), resolved.witness)
+        _atomic_pickle(self._resolved_path(world, sheet), entry)
 
     def count(self) -> int:
         """How many readings this reader version has stored (whole entries: not a temporary

@@ -34,6 +34,8 @@ from importlib import metadata, resources
 from pathlib import Path, PurePath
 from typing import Any
 
+import orjson
+
 from .errors import ExitCode, OutputBusyError, OutputError, PetitionError
 from .records import (
     FIELD_NAMES,
@@ -611,11 +613,25 @@ def _html_context(doc: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def _bytecode_cache() -> Any:
+    """Jinja's compiled templates kept between runs, in its own per-user folder under the
+    temporary directory (keyed by each template's source, so an edited template is compiled
+    anew): a re-check's report no longer spends 0.1 s compiling the template. None where that
+    folder cannot be made."""
+    from jinja2 import FileSystemBytecodeCache
+
+    try:
+        return FileSystemBytecodeCache()
+    except (OSError, RuntimeError):
+        return None
+
+
 def _environment() -> Any:
     from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
     env = Environment(
         loader=PackageLoader("pipeline", "templates"),
+        bytecode_cache=_bytecode_cache(),
         autoescape=select_autoescape(enabled_extensions=("html", "j2", "html.j2")),
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -757,6 +773,16 @@ def _printable(value: Any) -> Any:
     return value
 
 
+def json_text(doc: Mapping[str, Any]) -> str:
+    """report.json's text, indented two spaces, non-ASCII as itself: orjson's, the same text as
+    `json.dumps(doc, indent=2, ensure_ascii=False)` but for how some floats are spelt (0.00001
+    for 1e-05; the same number when read), and a hundred times faster (bench/recheck.py: the
+    2 MB report of a 40-sheet case in 1 ms, not 0.1 s). The document has no NaN
+    (`report_to_dict` writes it as null); keys that are not strings are written as strings,
+    as json does."""
+    return orjson.dumps(doc, option=orjson.OPT_INDENT_2 | orjson.OPT_NON_STR_KEYS).decode()
+
+
 LOCK_NAME = ".petitions.lock"
 
 
@@ -819,7 +845,7 @@ def write_report(report: SufficiencyReport, out_dir: Path) -> dict[str, Path]:
         "html": "report.html",
         "objections": "objections.csv",
     }
-    text = json.dumps(doc, indent=2, ensure_ascii=False, sort_keys=False, allow_nan=False)
+    text = json_text(doc)
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         work = Path(tempfile.mkdtemp(prefix=".report-", dir=out_dir))

@@ -26,7 +26,7 @@ from matchers import BaselineMatcher, FSMatcher, Matcher, RegisterRead, read_reg
 from matchers.assessment_roll import RollRead, read_roll
 from matchers.store import RegisterStore, open_import, open_store
 
-from .cache import PageCache
+from .cache import PageCache, world_key
 from .case import CaseConfig, LimitsConfig, RegisterConfig
 from .closedworld import resolve_sheets
 from .closedworld.sheetno import resolve_sheet_numbers
@@ -130,6 +130,28 @@ def _ingest_hashed(
     item: tuple[Path, str | None], limits: LimitsConfig, cache: PageCache | None
 ) -> list[PageRef] | FileError:
     return ingest_one(item[0], limits, cache, item[1])
+
+
+def open_files(
+    files: Sequence[Path],
+    hashes: Mapping[Path, str],
+    limits: LimitsConfig,
+    mapper: Mapper = map,
+    cache: PageCache | None = None,
+) -> list[list[PageRef] | FileError]:
+    """Each file's pages (or why it could not be opened), in order: those the cache lists
+    for the file's bytes taken here, the others opened through `mapper` (a re-check of an
+    unchanged case starts no worker for them)."""
+    known: dict[Path, list[PageRef]] = {}
+    if cache is not None:
+        for path in files:
+            refs = cache.get_pages(path, hashes[path], limits) if path in hashes else None
+            if refs is not None:
+                known[path] = refs
+    todo = [path for path in files if path not in known]
+    ingest = partial(_ingest_hashed, limits=limits, cache=cache)
+    opened = dict(zip(todo, mapper(ingest, [(p, hashes.get(p)) for p in todo]), strict=True))
+    return [known[path] if path in known else opened[path] for path in files]
 
 
 def file_hashes(paths: Iterable[Path]) -> dict[Path, str]:
@@ -663,12 +685,17 @@ def _relative(path: Path, base: Path) -> str:
 
 
 def read_in_closed_world(
-    case: CaseConfig, sheets: Sequence[Sheet], register: RegisterData
+    case: CaseConfig,
+    sheets: Sequence[Sheet],
+    register: RegisterData,
+    cache: PageCache | None = None,
 ) -> list[Sheet]:
     """The lines' unsure fields read as the values they can hold (pipeline.closedworld): the
     dates near the window, the register's (or roll's) addresses and people; the sheets'
     numbers among the case's (`closedworld.sheetno`). A register kept in DuckDB gives its
-    town's entries, as the electors' count takes them (`_electors_in_store`)."""
+    town's entries, as the electors' count takes them (`_electors_in_store`). With a `cache`,
+    a sheet read before in the same world is taken from it (`PageCache.get_resolved`); each
+    sheet is read in the world on its own, so the others are read together as before."""
     sheets = resolve_sheet_numbers(sheets)
     entries = list(register.entries.values())
     if not entries and register.stored is not None:
@@ -678,7 +705,22 @@ def read_in_closed_world(
         finally:
             store.close()
         entries = list(town.values())
-    return resolve_sheets(sheets, case, entries)
+    if cache is None:
+        return resolve_sheets(sheets, case, entries)
+    world = world_key(case.model_dump_json(), entries)
+    known = [cache.get_resolved(world, sheet) for sheet in sheets]
+    todo = [sheet for sheet, hit in zip(sheets, known, strict=True) if hit is None]
+    fresh = iter(resolve_sheets(todo, case, entries))
+    out = []
+    for sheet, hit in zip(sheets, known, strict=True):
+        if hit is None:
+            hit = next(fresh)
+            try:
+                cache.put_resolved(world, sheet, hit)
+            except OSError as err:  # a full or read-only cache folder costs a re-read, no more
+                log.warning("sheet %s: closed-world reading not cached (%s)", sheet.page.path, err)
+        out.append(hit)
+    return out
 
 
 def match_signers(
@@ -794,12 +836,13 @@ def finish(
     keep_in: Path | None = None,
     progress: Progress | None = None,
     executor: Executor | None = None,
+    cache: PageCache | None = None,
 ) -> SufficiencyReport:
     """Everything after the pages are read: the closed world's reading, matching (a
     reviewer's correction still wins over the closed world), judging. With `keep_in` (the
     report's folder) the judging inputs are kept there for the review dashboard."""
     ex = executor or InProcess()
-    sheets = ex.stage(Stage.CLOSED_WORLD, read_in_closed_world, case, sheets, register)
+    sheets = ex.stage(Stage.CLOSED_WORLD, read_in_closed_world, case, sheets, register, cache)
     judging = ex.stage(
         Stage.MATCH, match_signers, case, sheets, errors, register, decisions, inputs, progress
     )
@@ -839,8 +882,7 @@ def check_case(
     # before reading: a missing register stops the run early
     register = ex.stage(Stage.REGISTER, load_register, case)
     hashes = file_hashes(files)  # once a run: the page cache's key, and the report's record
-    ingest = partial(_ingest_hashed, limits=case.limits, cache=cache)
-    opened = ex.map(Stage.OPEN, ingest, [(path, hashes.get(path)) for path in files])
+    opened = open_files(files, hashes, case.limits, partial(ex.map, Stage.OPEN), cache)
     pages, page_errors = collect_pages(zip(files, opened, strict=True), case.limits)
     context = read_context_for(case, context)
     read = read_sheets(pages, partial(ex.map, Stage.READ), context, cache, progress)
@@ -854,6 +896,7 @@ def check_case(
         keep_in,
         progress,
         ex,
+        cache,
     )
     if write:
         if keep_in is None:

@@ -202,3 +202,26 @@ def test_a_surname_slip_without_an_address_keeps_a_pass_when_common_keys_are_too
     assert len(row) == 1
     bits = int(row.passes.iloc[0])
     assert {k for b, k in enumerate(BLOCKING_KEYS) if bits & (1 << b)} == {"k_given_last_tail"}
+
+
+def test_a_changed_surname_is_proposed_by_the_given_name_and_the_address_in_its_postcode():
+    # Invented names. The line's surname is not the voter's (married, or replaced) and shares
+    # nothing with it: only the given name's start with the house number, or with the street,
+    # inside the postcode proposes her.
+    voter = RegisterEntry(
+        "V001", "Pringlewood", "Georgia", house_number="2", street_name="Freda Ct", zip5="21540"
+    )
+    others = tuple(
+        RegisterEntry(f"O{i:03d}", "Hallorby", "Ansel", house_number=str(10 + i), zip5="21540")
+        for i in range(5)
+    )
+    m = FSMatcher((voter, *others), MatchingConfig())
+    for residence, key in (
+        ("2 Oakvale Rd, 21540", "k_given_house_zip"),  # the street replaced too
+        ("Freda Court, 21540", "k_given_street_zip"),  # no house number
+    ):
+        pairs = m.candidate_pairs([("Georgia Wildeman", residence)])
+        row = pairs[pairs.voter_id == "V001"]
+        assert len(row) == 1, residence
+        bits = int(row.passes.iloc[0])
+        assert {k for b, k in enumerate(BLOCKING_KEYS) if bits & (1 << b)} == {key}

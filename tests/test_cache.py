@@ -222,3 +222,70 @@ def test_each_sheet_file_is_hashed_once_a_run(demo_case, monkeypatch):
     assert {k: v for k, v in report.inputs.items() if k.startswith("sheets/")} == {
         f"sheets/{p.name}": real(p) for p in sheets
     }
+
+
+def _unsure_sheet(crop: str):
+    """A sheet whose first line's date was read unsure (10/02 or 10/07), its crop at `crop`."""
+    from dataclasses import replace
+
+    from pipeline.records import Field, Source
+    from tests.builders import line as make_line
+    from tests.builders import sheet as make_sheet
+
+    seen = tuple(((ch, 0.9),) for ch in "10/02/2026")
+    seen = (*seen[:4], (("2", 0.6), ("7", 0.45)), *seen[5:])
+    date = Field("date", "10/02/2026", 0.3, Source.OCR, None, (seen,))
+    first = replace(make_line(1).replace_field(date), crop_path=f"{crop}/l1.png")
+    return make_sheet((first, replace(make_line(2), crop_path=f"{crop}/l2.png")))
+
+
+def test_a_sheet_read_in_the_closed_world_before_is_taken_from_the_cache(tmp_path, monkeypatch):
+    """Read in the same world again (another run's crops folder), a sheet comes from the cache,
+    as the closed world read it and with this run's crop paths; a register that changed
+    reads it anew."""
+    from dataclasses import replace
+
+    from pipeline import run
+    from pipeline.records import RegisterEntry
+    from tests.builders import case as case_config
+
+    case = case_config()
+    voters = {
+        "NY1": RegisterEntry("NY1", "HALE", "WILLIAM", house_number="48", street_name="Orchard Ln"),
+    }
+    register = run.RegisterData(voters, 1, "test", ())
+    cache = PageCache.in_folder(tmp_path / "cache")
+    first = run.read_in_closed_world(case, [_unsure_sheet("/run-1")], register, cache)
+    assert first == run.read_in_closed_world(case, [_unsure_sheet("/run-1")], register)
+    assert first[0].lines[0].get("date").resolved
+
+    calls = []
+    real = run.resolve_sheets
+    monkeypatch.setattr(run, "resolve_sheets", lambda s, *a: calls.append(len(s)) or real(s, *a))
+    again = run.read_in_closed_world(case, [_unsure_sheet("/run-2")], register, cache)
+    assert calls == [0]
+    assert [ln.fields for ln in again[0].lines] == [ln.fields for ln in first[0].lines]
+    assert [ln.crop_path for ln in again[0].lines] == ["/run-2/l1.png", "/run-2/l2.png"]
+
+    moved = {"NY1": replace(voters["NY1"], house_number="50")}
+    run.read_in_closed_world(
+        case, [_unsure_sheet("/run-2")], replace(register, entries=moved), cache
+    )
+    assert calls == [0, 1]
+
+
+def test_a_recheck_opens_no_file_through_the_mapper(demo_case):
+    """Files whose pages the cache lists are taken here: a re-check hands the mapper (a
+    process pool's) no file to open, and no page to read."""
+    case = load_case(demo_case)
+    cache = _cache(demo_case)
+    check_case(case, cache=cache)
+    handed: list[object] = []
+
+    def mapper(fn, items):
+        items = list(items)
+        handed.extend(items)
+        return map(fn, items)
+
+    check_case(case, mapper=mapper, cache=cache)
+    assert handed == []

@@ -27,6 +27,6 @@ def _bench():
 def test_febrl1_no_wrong_match_and_most_lines_decided(tmp_path):
     got = _bench().run(1, tmp_path)
     assert got["wrong"] == 0
-    assert got["f1"] >= 0.95, got
-    assert got["review"] <= 0.10, got
+    assert got["f1"] >= 0.985, got  # 0.9899 on 2026-12-01
+    assert got["review"] <= 0.025, got  # 2.0%
     assert got["bad_rows"] == 0  # a row lacking a surname is kept

@@ -440,3 +440,16 @@ def test_a_given_name_on_its_street_is_never_called_not_registered():
     assert m.decision is MatchDecision.REVIEW, m.reason
     m = FSMatcher(people, CFG).match(line("Kelsey Kettleworth", "Wyvern Street, 4224"))
     assert m.decision is MatchDecision.NO_MATCH, m.reason
+
+
+def test_a_slip_that_spells_a_known_given_name_no_voter_has_is_not_the_voter_s():
+    # Invented names. No voter is TOM, but TOM is a real given name (the nickname table's):
+    # at TIM's address it may be his housemate, not on this register.
+    people = [
+        *_village(),
+        RegisterEntry("T1", "ASHGROVE", "TIM", house_number="7", street_name="KESTREL LN"),
+    ]
+    m = FSMatcher(people, CFG).match(line("Tom Ashgrove", "7 Kestrel Lane"))
+    assert m.decision is MatchDecision.REVIEW, m.reason
+    assert m.candidates[0].voter_id == "T1"
+    assert "a known given name" in m.reason

@@ -16,7 +16,7 @@ from PIL import Image
 from pipeline.ingest import ingest_file
 from pipeline.records import Field, PageKind, Source
 from pipeline.scan.clean import clean_page, deskew_angle, even_lighting, is_sideways
-from pipeline.scan.engine import OcrText, Psm, Word
+from pipeline.scan.engine import OcrText, Psm, Rect, Word
 from pipeline.scan.images import estimate_dpi, load_page_image
 from pipeline.scan.ink import measure_ink
 from pipeline.scan.metrics import cer
@@ -148,6 +148,25 @@ def test_broken_rules_dashes_are_erased_and_give_the_rows() -> None:
     for a, b in zip(grid.ys[2:], grid.ys[3:], strict=False):  # the blank rows hold no ink
         assert not measure_ink(erased[a + 4 : b - 4, x0 + 4 : x1 - 4], DPI).present
     assert measure_ink(erased[grid.ys[1] + 4 : grid.ys[2] - 4, x0:x1], DPI).present
+
+
+def test_a_text_tables_rows_start_on_the_dashes_nearest_its_first_row() -> None:
+    # One entry, written low in its row, makes the text grid guess rows taller than the
+    # table's: its first row's top lies nearer the title row's top rule than a row's height
+    # of its own, and nearest the rule under the title row, where the rows start.
+    from pipeline.scan.table import Grid, with_dashed_rows
+
+    img = np.full((int(11 * DPI), int(8.5 * DPI)), 255, np.uint8)
+    x0, x1, top, pitch = int(0.5 * DPI), int(8.0 * DPI), int(2.0 * DPI), int(0.5 * DPI)
+    rules = [top, top + 60] + [top + 60 + k * pitch for k in range(1, 6)]
+    for y in rules:
+        for x in range(x0, x1, 24):
+            cv2.line(img, (x, y), (x + 14, y), 0, 2)
+    binary = (img < 128).astype(np.uint8) * 255
+    guessed = 100  # the text grid's row height, from the one entry
+    ys = (top + 10, rules[1] - 10, *(rules[1] - 10 + k * guessed for k in range(1, 5)))
+    grid = with_dashed_rows(binary, Grid((x0, x0 + 400, x0 + 900, x1), ys, "text"), DPI)
+    assert grid.ys[1:] == pytest.approx(rules[1:], abs=3)
 
 
 def test_a_ruled_table_goes_on_down_its_broken_rules() -> None:
@@ -697,3 +716,32 @@ def test_entries_no_lattice_holds_closely_still_give_the_table_its_rows() -> Non
     first, got = fitted
     rows = [round((c - first) / got) for c in centres]
     assert len(set(rows)) == len(rows)  # every entry a row of its own
+
+
+def test_a_foot_row_holding_the_statements_wording_is_no_row() -> None:
+    # A table ruled across only, whose last "rule" is a line of the statement's prose smeared
+    # into a long stroke: the "row" above it holds the heading, which runs across a column
+    # boundary and reads as the statement's wording. The blank row above it stays a row, and
+    # so does a row whose writing reads as a signer's.
+    from pipeline.scan.reader import _without_statement_rows
+    from pipeline.scan.table import Grid
+    from tests.fakes import FakeEngine
+
+    xs, pitch = (40, 200, 600, 1200), 60
+    ys = tuple(100 + k * pitch for k in range(7))  # the title row and 5 "rows"
+    ink = np.zeros((800, 1300), np.uint8)
+    ink[ys[1] + 20 : ys[1] + 40, 250:400] = 255  # a signature in the first row
+    ink[ys[-2] + 30 : ys[-2] + 45, 45:320] = 255  # the heading, across the boundary at 200
+    heading = ys[-2] + 30
+
+    def answer(rect: Rect, psm: Psm, whitelist: str) -> str:
+        return "Statement of Witness:" if rect[1] <= heading < rect[1] + rect[3] else ""
+
+    grid = Grid(xs, ys, "rules+projection")
+    assert _without_statement_rows(grid, ink, FakeEngine(answer), DPI).ys == ys[:-1]
+    # a signer's writing across the boundary, reading as no statement: still a row
+    assert _without_statement_rows(grid, ink, FakeEngine(lambda *a: "Ann Oak"), DPI) is grid
+    # the heading inside one column (nothing across a boundary) is not looked at
+    ink[ys[-2] + 30 : ys[-2] + 45, 45:320] = 0
+    ink[ys[-2] + 30 : ys[-2] + 45, 210:500] = 255
+    assert _without_statement_rows(grid, ink, FakeEngine(answer), DPI) is grid

@@ -4,13 +4,16 @@ and lattices only."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import numpy as np
 import pytest
 
 from pipeline.closedworld.sheetno import resolve_numbers, resolve_sheet_numbers
 from pipeline.records import Field, Lattice, Sheet, SheetHeader, Source
 from pipeline.rules.reading import threshold_for
-from pipeline.scan.engine import Word
-from pipeline.scan.sheetno import find_captions, number_text
+from pipeline.scan.engine import OcrText, Psm, Rect, Word
+from pipeline.scan.sheetno import find_captions, number_text, read_number
 from tests.builders import page
 
 SURE = threshold_for("sheet_number")
@@ -119,3 +122,70 @@ def test_text_layer_numbers_are_evidence_but_are_not_changed() -> None:
     got = resolve_sheet_numbers(sheets)
     assert got[0] is sheets[0]
     assert got[1].sheet_number is not None and got[1].sheet_number_value == 1
+
+
+def test_a_glued_mark_and_what_ocr_makes_of_a_handwritten_digit() -> None:
+    # "SheetNo." is the noun with its mark; a lone handwritten 1 read as "|" is its number
+    (caption,) = find_captions(_words("SheetNo.", "|"), 300.0)
+    assert (caption.label, number_text(caption)) == ("Sheet No.", "1")
+    # a digit written into the blank read as no word (")", "_]"): the ink is looked for past
+    # it, the blank's whole reach, not cut off where the junk begins
+    words = [*_words("Sheet", "No."), Word(")", 0.7, (180, 95, 186, 135), 0)]
+    (caption,) = find_captions(words, 300.0)
+    x0, _, x1, _ = caption.rect
+    assert x1 - x0 >= 0.8 * 300
+    # a word after the blank ("Town") still ends the reach
+    words = [*_words("Sheet", "No."), Word("Town", 0.9, (200, 100, 280, 130), 0)]
+    (caption,) = find_captions(words, 300.0)
+    assert caption.rect[2] < 200
+
+
+class _ChoiceEngine:
+    """Reads a digit's ink with alternatives in one page-segmentation mode only, nothing in
+    the others (a lone handwritten digit often reads so)."""
+
+    name = "choices"
+
+    def __init__(self, psm: Psm, choices: tuple[tuple[str, float], ...]) -> None:
+        self.psm, self.choices = psm, choices
+
+    def set_page(self, image: np.ndarray, dpi: float) -> None:
+        pass
+
+    def read(self, rect: Rect, psm: Psm, whitelist: str = "") -> OcrText:
+        return OcrText(())
+
+    def read_choices(self, rect: Rect, psm: Psm, whitelist: str = "") -> OcrText:
+        return OcrText(())
+
+    def read_image(self, image: np.ndarray, dpi: float, psm: Psm, whitelist: str = "") -> OcrText:
+        return self.read_image_choices(image, dpi, psm, whitelist)
+
+    def read_image_choices(
+        self, image: np.ndarray, dpi: float, psm: Psm, whitelist: str = ""
+    ) -> OcrText:
+        if psm is not self.psm:
+            return OcrText(())
+        text = self.choices[0][0]
+        return OcrText((Word(text, self.choices[0][1], (0, 0, 10, 10), 0, (self.choices,)),))
+
+
+def test_reads_that_saw_nothing_make_a_guess_count_for_less() -> None:
+    # sheet 8's digit read once, as "2" or "3" (3 is another sheet's surely), twice as nothing
+    ink = np.zeros((80, 400), np.uint8)
+    ink[20:60, 150:156] = 255  # the written digit
+    gray = np.where(ink > 0, 0, 255).astype(np.uint8)
+    (caption,) = find_captions(_words("Sheet", "No."), 300.0)
+    caption = replace(caption, rect=(120, 0, 400, 80))
+    engine = _ChoiceEngine(Psm.SINGLE_WORD, (("2", 0.62), ("3", 0.55)))
+    read = read_number(caption, ink, gray, engine, 300.0)  # type: ignore[arg-type]
+    assert read is not None and read.digits == "2" and read.confidence < SURE
+    assert len(read.lattices) == 3 and sum(bool(lat) for lat in read.lattices) == 1
+    number = Field("sheet_number", "Sheet No. 2", read.confidence, Source.OCR, None, read.lattices)
+    fields = [_clear(n) for n in range(1, 8)] + [number]
+    got = resolve_numbers(fields)[-1]
+    assert got is not None and got.confidence < SURE  # flagged: a person reads it
+    # the one guess alone, 3 being another sheet's, counts for more
+    alone = replace(number, lattices=tuple(lat for lat in read.lattices if lat))
+    got = resolve_numbers([*fields[:-1], alone])[-1]
+    assert got is not None and got.confidence > resolve_numbers(fields)[-1].confidence  # type: ignore[union-attr]

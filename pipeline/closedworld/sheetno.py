@@ -3,8 +3,10 @@ sheets the case has, or the largest number a sheet of it shows for sure, when sh
 missing), and the numbers of a case's sheets are normally distinct.
 
 Per sheet, the number's reads (`Field.lattices`, `pipeline.scan.sheetno.read_number`: as a
-line, as a word and drawn three times) are scored against every value 1..K (`score.costs`;
-a tiled read against the value said three times), beside "none of these": what the sheet
+line, as a word and drawn three times; a read that saw nothing in the ink is an empty
+lattice, which costs every value alike and so dilutes the others' guess) are scored against
+every value 1..K (`score.costs`; a tiled read against the value said three times), beside
+"none of these": what the sheet
 says may be none of them (a number past the case's sheets), and is then read as written.
 Numbers past N keep a smaller prior (BEYOND_PRIOR): a sheet of the filing may be missing.
 

@@ -143,6 +143,9 @@ class _Layout:
     columns: Columns  # what each column holds
     flipped: bool  # turned 180 degrees after cleaning
     rules: tuple[np.ndarray, np.ndarray]  # the page's horizontal and vertical rule images
+    # where the statement's wording begins, when the table's foot rows held it (the table
+    # ends there: no rows below it are looked for)
+    statement_at: int | None = None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -419,9 +422,39 @@ def _layout_for(
     ocr_gray, ink = _erase_rules(cleaned, masks, grid, dpi)
     engine.set_page(ocr_gray, dpi)
     columns = Columns((), ())
+    statement_at = None
     if grid is not None:
+        trimmed = _without_statement_rows(grid, ink, engine, dpi)
+        if trimmed is not grid:  # the rules erased again: the statement's lines kept whole
+            statement_at, grid = grid.ys[len(trimmed.ys) - 1], trimmed
+            ocr_gray, ink = _erase_rules(cleaned, masks, grid, dpi)
+            engine.set_page(ocr_gray, dpi)
         columns = _header_columns(grid, ink, engine, dpi)
-    return _Layout(cleaned, grid, ocr_gray, ink, columns, flipped, masks)
+    return _Layout(cleaned, grid, ocr_gray, ink, columns, flipped, masks, statement_at)
+
+
+def _without_statement_rows(grid: Grid, ink: np.ndarray, engine: OcrEngine, dpi: float) -> Grid:
+    """The table without the rows at its foot that hold the statement's wording: a line of its
+    prose smeared into a long stroke passes for a row rule under a table ruled across only,
+    and the heading above it ("Statement of Witness:") then sits in a "row". Such a row's
+    writing runs across a column boundary and reads as the statement's wording
+    (`_STATEMENT_WORDING`); a row of the table (an overflowing signature crosses a boundary
+    too) does not say "statement", "witness", "sworn", ... The rows are looked at from the
+    foot up, and the first that is not the statement's ends the looking."""
+    ys = list(grid.ys)
+    m = max(2, int(round(dpi * CELL_INSET_IN)))
+    while len(ys) > 3:
+        top, bottom = ys[-2] + m, ys[-1] - m
+        band = ink[top:bottom, grid.xs[0] : grid.xs[-1]]
+        inner = [x - grid.xs[0] for x in grid.xs[1:-1]]
+        crossed = any(band[:, max(0, x - 1) : x + 2].any() for x in inner)
+        if bottom - top < 2 or not crossed:
+            break
+        rect = (grid.xs[0], top, grid.xs[-1] - grid.xs[0], bottom - top)
+        if not _STATEMENT_WORDING.search(engine.read(rect, Psm.SINGLE_BLOCK).text):
+            break
+        ys.pop()
+    return grid if len(ys) == len(grid.ys) else replace(grid, ys=tuple(ys))
 
 
 def _good(layout: _Layout) -> bool:
@@ -648,7 +681,7 @@ def _rows_below(layout: _Layout, dpi: float) -> list[str]:
     is a doubt: the lines not found are not dropped silently."""
     grid = layout.grid
     assert grid is not None
-    if len(grid.ys) < 3:
+    if len(grid.ys) < 3 or layout.statement_at is not None:
         return []
     pitch = float(np.median(np.diff(grid.ys[1:])))
     horiz, vert = layout.rules

@@ -55,6 +55,9 @@ _LOOKALIKES = str.maketrans(
     {"l": "1", "I": "1", "i": "1", "|": "1", "O": "0", "o": "0", "S": "5", "s": "5"}
     | {"Z": "2", "B": "8", "b": "6"}
 )
+# A word after the blank ("of", "Town"): what OCR makes of a handwritten digit ("_]", ")",
+# "_%") is no word, and the number's reach goes on over it.
+_WORDLIKE = re.compile(r"[A-Za-z]{2,}")
 ROW_GAP_IN = 0.5  # words further apart than this are not one caption
 NUMBER_REACH_IN = 0.9  # the number's blank reaches this far right of its caption at most
 RULE_RUN_IN = 0.12  # ink running level this far is a printed blank's rule, not a digit
@@ -101,7 +104,7 @@ def _noun(text: str) -> tuple[str, bool] | None:
     m = _LETTERS.match(text)
     t = m.group(1).lower() if m else ""
     for noun, like in NOUNS.items():
-        for mark in ("", "no", "number"):
+        for mark in ("number", "no", ""):  # a glued mark first: "sheetno" is like "sheet" too
             if mark and not t.endswith(mark):
                 continue
             head = t[: len(t) - len(mark)]
@@ -198,7 +201,11 @@ def find_captions(words: Sequence[Word], dpi: float) -> list[Caption]:
             x1 = max(w.box[2] for w in number) + int(dpi * 0.05)
         else:  # a blank, or nothing read: the number is looked for in the blank's reach
             x1 = x0 + int(dpi * NUMBER_REACH_IN)
-            beyond = [w for w in row if w not in number and w.box[0] > x0 + int(dpi * 0.1)]
+            beyond = [
+                w
+                for w in row
+                if w not in number and w.box[0] > x0 + int(dpi * 0.1) and _WORDLIKE.search(w.text)
+            ]
             if beyond:
                 x1 = min(x1, beyond[0].box[0] - 1)
         label = noun.capitalize() + (" No." if marked else "")
@@ -239,7 +246,15 @@ def read_number(
     image = np.pad(crop, max(cells.PAD_PX, int(crop.shape[0] * MARGIN)), constant_values=255)
     reads = [_read(engine, image, dpi, psm) for psm in (Psm.SINGLE_LINE, Psm.SINGLE_WORD)]
     tiled = _read(engine, cells.tile(crop), dpi, Psm.SINGLE_LINE)
-    lattices = tuple(lat for r in (*reads, tiled) if (lat := lattice_of(r)))
+    lattices = tuple(lattice_of(r) for r in (*reads, tiled))
+    if isinstance(engine, ChoiceOcrEngine) and any(lattices):
+        # a read that saw nothing in the ink is evidence too: the number is hard to read (the
+        # closed world averages the reads' costs, so one read's guess counts for less)
+        lattices = tuple(
+            lat for lat, r in zip(lattices, (*reads, tiled), strict=True) if lat or not r.words
+        )
+    else:
+        lattices = tuple(lat for lat in lattices if lat)
     digits = [_digits(r.text) for r in reads]
     again = cells.untile(tiled.text)
     best = max(reads, key=lambda r: r.confidence)

@@ -645,7 +645,7 @@ def with_dashed_rows(binary: np.ndarray, grid: Grid, dpi: float) -> Grid:
     start = [y for y in lines if abs(y - anchor) <= 0.5 * pitch]
     if not start:
         return grid
-    chain = [start[0]]
+    chain = [min(start, key=lambda y: abs(y - anchor))]  # (the title row's top is near too)
     if not ruled:  # its pitch is the entries' (one entry gives a guess): the dashes' own
         step = [y - chain[0] for y in lines if ROW_MIN_IN * dpi <= y - chain[0] <= ROW_MAX_IN * dpi]
         if step and min(step) >= TEXT_PITCH_MIN * pitch:  # not a line halfway down a row
