@@ -444,6 +444,7 @@ def judge(
             tuple(file_errors),
             tuple(f for f in sheet_level if f.code in UNREAD_PAGES),
             doubt,
+            tuple(f for f in sheet_level if f.code == reading.LAYOUT_DOUBT),
         ),
         threshold,
         rules,
@@ -536,6 +537,14 @@ class Standing:
     file_errors: tuple[FileError, ...]
     unread: tuple[Finding, ...]  # pages on which no table could be read
     doubt: RegisterDoubt
+    # Sheets the reader could not lay out with confidence (LAYOUT_DOUBT): rows it missed there
+    # are no lines of the count, so they may hold more signatures, as an unread page may.
+    laid_out_in_doubt: tuple[Finding, ...] = ()
+
+    @property
+    def may_hold_more(self) -> bool:
+        """Whether signatures may be on the sheets that were not read, in part or in whole."""
+        return bool(self.file_errors or self.unread or self.laid_out_in_doubt)
 
 
 @dataclass(frozen=True, slots=True)
@@ -627,7 +636,7 @@ def _valuation_verdict(
         )
     if now.met and not doubts:
         return Verdict.SUFFICIENT, f"{now.explanation} ({now.citation}): {shares}"
-    if not best.met and not (standing.file_errors or standing.unread):
+    if not best.met and not standing.may_hold_more:
         return Verdict.INSUFFICIENT, (
             f"not {now.explanation} ({now.citation}), even if every line in review counted: "
             + shares
@@ -754,12 +763,27 @@ def _no_threshold(threshold: Threshold) -> list[Finding]:
     ]
 
 
+def _may_hold_more(standing: Standing) -> str:
+    """What may hold signatures the count has not seen."""
+    parts = []
+    if standing.file_errors or standing.unread:
+        parts.append(
+            f"{len(standing.file_errors)} file(s) and {len(standing.unread)} page(s) could not "
+            "be read and may hold more"
+        )
+    if standing.laid_out_in_doubt:
+        parts.append(
+            f"{len(standing.laid_out_in_doubt)} sheet(s) whose layout was not read with "
+            "confidence may have rows the reader missed (LAYOUT_DOUBT)"
+        )
+    return "; ".join(parts)
+
+
 def _verdict(standing: Standing, required: int, doubt: _CountDoubt) -> tuple[Verdict, str]:
     """The verdict by the count: sufficient only if enough lines are surely valid whatever the
     lines in review and the register's doubtful rows turn out to be; insufficient only if not
     even all of them would be enough; else undetermined, with what decides it."""
     totals, petition_findings = standing.totals, standing.about_petition
-    file_errors, unread = standing.file_errors, standing.unread
     fatal, doubts = _about_the_petition(petition_findings)
     if fatal:
         return Verdict.INSUFFICIENT, fatal
@@ -787,10 +811,10 @@ def _verdict(standing: Standing, required: int, doubt: _CountDoubt) -> tuple[Ver
             f"{_doubt_text(doubt.register, 'the register')} (at most "
             f"{doubt.required_at_most} required, {surely_valid} valid whatever they hold)"
         )
-    if file_errors or unread:
+    if standing.may_hold_more:
         return Verdict.UNDETERMINED, (
-            f"{valid} valid signatures, {required} required; {len(file_errors)} file(s) and "
-            f"{len(unread)} page(s) could not be read and may hold more: check them by hand"
+            f"{valid} valid signatures, {required} required; {_may_hold_more(standing)}: "
+            "check them by hand"
         )
     if valid + review + doubt.could_be_found < required:
         return Verdict.INSUFFICIENT, (

@@ -101,6 +101,26 @@ def test_a_sheet_with_no_table_read_is_never_taken_as_empty():
     assert report.verdict is Verdict.UNDETERMINED
 
 
+def test_a_sheet_laid_out_in_doubt_may_hold_rows_the_count_has_not_seen():
+    """One valid line of 10 required is insufficient, unless a sheet's layout was read in doubt:
+    the reader may have missed its rows (a rule below the last row found, a statement counting
+    more), so the bound is not proven and the verdict waits, saying why."""
+    from dataclasses import replace as _replace
+
+    ln = b.line(1)
+    plain = b.sheet((ln,))
+    matches = {ln.line_id: b.match(ln.line_id, "NY1")}
+    report = _run([plain], matches, {"NY1": b.entry()}, electors=50)
+    assert (report.totals.valid, report.verdict) == (1, Verdict.INSUFFICIENT)
+    doubted = _replace(plain, layout_doubts=("a rule across the table lies below its last row",))
+    report = _run([doubted], matches, {"NY1": b.entry()}, electors=50)
+    assert report.verdict is Verdict.UNDETERMINED
+    assert (
+        "LAYOUT_DOUBT" in report.verdict_reason
+        and "rows the reader missed" in report.verdict_reason
+    )
+
+
 # -- reviewers' decisions --------------------------------------------------------------------
 
 
