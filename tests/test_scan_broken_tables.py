@@ -9,6 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
+from pipeline.scan.engine import Psm, Rect
 from pipeline.scan.ink import measure_ink
 from pipeline.scan.table import (
     Grid,
@@ -122,3 +123,28 @@ def test_column_rules_broken_into_dashes_are_columns_and_are_erased() -> None:
     erased = cv2.bitwise_and(binary, cv2.bitwise_not(dashed_rules(binary, span, DPI, across=True)))
     x = broken[0]
     assert not measure_ink(erased[rules[2] + 4 : rules[3] - 4, x - 20 : x + 20], DPI).present
+
+
+def test_foot_rows_cut_through_the_statements_prose_are_no_rows() -> None:
+    # A table ruled across only, whose last two "rules" are lines of the statement's prose
+    # smeared into long strokes: the last "row" holds only the middle of its prose, which
+    # says none of the heading's words but is the statement's all the same; the row above
+    # holds the heading. Both go; the blank row above them stays.
+    from pipeline.scan.reader import _without_statement_rows
+    from pipeline.scan.table import Grid
+    from tests.fakes import FakeEngine
+
+    xs, pitch = (40, 200, 600, 1200), 60
+    ys = tuple(100 + k * pitch for k in range(8))
+    ink = np.zeros((800, 1300), np.uint8)
+    ink[ys[-3] + 30 : ys[-3] + 45, 45:320] = 255  # the heading, across the boundary at 200
+    ink[ys[-2] + 20 : ys[-2] + 40, 45:1190] = 255  # prose across every boundary
+    middle = "(residence address, or postoffice address if not identical) in the Village of"
+
+    def answer(rect: Rect, psm: Psm, whitelist: str) -> str:
+        if rect[1] <= ys[-3] + 30 < rect[1] + rect[3]:
+            return "Statement of Witness:"
+        return middle if rect[1] <= ys[-2] + 20 < rect[1] + rect[3] else ""
+
+    grid = Grid(xs, ys, "rules+projection")
+    assert _without_statement_rows(grid, ink, FakeEngine(answer), DPI).ys == ys[:-2]

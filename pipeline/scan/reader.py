@@ -395,8 +395,12 @@ def _try_layout(cleaned: Cleaned, dpi: float, engine: OcrEngine, flipped: bool) 
 # make pieces like a title row's).
 TEXT_TABLES = 2
 
+# (the statements' own words: a signature row holds names, addresses and dates, never these;
+# a band cut through the statement's prose may hold only its middle lines)
 _STATEMENT_WORDING = re.compile(
-    r"statement|witness|affidavit|notary|sworn|subscribed|undersigned|\bI,", re.IGNORECASE
+    r"statement|witness|affidavit|notary|sworn|subscribed|undersigned|\bI,|post\s?office"
+    r"|eighteen|in my presence|penalt|equivalent|whose names",
+    re.IGNORECASE,
 )
 
 

@@ -648,14 +648,23 @@ def dashed_rules(
     line, rule-thin straight strokes covering DASH_COVER of the table's width. Their pixels
     (255), to be erased before the cells' ink is measured. `across`: the dashes of column
     rules instead, covering DASH_COVER of the span's height."""
-    out = np.zeros_like(binary)
     if across:  # the dashes of column rules: the span turned on its side
+        out = np.zeros_like(binary)
         left, top, right, bottom = span
         side = np.ascontiguousarray(binary[top:bottom, left:right].T)
-        out[top:bottom, left:right] = dashed_rules(
-            side, (0, 0, side.shape[1], side.shape[0]), dpi
-        ).T
+        out[top:bottom, left:right] = _dashes(side, (0, 0, side.shape[1], side.shape[0]), dpi).T
         return out
+    return _dashes(binary, span, dpi, touching=False)
+
+
+def _dashes(
+    binary: np.ndarray, span: tuple[int, int, int, int], dpi: float, touching: bool = True
+) -> np.ndarray:
+    """`dashed_rules` along the span's width; `touching`: with the stretch along each line of
+    the dashes that touch a rule the other way (a column rule's dash on a row rule: one
+    piece with it). Along a row rule's line that might be a line of prose, which the
+    letters' bars along it would lose."""
+    out = np.zeros_like(binary)
     region, top, lines = _dash_lines(binary, span, dpi)
     if not lines:
         return out
@@ -668,13 +677,12 @@ def dashed_rules(
     near &= stats[:, cv2.CC_STAT_HEIGHT] <= t
     near[0] = False
     pieces = np.where(near[labels], 255, 0).astype(np.uint8)
-    # and the dashes that touch a rule the other way (one piece with it): their stretch
-    # along the line
-    k = max(3, int(dpi * DASH_MIN_IN))
-    flat = cv2.morphologyEx(region, cv2.MORPH_OPEN, np.ones((1, k), np.uint8))
-    for y in ys:
-        a, b = max(0, y - band), y + band + 1
-        pieces[a:b] |= flat[a:b]
+    if touching:
+        k = max(3, int(dpi * DASH_MIN_IN))
+        flat = cv2.morphologyEx(region, cv2.MORPH_OPEN, np.ones((1, k), np.uint8))
+        for y in ys:
+            a, b = max(0, y - band), y + band + 1
+            pieces[a:b] |= flat[a:b]
     left, right = span[0], span[2]
     out[top : top + region.shape[0], left:right] = pieces
     return out
