@@ -148,3 +148,26 @@ def test_foot_rows_cut_through_the_statements_prose_are_no_rows() -> None:
 
     grid = Grid(xs, ys, "rules+projection")
     assert _without_statement_rows(grid, ink, FakeEngine(answer), DPI).ys == ys[:-2]
+
+
+def test_a_short_ruled_table_among_many_lines_of_prose_keeps_its_band() -> None:
+    # Lines of prose smeared into long strokes above and below a short ruled table outnumber
+    # its rules: the page still has vertical rules, so the table is one band of its own, and
+    # its column rules lost over two rows (a badly copied scan) do not cut it.
+    from pipeline.scan.table import table_bands
+
+    img = _page()
+    rules = [TOP + k * PITCH for k in range(8)]
+    xs = [X0, X0 + 200, X0 + 500, X0 + 800, X1]
+    for y in rules:
+        cv2.line(img, (X0, y), (X1, y), 0, 2)
+    for x in xs:
+        cv2.line(img, (x, rules[0]), (x, rules[3]), 0, 2)
+        cv2.line(img, (x, rules[5]), (x, rules[-1]), 0, 2)
+    prose = [TOP - 200 + 16 * k for k in range(7)] + [rules[-1] + 60 + 16 * k for k in range(9)]
+    for y in prose:
+        cv2.line(img, (X0, y), (X1, y), 0, 5)
+    horiz, vert = rule_masks(_binary(img), DPI)
+    bands = table_bands(horiz, vert, DPI)
+    table = [b for b in bands if b[0] <= rules[0] and rules[-1] <= b[1]]
+    assert len(table) == 1

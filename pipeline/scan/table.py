@@ -436,16 +436,7 @@ def _ruled_through(vert: np.ndarray, ys: Sequence[int], dpi: float) -> list[bool
     its borders among them). Tall pen strokes in rows written large run through one gap
     each; two rows' strokes may fall at the same place, but they stop short of the rule."""
     band = max(2, int(dpi * 0.02))
-    pad = max(1, int(dpi * 0.01))
-    found: list[list[int]] = []
-    for top, bottom in zip(ys, ys[1:], strict=False):
-        seg = vert[top + pad : bottom - pad]
-        if seg.shape[0] < 2:
-            found.append([])
-            continue
-        cover = np.count_nonzero(seg, axis=0) >= SPAN_COVER * seg.shape[0]
-        found.append(_centres(_peaks(cover.astype(np.int64), 1), merge=max(2, int(dpi * 0.03))))
-
+    found = [_gap_columns(vert, top, bottom, dpi) for top, bottom in zip(ys, ys[1:], strict=False)]
     reach = max(2, int(dpi * 0.05))
 
     def crossing(a: list[int], b: list[int], y: int) -> bool:
@@ -467,6 +458,46 @@ def _ruled_through(vert: np.ndarray, ys: Sequence[int], dpi: float) -> list[bool
     ]
 
 
+def _gap_columns(vert: np.ndarray, top: int, bottom: int, dpi: float) -> list[int]:
+    """Where vertical rules run through the gap between two rules (SPAN_COVER of it)."""
+    pad = max(1, int(dpi * 0.01))
+    seg = vert[top + pad : bottom - pad]
+    if seg.shape[0] < 2:
+        return []
+    cover = np.count_nonzero(seg, axis=0) >= SPAN_COVER * seg.shape[0]
+    return _centres(_peaks(cover.astype(np.int64), 1), merge=max(2, int(dpi * 0.03)))
+
+
+def _rejoined(vert: np.ndarray, ys: Sequence[int], joined: list[bool], dpi: float) -> list[bool]:
+    """`joined` with the gaps where a table's column rules break off (a badly copied scan)
+    joined again: a run of gaps that no vertical rule runs through, between two gaps that
+    vertical rules do join at the same places (two at least, within SAME_COLUMN_IN), each
+    gap of the run a row's height (within LAST_ROW_MAX of the joined gaps' median). Two
+    tables on one page have columns of their own, or text between them."""
+    gaps = np.diff(ys)
+    if not any(joined):
+        return joined
+    pitch = float(np.median(gaps[np.array(joined)]))
+    out = list(joined)
+    k = 0
+    while k < len(out):
+        if out[k]:
+            k += 1
+            continue
+        end = k
+        while end < len(out) and not out[end]:
+            end += 1
+        if k > 0 and end < len(out):
+            above = _gap_columns(vert, ys[k - 1], ys[k], dpi)
+            below = _gap_columns(vert, ys[end], ys[end + 1], dpi)
+            same = sum(any(abs(a - b) <= dpi * SAME_COLUMN_IN for b in below) for a in above)
+            rows = all(abs(g - pitch) <= (LAST_ROW_MAX - 1) * pitch for g in gaps[k:end])
+            if same >= 2 and rows:
+                out[k:end] = [True] * (end - k)
+        k = end
+    return out
+
+
 def table_bands(horiz: np.ndarray, vert: np.ndarray, dpi: float) -> list[tuple[int, int]]:
     """The page cut into horizontal bands, one per ruled table, top to bottom (a form with a
     candidates table above the signature table, as the nominating petition has, gives two).
@@ -483,9 +514,13 @@ def table_bands(horiz: np.ndarray, vert: np.ndarray, dpi: float) -> list[tuple[i
     if len(ys) < 2:
         return []
     joined = _ruled_through(vert, ys, dpi)
-    if sum(joined) * 2 < len(joined):  # no vertical rules (tall pen strokes are not rules)
+    # no vertical rules: no three rules in a row joined by them (tall pen strokes are not
+    # rules; lines of prose above and below a short table may outnumber its rules)
+    if not any(a and b for a, b in zip(joined, joined[1:], strict=False)):
         gaps = np.diff(ys)
         joined = [bool(g <= 2.5 * float(np.median(gaps))) for g in gaps]
+    else:
+        joined = _rejoined(vert, ys, joined, dpi)
     tables: list[list[int]] = [[ys[0]]]
     for y, same in zip(ys[1:], joined, strict=False):
         if same:
