@@ -268,9 +268,10 @@ def _erase_rules(
     for x in grid.xs:
         a, b = max(0, x - band), min(wid, x + band + 1)
         rules[y0:y1, a:b] |= masks[1][y0:y1, a:b]
-    # broken rules too (dashes too short to be found as rules), across and down
-    rules |= dashed_rules(cleaned.binary, table_span(grid, dpi), dpi)
-    rules |= dashed_rules(cleaned.binary, (x0, y0, x1, y1), dpi, across=True)
+    if grid.method != "rules":  # ruled across only, found by its text or on dashes:
+        # broken rules too (dashes too short to be found as rules), across and down
+        rules |= dashed_rules(cleaned.binary, table_span(grid, dpi), dpi)
+        rules |= dashed_rules(cleaned.binary, (x0, y0, x1, y1), dpi, across=True)
     k = max(3, int(dpi * 0.01) | 1)
     rules = cv2.dilate(rules, np.ones((k, k), np.uint8))
     gray = cleaned.gray.copy()

@@ -665,11 +665,14 @@ def _with_dashed_columns(binary: np.ndarray, grid: Grid, dpi: float) -> Grid:
     keep them: lines of rule-thin vertical dashes covering DASH_COVER of the table's height
     (the page turned on its side for `_dash_lines`), away from the rules found."""
     xs, ys = grid.xs, grid.ys
-    side = np.ascontiguousarray(binary[ys[0] : ys[-1], xs[0] : xs[-1] + 1].T)
-    _, _, lines = _dash_lines(side, (0, 0, side.shape[1], side.shape[0]), dpi)
-    found = [xs[0] + x for x in lines]
     near = dpi * SAME_COLUMN_IN
-    added = [x for x in found if min(abs(x - z) for z in xs) > near]
+    added = [
+        xs[0] + x
+        for x in _column_dash_lines(
+            binary[ys[0] : ys[-1], xs[0] : xs[-1] + 1], dpi, [z - xs[0] for z in xs]
+        )
+        if min(abs(xs[0] + x - z) for z in xs) > near
+    ]
     if not added:
         return grid
     return Grid(tuple(sorted((*xs, *added))), ys, "rules+dashes")
@@ -686,10 +689,31 @@ def dashed_rules(
     if across:  # the dashes of column rules: the span turned on its side
         out = np.zeros_like(binary)
         left, top, right, bottom = span
-        side = np.ascontiguousarray(binary[top:bottom, left:right].T)
-        out[top:bottom, left:right] = _dashes(side, (0, 0, side.shape[1], side.shape[0]), dpi).T
+        region = binary[top:bottom, left:right]
+        if _column_dash_lines(region, dpi):
+            side = np.ascontiguousarray(region.T)
+            out[top:bottom, left:right] = _dashes(side, (0, 0, *side.shape[::-1]), dpi).T
         return out
     return _dashes(binary, span, dpi, touching=False)
+
+
+def _column_dash_lines(region: np.ndarray, dpi: float, known: Sequence[int] = ()) -> list[int]:
+    """The x of the lines of vertical dashes in a region (`_dash_lines` on it turned on its
+    side), looked for only when the region's ink, spread as `_dash_lines` spreads it,
+    covers DASH_COVER of its height in one column at least away from the `known` column
+    rules (most tables have no such place, and then the looking costs nothing)."""
+    if region.size == 0:
+        return []
+    band = max(2, int(dpi * 0.01))
+    spread = cv2.dilate(region, np.ones((1, 2 * band + 1), np.uint8))
+    cover = np.count_nonzero(spread, axis=0)
+    near = int(dpi * SAME_COLUMN_IN)
+    for x in known:
+        cover[max(0, x - near) : x + near + 1] = 0
+    if cover.max() < DASH_COVER * region.shape[0]:
+        return []
+    side = np.ascontiguousarray(region.T)
+    return _dash_lines(side, (0, 0, side.shape[1], side.shape[0]), dpi)[2]
 
 
 def _dashes(
