@@ -741,7 +741,7 @@ def _dashes(
         flat = cv2.morphologyEx(region, cv2.MORPH_OPEN, np.ones((1, k), np.uint8))
         for y in ys:
             a, b = max(0, y - band), y + band + 1
-            pieces[a:b] |= flat[a:b]
+            pieces[a:b] = np.maximum(pieces[a:b], flat[a:b])
     left, right = span[0], span[2]
     out[top : top + region.shape[0], left:right] = pieces
     return out
