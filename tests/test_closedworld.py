@@ -360,9 +360,40 @@ def test_an_unsure_witness_date_weighs_on_the_lines_it_may_fall_before() -> None
     statement = replace(make_witness(count="1"), date=witnessed)
     sheet = make_sheet((make_line(1, date="10/01/2026"),), witness_statement=statement)
     assert not list(low_confidence_sheet_fields(sheet, case_config()))
+    # with a real share on "none of these" it still holds each line it may fall before, but
+    # not the sheet: 9-902's sheet rules find the same whatever day it is, even far outside
+    # the window (`reading._far_days`)
     unsettled = replace(witnessed, alternatives=witnessed.alternatives[:1])  # "none": 0.4
-    sheet = make_sheet((make_line(1),), witness_statement=replace(statement, date=unsettled))
-    assert list(low_confidence_sheet_fields(sheet, case_config()))
+    line = make_line(1, date="10/01/2026")
+    assert "witness.date" in _low_fields(line, unsettled)
+    sheet = make_sheet((line,), witness_statement=replace(statement, date=unsettled))
+    assert not list(low_confidence_sheet_fields(sheet, case_config()))
+
+
+def test_an_unsure_witness_date_holds_a_sheet_whose_statement_it_may_date_to_another_form() -> None:
+    """A nominating sheet's statement without the witness's village and county is the form in
+    force from 2017-11-22: a witness date read among this year's days with a share on "none of
+    these" (a date outside the window, which may be years before, under the older form that
+    asks for them) holds the sheet; read surely, or on a statement that names them, it does
+    not."""
+    from pipeline.rules.reading import witness_date_settled
+    from tests.builders import line as make_line
+    from tests.builders import sheet as make_sheet
+    from tests.builders import witness as make_witness
+    from tests.test_rules_nomination import case as nomination_case
+
+    nomination = nomination_case()
+    day = dt.date(2026, 10, 8)
+    sure = _unsure_date(day, 0.999, {})
+    unsettled = _unsure_date(day, 0.6, {})  # "none of these": 0.4
+    newer = replace(make_witness(count="1"), village=None, county=None)
+    for statement, date, settled in (
+        (newer, sure, 1.0),
+        (newer, unsettled, 0.6),
+        (make_witness(count="1"), unsettled, 1.0),  # with them, either form is met
+    ):
+        sheet = make_sheet((make_line(1),), witness_statement=replace(statement, date=date))
+        assert witness_date_settled(sheet, nomination) == pytest.approx(settled)
 
 
 def test_a_clear_name_settles_the_address_it_lives_at(world) -> None:  # type: ignore[no-untyped-def]
@@ -382,6 +413,28 @@ def test_a_clear_name_settles_the_address_it_lives_at(world) -> None:  # type: i
     assert alone.confidence < RESOLVED_THRESHOLDS["residence"]
 
 
+def test_the_witness_is_read_before_a_line_it_attests_only_when_its_own_reading_says_so() -> None:
+    """The statement's date closes the chain with its own weight for a day before the line
+    above (`last`): an unsure reading leaning one day before the last line's date is read on
+    or after it, the more surely the smaller the weight; a clear one stays where it was read
+    (a statement dated before a signature is a defect to find)."""
+    weights = np.ones(10)
+    lean = np.full(10, 4.0)
+    lean[[5, 6]] = (0.0, 0.7)  # leans to day 5, the last line is dated day 6
+    clear = np.full(10, 14.0)
+    clear[5] = 0.0
+    for cost, day in ((lean, 6), (clear, 5)):
+        posts = [
+            chain_posteriors([(None, 6), (cost, None)], weights, P, last)[1]
+            for last in (None, 0.05, 0.002)
+        ]
+        assert all(p is not None and p.best is not None and p.best[0] == day for p in posts[1:])
+        best = [p.best[1] for p in posts if p is not None and p.best is not None]
+        assert best[0] == pytest.approx(best[1])  # None: BACKWARD, as for the lines
+        if day == 6:
+            assert best[2] > best[1]
+
+
 def test_the_chain_joint_with_the_witness_sums_to_each_dates_marginals() -> None:
     """`joints_with_last`: a line's day and the witness's day read together in the sheet's
     chain; its rows sum to the line's marginal, its columns to the witness's."""
@@ -389,8 +442,8 @@ def test_the_chain_joint_with_the_witness_sums_to_each_dates_marginals() -> None
     n = 9
     lines = [(rng.uniform(0, 4, n), None), (None, 3), (rng.uniform(0, 4, n), None)]
     lines.append((rng.uniform(0, 4, n), None))  # the witness statement closes the chain
-    posts = chain_posteriors(lines, np.ones(n), P)
-    joints = joints_with_last(lines, np.ones(n), P)
+    posts = chain_posteriors(lines, np.ones(n), P, 0.01)
+    joints = joints_with_last(lines, np.ones(n), P, 0.01)
     assert joints[1] is None and joints[3] is None
 
     def dense(post: Posterior) -> np.ndarray:
