@@ -67,7 +67,6 @@ from pipeline.closedworld import (  # noqa: E402
 )
 from pipeline.closedworld.resolve import (  # noqa: E402
     PARAMS,
-    WITNESS_BACKWARD,
     params_for,
     sure_day,
     witness_date_field,
@@ -497,7 +496,7 @@ def _outcomes(field: str, rows: Sequence[Any], params: Params) -> list[tuple[flo
     got = []
     for _, a, b, truth in rows:
         if field == "date":
-            posts = chain_posteriors(a, b, params, WITNESS_BACKWARD)
+            posts = chain_posteriors(a, b, params)
             pairs = [
                 (p, t) for p, t in zip(posts, truth, strict=True) if p is not None and t is not None
             ]

@@ -413,28 +413,6 @@ def test_a_clear_name_settles_the_address_it_lives_at(world) -> None:  # type: i
     assert alone.confidence < RESOLVED_THRESHOLDS["residence"]
 
 
-def test_the_witness_is_read_before_a_line_it_attests_only_when_its_own_reading_says_so() -> None:
-    """The statement's date closes the chain with its own weight for a day before the line
-    above (`last`): an unsure reading leaning one day before the last line's date is read on
-    or after it, the more surely the smaller the weight; a clear one stays where it was read
-    (a statement dated before a signature is a defect to find)."""
-    weights = np.ones(10)
-    lean = np.full(10, 4.0)
-    lean[[5, 6]] = (0.0, 0.7)  # leans to day 5, the last line is dated day 6
-    clear = np.full(10, 14.0)
-    clear[5] = 0.0
-    for cost, day in ((lean, 6), (clear, 5)):
-        posts = [
-            chain_posteriors([(None, 6), (cost, None)], weights, P, last)[1]
-            for last in (None, 0.05, 0.002)
-        ]
-        assert all(p is not None and p.best is not None and p.best[0] == day for p in posts[1:])
-        best = [p.best[1] for p in posts if p is not None and p.best is not None]
-        assert best[0] == pytest.approx(best[1])  # None: BACKWARD, as for the lines
-        if day == 6:
-            assert best[2] > best[1]
-
-
 def test_the_chain_joint_with_the_witness_sums_to_each_dates_marginals() -> None:
     """`joints_with_last`: a line's day and the witness's day read together in the sheet's
     chain; its rows sum to the line's marginal, its columns to the witness's."""
@@ -442,8 +420,8 @@ def test_the_chain_joint_with_the_witness_sums_to_each_dates_marginals() -> None
     n = 9
     lines = [(rng.uniform(0, 4, n), None), (None, 3), (rng.uniform(0, 4, n), None)]
     lines.append((rng.uniform(0, 4, n), None))  # the witness statement closes the chain
-    posts = chain_posteriors(lines, np.ones(n), P, 0.01)
-    joints = joints_with_last(lines, np.ones(n), P, 0.01)
+    posts = chain_posteriors(lines, np.ones(n), P)
+    joints = joints_with_last(lines, np.ones(n), P)
     assert joints[1] is None and joints[3] is None
 
     def dense(post: Posterior) -> np.ndarray:

@@ -83,9 +83,6 @@ NAME_SHORTLIST = 400
 ADDRESS_SHORTLIST = 3000
 # The prior weight of a witness statement dated after the filing, against one dated before.
 AFTER_FILING = 0.05
-# The weight of a witness statement dated before a line above it (`sequence`'s BACKWARD for
-# the link that closes a sheet's chain).
-WITNESS_BACKWARD = 0.002
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,8 +372,7 @@ def sheet_dates(
     order, then the witness statement's, which is dated on or after every line it attests
     (the witness saw each signed)."""
     chain = _chain(dates, world, reference)
-    weights = np.asarray(world.dates.weights)
-    return chain_posteriors(chain, weights, PARAMS["date"], WITNESS_BACKWARD)
+    return chain_posteriors(chain, np.asarray(world.dates.weights), PARAMS["date"])
 
 
 # A line's date and its witness's keep the pairs of days of at least this probability
@@ -395,8 +391,7 @@ def witnessed_pairs(
     chain = _chain(dates, world, reference)
     days = world.dates.values
     out: list[tuple[tuple[str, str, float], ...]] = []
-    weights = np.asarray(world.dates.weights)
-    for joint in joints_with_last(chain, weights, PARAMS["date"], WITNESS_BACKWARD):
+    for joint in joints_with_last(chain, np.asarray(world.dates.weights), PARAMS["date"]):
         if joint is None:
             out.append(())
             continue

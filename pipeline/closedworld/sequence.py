@@ -50,25 +50,15 @@ def _nodes(
     return own, none, where
 
 
-def _psi(n: int, backward: float | None = None) -> np.ndarray:
-    """psi[u, v]: the weight of day v on a line below one dated day u (`backward`, BACKWARD
-    by default, for one before it)."""
-    back = BACKWARD if backward is None else backward
-    return np.triu(np.ones((n, n))) + back * np.tril(np.ones((n, n)), -1)
+def _psi(n: int) -> np.ndarray:
+    """psi[u, v]: the weight of day v on a line below one dated day u."""
+    return np.triu(np.ones((n, n))) + BACKWARD * np.tril(np.ones((n, n)), -1)
 
 
-def _links(n: int, where: Sequence[int], count: int, last: float | None) -> list[np.ndarray]:
-    """The weight matrix of each node's link to the node before it (the first's unused): the
-    last entry's, when it is a node and `last` is given, with `last` for a day before."""
-    psi = _psi(n)
-    closing = _psi(n, last) if last is not None else psi
-    return [closing if k == count - 1 else psi for k in where]
-
-
-def _forward(own: Sequence[np.ndarray], links: Sequence[np.ndarray]) -> list[np.ndarray]:
+def _forward(own: Sequence[np.ndarray], psi: np.ndarray) -> list[np.ndarray]:
     fwd = [own[0]]
     for i in range(1, len(own)):
-        f = own[i] * (fwd[-1] @ links[i])
+        f = own[i] * (fwd[-1] @ psi)
         fwd.append(f / f.sum() if f.sum() else own[i])
     return fwd
 
@@ -77,24 +67,21 @@ def chain_posteriors(
     lines: Sequence[tuple[np.ndarray | None, int | None]],
     weights: np.ndarray,
     params: Params,
-    last: float | None = None,
 ) -> list[Posterior | None]:
     """For each line of a sheet in order: (the costs of every day, or None) and (the index of
     a day read surely, or None). Returns the Posterior of each line given costs (None for the
-    others), over the same day indexes. `last`: the weight of a day before the one above for
-    the last entry (a witness statement's date, which closes the chain), when it differs from
-    BACKWARD."""
+    others), over the same day indexes."""
     n = len(weights)
+    psi = _psi(n)
     own, none, where = _nodes(lines, weights, params)
     out: list[Posterior | None] = [None] * len(lines)
     if not own:
         return out
     m = len(own)
-    links = _links(n, where, len(lines), last)
-    fwd = _forward(own, links)
+    fwd = _forward(own, psi)
     bwd = [np.ones(n)] * m
     for i in range(m - 2, -1, -1):
-        b = links[i + 1] @ (own[i + 1] * bwd[i + 1])
+        b = psi @ (own[i + 1] * bwd[i + 1])
         bwd[i] = b / b.sum() if b.sum() else np.ones(n)
     for i, k in enumerate(where):
         if lines[k][0] is None:
@@ -109,25 +96,23 @@ def joints_with_last(
     lines: Sequence[tuple[np.ndarray | None, int | None]],
     weights: np.ndarray,
     params: Params,
-    last: float | None = None,
 ) -> list[np.ndarray | None]:
     """For each line given costs, before the last line given costs: the joint probability of
     its day and the last's (a matrix [its day, the last's day]; their "none" shares taken out,
     so it sums to what they leave), read in the same chain as `chain_posteriors` (whose
     marginals its rows' and columns' sums are). A sheet's witness statement closes its chain:
     its joint with each line tells how likely the line is dated after it, which the two
-    dates' marginals, taken as independent, overstate. None for the other lines. `last` as
-    for `chain_posteriors`."""
+    dates' marginals, taken as independent, overstate. None for the other lines."""
     n = len(weights)
+    psi = _psi(n)
     own, none, where = _nodes(lines, weights, params)
     out: list[np.ndarray | None] = [None] * len(lines)
     if len(own) < 2 or lines[where[-1]][0] is None:
         return out
-    links = _links(n, where, len(lines), last)
-    fwd = _forward(own, links)
+    fwd = _forward(own, psi)
     # reach[i][u, v]: the weight of the evidence after node i, the last node at day v, given
     # node i at day u (scaled: only its shape matters)
-    reach = links[-1] * own[-1][None, :]
+    reach = psi * own[-1][None, :]
     for i in range(len(own) - 2, -1, -1):
         if lines[where[i]][0] is not None:
             joint = fwd[i][:, None] * reach
@@ -135,6 +120,6 @@ def joints_with_last(
             if total:
                 out[where[i]] = joint / total * (1.0 - none[i]) * (1.0 - none[-1])
         if i:
-            reach = links[i] @ (own[i][:, None] * reach)
+            reach = psi @ (own[i][:, None] * reach)
             reach = reach / reach.max() if reach.max() else reach
     return out
