@@ -50,7 +50,9 @@ are its own. Per batch of lines:
      table's (`KNOWN_GIVEN_NAMES`; "MARK" for "MARY": maybe an unregistered housemate) needs
      the surname, house number, street and an initial or the middle name to agree (a likeness
      that is no voter's given name may still be a real name a small register lacks: a
-     housemate's "MARCUS" at MARCIA's address); a line of one name needs the street or the
+     housemate's "MARCUS" at MARCIA's address); an initial, which names nobody else, agrees
+     with the surname and the street and a house number one slip off, or with the middle name
+     where no part of the address is against it; a line of one name needs the street or the
      house number to agree (or, a likeness only, the address); and a line with neither name
      agreeing matches only on the whole address (house number, street, postcode) of a voter no
      other voter lives with
@@ -759,6 +761,8 @@ class FSMatcher:
         # - a given name only LOOSE (an initial, or a likeness), or a slip that spells another
         #   given name on the register ("MARY" / "MARK": maybe another person), when the house
         #   number and street agree and it is an initial or the middle name agrees; or
+        # - an initial, the street and a house number one slip off, or the middle name with no
+        #   part of the address against it; or
         # - one name agreeing (CLOSE or better; LOOSE when it is the only name written) and
         #   the other not written, or changed (a married surname, another given name), the
         #   address agreeing (or, without a house number, the street and ZIP): the weights
@@ -767,10 +771,14 @@ class FSMatcher:
         #   probability only where the lines show it is common.
         # A loose likeness of given names alone ("LARNAR" / "ALNA" at one address) never matches.
         at_address = bc[_HOUSE] <= CLOSE and bc[_STREET] <= CLOSE
-        initial = len(qrow.n_first) == 1
-        middle_agrees = bc[_MIDDLE] <= CLOSE
         given = bc[_FIRST]
         reg_first = str(s.reg_values["first_name"][chosen[0]])
+        # an initial (the line's or the register's) that agrees names nobody else: unlike a
+        # likeness, it is the voter's name as far as it goes
+        initial = given == LOOSE and 1 in (len(qrow.n_first), len(reg_first))
+        middle_agrees = bc[_MIDDLE] <= CLOSE
+        # the address, where written, no further off than a house number one slip away
+        address_near = bc[_HOUSE] != DIFFERENT and bc[_STREET] not in (LOOSE, DIFFERENT)
         if (
             given == CLOSE
             and (qrow.n_first in checks.given_known or qrow.n_first in KNOWN_GIVEN_NAMES)
@@ -795,6 +803,14 @@ class FSMatcher:
                 and (both_names or bc[_STREET] <= CLOSE or bc[_HOUSE] <= CLOSE)
             )
             or (last <= CLOSE and given == LOOSE and at_address and (initial or middle_agrees))
+            or (
+                # an initial with the surname: the street and a house number at most one slip
+                # off, or the middle name agreeing with no part of the address against it
+                last <= CLOSE
+                and initial
+                and address_near
+                and (middle_agrees or (bc[_HOUSE] <= LOOSE and bc[_STREET] <= CLOSE))
+            )
             or (address_agrees and not both_names and min(last, given) <= LOOSE)
             or (
                 # neither name agrees, the whole address does, and no other voter lives
