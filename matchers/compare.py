@@ -355,9 +355,7 @@ def compare_arrays(
         # the level or better is not lifted
         target = LEVEL_CODES[cmp.edit_level]
         at = np.flatnonzero(
-            (np.minimum(la, lb) >= cmp.edit_min_length)
-            & (np.abs(la - lb) <= 1)
-            & (codes > target)
+            (np.minimum(la, lb) >= cmp.edit_min_length) & (np.abs(la - lb) <= 1) & (codes > target)
         )
         if len(at):
             ea = [pairs.values[k] for k in pairs.ia[at].tolist()]
