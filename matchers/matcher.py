@@ -577,10 +577,17 @@ class FSMatcher:
 
     def _matches(self, c: _Chunk, entries: dict[int, tuple[RegisterEntry, str]]) -> list[Match]:
         """The chunk's matches, its candidates' entries (and their display) by rid."""
+        evidence = _evidence(c.scored, sorted({j for js in c.kept for j in js}))
         out = []
+        rid = c.scored.rid
         for line, (decision, why), js, p in zip(c.lines, c.decided, c.kept, c.post, strict=True):
             candidates = tuple(
-                self._candidate(c.scored, j, entries[int(c.scored.rid[j])], float(p[n]))
+                Candidate(
+                    entries[int(rid[j])][0].voter_id,
+                    round(100.0 * float(p[n]), 1),
+                    evidence[j],
+                    entries[int(rid[j])][1],
+                )
                 for n, j in enumerate(js)
             )
             voter = candidates[0].voter_id if decision is MatchDecision.MATCH else None
@@ -672,30 +679,6 @@ class FSMatcher:
             "SELECT n_first FROM given_names WHERE n_first IN (SELECT unnest(?))", [sorted(asked)]
         ).fetchall()
         return frozenset(str(a) for (a,) in got)
-
-    def _candidate(
-        self, s: _Scored, j: int, entry: tuple[RegisterEntry, str], probability: float
-    ) -> Candidate:
-        codes = s.codes[j].tolist()
-        sims = s.sims[j].tolist()
-        evidence = []
-        for f, cmp in enumerate(COMPARISONS):
-            code = codes[f]
-            line_value = s.line_values[cmp.field][j]
-            if code == MISSING and not line_value and cmp.field in _OPTIONAL:
-                continue  # the signer did not write one: nothing to show
-            evidence.append(
-                FieldEvidence(
-                    cmp.field,
-                    LEVELS[code],
-                    round(sims[f], 1),
-                    line_value,
-                    s.reg_values[cmp.field][j],
-                )
-            )
-        return Candidate(
-            entry[0].voter_id, round(100.0 * probability, 1), tuple(evidence), entry[1]
-        )
 
     def _decide(
         self,
@@ -924,6 +907,37 @@ def _address_only(codes: np.ndarray) -> bool:
         and codes[_STREET] <= CLOSE
         and codes[_ZIP] == EXACT
     )
+
+
+def _evidence(s: _Scored, rows: Sequence[int]) -> dict[int, tuple[FieldEvidence, ...]]:
+    """Per row of `s`, its candidate's evidence: each field's level, similarity and the two
+    values (a field the signer did not write, of those shown only when written, left out).
+    Built a field at a time for all the rows, each distinct piece of evidence once (they are
+    frozen: candidates of one line share a street, a postcode)."""
+    at = np.asarray(rows, dtype=np.int64)
+    made: dict[tuple[int, int, float, str, str], FieldEvidence] = {}
+    columns = []
+    for f, cmp in enumerate(COMPARISONS):
+        codes = s.codes[at, f].tolist()
+        sims = s.sims[at, f].tolist()
+        ours = s.line_values[cmp.field][at].tolist()
+        theirs = s.reg_values[cmp.field][at].tolist()
+        optional = cmp.field in _OPTIONAL
+        column: list[FieldEvidence | None] = []
+        for code, sim, a, b in zip(codes, sims, ours, theirs, strict=True):
+            if optional and code == MISSING and not a:
+                column.append(None)  # the signer did not write one: nothing to show
+                continue
+            key = (f, code, sim, a, b)
+            got = made.get(key)
+            if got is None:
+                got = made[key] = FieldEvidence(cmp.field, LEVELS[code], round(sim, 1), a, b)
+            column.append(got)
+        columns.append(column)
+    return {
+        j: tuple(e for e in row if e is not None)
+        for j, row in zip(rows, zip(*columns, strict=True), strict=True)
+    }
 
 
 def _housemate_one_slip_apart(s: _Scored, best: int, nxt: int) -> bool:
