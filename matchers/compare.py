@@ -306,7 +306,9 @@ class _Pairs:
 
     def per_value(self, fn: Callable[[str], object], dtype: type) -> tuple[np.ndarray, np.ndarray]:
         """fn of each side's value, as two arrays."""
-        got = np.fromiter((fn(v) for v in self.values), dtype=dtype, count=len(self.values))
+        got: np.ndarray = np.fromiter(
+            (fn(v) for v in self.values), dtype=dtype, count=len(self.values)
+        )
         return got[self.ia], got[self.ib]
 
     def keys(self, key: Callable[[str], str]) -> tuple[np.ndarray, np.ndarray]:
