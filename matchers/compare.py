@@ -285,18 +285,36 @@ def _lift(codes: np.ndarray, where: np.ndarray, target: int) -> None:
     np.minimum(codes, np.where(where, target, DIFFERENT).astype(np.int8), out=codes)
 
 
-def _keys(
-    key: Callable[[str], str], a: Sequence[str], b: Sequence[str]
-) -> tuple[np.ndarray, np.ndarray]:
-    """Integer codes (ka, kb) with ka[i] == kb[i] exactly when key(a[i]) == key(b[i]); `key` is
-    applied once per distinct value."""
-    ids, uniques = pd.factorize(
-        np.concatenate([np.asarray(a, dtype=object), np.asarray(b, dtype=object)]),
-        use_na_sentinel=False,
-    )
-    keyed, _ = pd.factorize(np.asarray([key(v) for v in uniques], dtype=object))
-    both = keyed[ids]
-    return both[: len(a)], both[len(a) :]
+@dataclass(frozen=True, slots=True)
+class _Pairs:
+    """The two sides of a batch of pairs factorized once: `ia[i]`, `ib[i]` index `values`, the
+    distinct strings of both sides, so that a rule on one value (its length, its OCR fold, its
+    street type dropped) runs once per distinct value, and two sides are equal exactly when
+    their indices are."""
+
+    ia: np.ndarray
+    ib: np.ndarray
+    values: list[str]
+
+    @classmethod
+    def of(cls, a: Sequence[str], b: Sequence[str]) -> _Pairs:
+        ids, uniques = pd.factorize(
+            np.concatenate([np.asarray(a, dtype=object), np.asarray(b, dtype=object)]),
+            use_na_sentinel=False,
+        )
+        return cls(ids[: len(a)], ids[len(a) :], list(uniques))
+
+    def per_value(self, fn: Callable[[str], object], dtype: type) -> tuple[np.ndarray, np.ndarray]:
+        """fn of each side's value, as two arrays."""
+        got: np.ndarray = np.fromiter(
+            (fn(v) for v in self.values), dtype=dtype, count=len(self.values)
+        )
+        return got[self.ia], got[self.ib]
+
+    def keys(self, key: Callable[[str], str]) -> tuple[np.ndarray, np.ndarray]:
+        """Integer codes (ka, kb) with ka[i] == kb[i] exactly when key(a[i]) == key(b[i])."""
+        keyed, _ = pd.factorize(np.asarray([key(v) for v in self.values], dtype=object))
+        return keyed[self.ia], keyed[self.ib]
 
 
 def compare_arrays(
@@ -308,66 +326,80 @@ def compare_arrays(
         raise ValueError("compare_arrays needs two arrays of one length")
     if n == 0:
         return np.zeros(0, dtype=np.int8), np.zeros(0, dtype=np.float32)
-    aa = np.asarray(a, dtype=object)
-    bb = np.asarray(b, dtype=object)
-    sim = _similarity(cmp.similarity, a, b)
+    pairs = _Pairs.of(a, b)
+    equal = pairs.ia == pairs.ib
+    if cmp.similarity is Similarity.EQUAL:
+        sim = np.where(equal, 100.0, 0.0).astype(np.float32)
+    else:
+        sim = _similarity(cmp.similarity, a, b)
     if cmp.ocr_fold:
-        folded = {v: ocr_fold(v) for v in {*a, *b}}
-        fa = [folded[v] for v in a]
-        fb = [folded[v] for v in b]
-        np.maximum(sim, _similarity(cmp.similarity, fa, fb), out=sim)
+        # the folded forms' similarity, where a fold changes either side (elsewhere it is sim)
+        folded = [ocr_fold(v) for v in pairs.values]
+        changed = np.fromiter(
+            (f != v for f, v in zip(folded, pairs.values, strict=True)), dtype=bool
+        )
+        at = np.flatnonzero(changed[pairs.ia] | changed[pairs.ib])
+        if len(at):
+            fa = [folded[k] for k in pairs.ia[at].tolist()]
+            fb = [folded[k] for k in pairs.ib[at].tolist()]
+            sim[at] = np.maximum(sim[at], _similarity(cmp.similarity, fa, fb))
     codes = np.full(n, DIFFERENT, dtype=np.int8)
     if cmp.loose is not None:
         codes[sim >= cmp.loose] = LOOSE
     if cmp.close is not None:
         codes[sim >= cmp.close] = CLOSE
     if cmp.fold_level is not None:
-        folder = digit_fold if cmp.fold is Fold.DIGITS else ocr_fold
-        ka, kb = _keys(folder, a, b)
+        ka, kb = pairs.keys(digit_fold if cmp.fold is Fold.DIGITS else ocr_fold)
         _lift(codes, ka == kb, LEVEL_CODES[cmp.fold_level])
+    la, lb = pairs.per_value(len, np.int64)
     if cmp.edit_level is not None:
-        edits = process.cpdist(a, b, scorer=OSA.distance, dtype=np.int32, workers=1)
-        la = np.fromiter(map(len, a), dtype=np.int64, count=n)
-        lb = np.fromiter(map(len, b), dtype=np.int64, count=n)
-        long_enough = np.minimum(la, lb) >= cmp.edit_min_length
-        _lift(codes, (edits <= 1) & long_enough, LEVEL_CODES[cmp.edit_level])
+        # one edit apart needs lengths at most one apart, both long enough; a pair already at
+        # the level or better is not lifted
+        target = LEVEL_CODES[cmp.edit_level]
+        at = np.flatnonzero(
+            (np.minimum(la, lb) >= cmp.edit_min_length) & (np.abs(la - lb) <= 1) & (codes > target)
+        )
+        if len(at):
+            ea = [pairs.values[k] for k in pairs.ia[at].tolist()]
+            eb = [pairs.values[k] for k in pairs.ib[at].tolist()]
+            edits = process.cpdist(ea, eb, scorer=OSA.distance, dtype=np.int32, workers=1)
+            codes[at[edits <= 1]] = target
+    values = pairs.values
     if cmp.nicknames and (codes > CLOSE).any():
         # only pairs with a known nickname on the line's side can be a nickname pair
-        known = np.fromiter((x in KNOWN_GIVEN_NAMES for x in a), dtype=bool, count=n)
+        known, _ = pairs.per_value(lambda v: v in KNOWN_GIVEN_NAMES, bool)
         for i in np.flatnonzero((codes > CLOSE) & known).tolist():
-            if f"{aa[i]}|{bb[i]}" in _NICKNAME_PAIRS:
+            if f"{values[pairs.ia[i]]}|{values[pairs.ib[i]]}" in _NICKNAME_PAIRS:
                 codes[i] = CLOSE
     if cmp.street_core and (codes > CLOSE).any():
-        cores = {v: street_core(v) for v in {*a, *b}}
-        squashed = {v: v.replace(" ", "") for v in {*a, *b}}
-        ka, kb = _keys(lambda v: v.replace(" ", "")[:1], a, b)
+        cores = [street_core(v) for v in values]
+        squashed = [v.replace(" ", "") for v in values]
+        ka, kb = pairs.keys(lambda v: v.replace(" ", "")[:1])
         # neither rule below can hold unless the two start alike
         for i in np.flatnonzero((codes > CLOSE) & (ka == kb)).tolist():
-            x, y = cores[aa[i]], cores[bb[i]]
+            x, y = int(pairs.ia[i]), int(pairs.ib[i])
             if (
-                x
-                and x == y
-                or _run_together(x, squashed[bb[i]])
-                or _run_together(y, squashed[aa[i]])
+                cores[x]
+                and cores[x] == cores[y]
+                or _run_together(cores[x], squashed[y])
+                or _run_together(cores[y], squashed[x])
             ):
                 codes[i] = CLOSE
     if cmp.transposed_level is not None and (codes > LEVEL_CODES[cmp.transposed_level]).any():
         target = LEVEL_CODES[cmp.transposed_level]
-        ka, kb = _keys(lambda v: "".join(sorted(v)), a, b)
+        ka, kb = pairs.keys(lambda v: "".join(sorted(v)))
         # two digits swapped leave the same digits: only such pairs are tried
         for i in np.flatnonzero((codes > target) & (ka == kb)).tolist():
-            if _transposed(aa[i], bb[i]):
+            if _transposed(values[pairs.ia[i]], values[pairs.ib[i]]):
                 codes[i] = target
     if cmp.initial_level is not None:
         target = LEVEL_CODES[cmp.initial_level]
-        la = np.fromiter(map(len, a), dtype=np.int64, count=n)
-        lb = np.fromiter(map(len, b), dtype=np.int64, count=n)
         for i in np.flatnonzero(((la == 1) | (lb == 1)) & (codes > target)).tolist():
-            x, y = aa[i], bb[i]
+            x, y = values[pairs.ia[i]], values[pairs.ib[i]]
             if x and y and x[0] == y[0]:
                 codes[i] = target
-    codes[aa == bb] = EXACT
-    empty = (aa == "") | (bb == "")
+    codes[equal] = EXACT
+    empty = (la == 0) | (lb == 0)
     codes[empty] = MISSING
     sim[empty] = 0.0
     return codes, sim

@@ -50,7 +50,9 @@ are its own. Per batch of lines:
      table's (`KNOWN_GIVEN_NAMES`; "MARK" for "MARY": maybe an unregistered housemate) needs
      the surname, house number, street and an initial or the middle name to agree (a likeness
      that is no voter's given name may still be a real name a small register lacks: a
-     housemate's "MARCUS" at MARCIA's address); a line of one name needs the street or the
+     housemate's "MARCUS" at MARCIA's address); an initial, which names nobody else, agrees
+     with the surname and the street and a house number one slip off, or with the middle name
+     where no part of the address is against it; a line of one name needs the street or the
      house number to agree (or, a likeness only, the address); and a line with neither name
      agreeing matches only on the whole address (house number, street, postcode) of a voter no
      other voter lives with
@@ -575,10 +577,17 @@ class FSMatcher:
 
     def _matches(self, c: _Chunk, entries: dict[int, tuple[RegisterEntry, str]]) -> list[Match]:
         """The chunk's matches, its candidates' entries (and their display) by rid."""
+        evidence = _evidence(c.scored, sorted({j for js in c.kept for j in js}))
         out = []
+        rid = c.scored.rid
         for line, (decision, why), js, p in zip(c.lines, c.decided, c.kept, c.post, strict=True):
             candidates = tuple(
-                self._candidate(c.scored, j, entries[int(c.scored.rid[j])], float(p[n]))
+                Candidate(
+                    entries[int(rid[j])][0].voter_id,
+                    round(100.0 * float(p[n]), 1),
+                    evidence[j],
+                    entries[int(rid[j])][1],
+                )
                 for n, j in enumerate(js)
             )
             voter = candidates[0].voter_id if decision is MatchDecision.MATCH else None
@@ -671,30 +680,6 @@ class FSMatcher:
         ).fetchall()
         return frozenset(str(a) for (a,) in got)
 
-    def _candidate(
-        self, s: _Scored, j: int, entry: tuple[RegisterEntry, str], probability: float
-    ) -> Candidate:
-        codes = s.codes[j].tolist()
-        sims = s.sims[j].tolist()
-        evidence = []
-        for f, cmp in enumerate(COMPARISONS):
-            code = codes[f]
-            line_value = s.line_values[cmp.field][j]
-            if code == MISSING and not line_value and cmp.field in _OPTIONAL:
-                continue  # the signer did not write one: nothing to show
-            evidence.append(
-                FieldEvidence(
-                    cmp.field,
-                    LEVELS[code],
-                    round(sims[f], 1),
-                    line_value,
-                    s.reg_values[cmp.field][j],
-                )
-            )
-        return Candidate(
-            entry[0].voter_id, round(100.0 * probability, 1), tuple(evidence), entry[1]
-        )
-
     def _decide(
         self,
         line: SignatureLine,
@@ -759,6 +744,8 @@ class FSMatcher:
         # - a given name only LOOSE (an initial, or a likeness), or a slip that spells another
         #   given name on the register ("MARY" / "MARK": maybe another person), when the house
         #   number and street agree and it is an initial or the middle name agrees; or
+        # - an initial, the street and a house number one slip off, or the middle name with no
+        #   part of the address against it; or
         # - one name agreeing (CLOSE or better; LOOSE when it is the only name written) and
         #   the other not written, or changed (a married surname, another given name), the
         #   address agreeing (or, without a house number, the street and ZIP): the weights
@@ -767,10 +754,14 @@ class FSMatcher:
         #   probability only where the lines show it is common.
         # A loose likeness of given names alone ("LARNAR" / "ALNA" at one address) never matches.
         at_address = bc[_HOUSE] <= CLOSE and bc[_STREET] <= CLOSE
-        initial = len(qrow.n_first) == 1
-        middle_agrees = bc[_MIDDLE] <= CLOSE
         given = bc[_FIRST]
         reg_first = str(s.reg_values["first_name"][chosen[0]])
+        # an initial (the line's or the register's) that agrees names nobody else: unlike a
+        # likeness, it is the voter's name as far as it goes
+        initial = given == LOOSE and 1 in (len(qrow.n_first), len(reg_first))
+        middle_agrees = bc[_MIDDLE] <= CLOSE
+        # the address, where written, no further off than a house number one slip away
+        address_near = bc[_HOUSE] != DIFFERENT and bc[_STREET] not in (LOOSE, DIFFERENT)
         if (
             given == CLOSE
             and (qrow.n_first in checks.given_known or qrow.n_first in KNOWN_GIVEN_NAMES)
@@ -795,6 +786,14 @@ class FSMatcher:
                 and (both_names or bc[_STREET] <= CLOSE or bc[_HOUSE] <= CLOSE)
             )
             or (last <= CLOSE and given == LOOSE and at_address and (initial or middle_agrees))
+            or (
+                # an initial with the surname: the street and a house number at most one slip
+                # off, or the middle name agreeing with no part of the address against it
+                last <= CLOSE
+                and initial
+                and address_near
+                and (middle_agrees or (bc[_HOUSE] <= LOOSE and bc[_STREET] <= CLOSE))
+            )
             or (address_agrees and not both_names and min(last, given) <= LOOSE)
             or (
                 # neither name agrees, the whole address does, and no other voter lives
@@ -908,6 +907,37 @@ def _address_only(codes: np.ndarray) -> bool:
         and codes[_STREET] <= CLOSE
         and codes[_ZIP] == EXACT
     )
+
+
+def _evidence(s: _Scored, rows: Sequence[int]) -> dict[int, tuple[FieldEvidence, ...]]:
+    """Per row of `s`, its candidate's evidence: each field's level, similarity and the two
+    values (a field the signer did not write, of those shown only when written, left out).
+    Built a field at a time for all the rows, each distinct piece of evidence once (they are
+    frozen: candidates of one line share a street, a postcode)."""
+    at = np.asarray(rows, dtype=np.int64)
+    made: dict[tuple[int, int, float, str, str], FieldEvidence] = {}
+    columns = []
+    for f, cmp in enumerate(COMPARISONS):
+        codes = s.codes[at, f].tolist()
+        sims = s.sims[at, f].tolist()
+        ours = s.line_values[cmp.field][at].tolist()
+        theirs = s.reg_values[cmp.field][at].tolist()
+        optional = cmp.field in _OPTIONAL
+        column: list[FieldEvidence | None] = []
+        for code, sim, a, b in zip(codes, sims, ours, theirs, strict=True):
+            if optional and code == MISSING and not a:
+                column.append(None)  # the signer did not write one: nothing to show
+                continue
+            key = (f, code, sim, a, b)
+            got = made.get(key)
+            if got is None:
+                got = made[key] = FieldEvidence(cmp.field, LEVELS[code], round(sim, 1), a, b)
+            column.append(got)
+        columns.append(column)
+    return {
+        j: tuple(e for e in row if e is not None)
+        for j, row in zip(rows, zip(*columns, strict=True), strict=True)
+    }
 
 
 def _housemate_one_slip_apart(s: _Scored, best: int, nxt: int) -> bool:

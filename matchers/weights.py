@@ -321,7 +321,7 @@ def fit_to_lines(
     if n_lines == 0 or not len(codes):
         return Fit(weights, registered, _log2_prior(registered, size), 0)
     fields = np.arange(n_fields)[None, :]
-    onehot = [codes[:, f][:, None] == np.arange(len(LEVELS))[None, :] for f in range(n_fields)]
+    by_field = [codes[:, f].astype(np.intp) for f in range(n_fields)]
     for used in range(1, iterations + 1):  # noqa: B007 - reported
         table = Weights(weights.fields, _rows(m), _rows(u), weights.thresholds, weights.prior, "")
         w = table.table[fields, codes].sum(axis=1) + offset
@@ -333,7 +333,7 @@ def fit_to_lines(
         r = e / denominator[line]
         new_m = m.copy()
         for f in range(n_fields):
-            counts = (onehot[f] * r[:, None]).sum(axis=0)
+            counts = np.bincount(by_field[f], weights=r, minlength=len(LEVELS))
             counts[MISSING] = 0.0
             prior = np.array(weights.m[f], dtype=np.float64)
             prior[MISSING] = 0.0

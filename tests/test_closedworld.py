@@ -360,9 +360,40 @@ def test_an_unsure_witness_date_weighs_on_the_lines_it_may_fall_before() -> None
     statement = replace(make_witness(count="1"), date=witnessed)
     sheet = make_sheet((make_line(1, date="10/01/2026"),), witness_statement=statement)
     assert not list(low_confidence_sheet_fields(sheet, case_config()))
+    # with a real share on "none of these" it still holds each line it may fall before, but
+    # not the sheet: 9-902's sheet rules find the same whatever day it is, even far outside
+    # the window (`reading._far_days`)
     unsettled = replace(witnessed, alternatives=witnessed.alternatives[:1])  # "none": 0.4
-    sheet = make_sheet((make_line(1),), witness_statement=replace(statement, date=unsettled))
-    assert list(low_confidence_sheet_fields(sheet, case_config()))
+    line = make_line(1, date="10/01/2026")
+    assert "witness.date" in _low_fields(line, unsettled)
+    sheet = make_sheet((line,), witness_statement=replace(statement, date=unsettled))
+    assert not list(low_confidence_sheet_fields(sheet, case_config()))
+
+
+def test_an_unsure_witness_date_holds_a_sheet_whose_statement_it_may_date_to_another_form() -> None:
+    """A nominating sheet's statement without the witness's village and county is the form in
+    force from 2017-11-22: a witness date read among this year's days with a share on "none of
+    these" (a date outside the window, which may be years before, under the older form that
+    asks for them) holds the sheet; read surely, or on a statement that names them, it does
+    not."""
+    from pipeline.rules.reading import witness_date_settled
+    from tests.builders import line as make_line
+    from tests.builders import sheet as make_sheet
+    from tests.builders import witness as make_witness
+    from tests.test_rules_nomination import case as nomination_case
+
+    nomination = nomination_case()
+    day = dt.date(2026, 10, 8)
+    sure = _unsure_date(day, 0.999, {})
+    unsettled = _unsure_date(day, 0.6, {})  # "none of these": 0.4
+    newer = replace(make_witness(count="1"), village=None, county=None)
+    for statement, date, settled in (
+        (newer, sure, 1.0),
+        (newer, unsettled, 0.6),
+        (make_witness(count="1"), unsettled, 1.0),  # with them, either form is met
+    ):
+        sheet = make_sheet((make_line(1),), witness_statement=replace(statement, date=date))
+        assert witness_date_settled(sheet, nomination) == pytest.approx(settled)
 
 
 def test_a_clear_name_settles_the_address_it_lives_at(world) -> None:  # type: ignore[no-untyped-def]

@@ -453,3 +453,21 @@ def test_a_slip_that_spells_a_known_given_name_no_voter_has_is_not_the_voter_s()
     assert m.decision is MatchDecision.REVIEW, m.reason
     assert m.candidates[0].voter_id == "T1"
     assert "a known given name" in m.reason
+
+
+def test_an_initial_with_a_house_number_one_slip_off_is_weighed_not_refused():
+    # An initial names nobody else: with the surname and the street, a house number one slip
+    # off ("39" for "38") is evidence the posterior weighs. A likeness of the given name there
+    # ("Odelia" for ODILE: maybe another person) still needs the address to agree.
+    people = _loners()
+    entry = people[37]
+    assert entry.first_name == "ODILE" and entry.house_number == "38"
+    matcher = FSMatcher(people, CFG)
+    where = f"39 {entry.street_name}, {entry.zip5}"
+    m = matcher.match(line(f"O. {entry.last_name}", where))
+    assert m.decision is MatchDecision.MATCH and m.voter_id == entry.voter_id, m.reason
+    m = matcher.match(line(f"Odelia {entry.last_name}", where))
+    assert m.decision is MatchDecision.REVIEW, m.reason
+    # a house number that differs is against it
+    m = matcher.match(line(f"O. {entry.last_name}", f"250 {entry.street_name}, {entry.zip5}"))
+    assert m.decision is not MatchDecision.MATCH, m.reason

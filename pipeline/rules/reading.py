@@ -233,7 +233,9 @@ LAYOUT_DOUBT = "LAYOUT_DOUBT"
 def witness_date_settled(sheet: Sheet, case: CaseConfig) -> float:
     """The probability that the witness statement's date, read in the closed world, makes of
     the sheet in law what the day it was read as makes of it: the summed probability of its
-    days under which the kind's sheet rules find the same. (What it makes of each line, dated
+    days under which the kind's sheet rules find the same; 1 when they find the same on every
+    day it may be and on days far outside the window (`_far_days`), so that its "none of
+    these" share cannot change it either. (What it makes of each line, dated
     after it or not, each line's `date_settled` weighs.)"""
     w = sheet.witness.date if sheet.witness is not None else None
     if not _settles(w):
@@ -245,7 +247,23 @@ def witness_date_settled(sheet: Sheet, case: CaseConfig) -> float:
         return frozenset((f.code, f.severity) for rule in rules for f in rule(on_day, case))
 
     read = outcome(parse_written_date(w.text, case.dates.filed))  # type: ignore[union-attr]
-    return sum(p for d, p in _days(w, case.dates.filed) if d is not None and outcome(d) == read)
+    days = _days(w, case.dates.filed)
+    same = [d is not None and outcome(d) == read for d, _ in days]
+    if all(same) and all(outcome(far) == read for far in _far_days(case)):
+        return 1.0  # no day it may be, listed or not ("none of these"), changes the sheet
+    return sum(p for (_, p), ok in zip(days, same, strict=True) if ok)
+
+
+# Days far outside any signing window (FAR_YEARS before the filing and after it): a sheet
+# whose rules find the same on them and on every day its witness's date may be is found so on
+# a date outside the closed world too (its rules compare the date with the case's dates and
+# the statutes' versions).
+FAR_YEARS = 50
+
+
+def _far_days(case: CaseConfig) -> tuple[dt.date, dt.date]:
+    far = dt.timedelta(days=round(365.25 * FAR_YEARS))
+    return case.dates.filed - far, case.dates.filed + far
 
 
 def layout_doubts(sheet: Sheet, case: CaseConfig) -> Iterable[Finding]:
