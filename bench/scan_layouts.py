@@ -6,7 +6,9 @@ development and the held-out families side by side: tune on the first, report th
     .venv/bin/python bench/scan_layouts.py --dev DIR --heldout DIR --fresh DIR [DIR ...] --sheets
 
 Each part is a corpus (`python -m synth.corpus --layouts dev|heldout`) of clean and
-degraded scans; every page is read with the scan reader and compared with its truth:
+degraded scans, and of born-digital PDFs when the corpus has them (scored apart, in a column
+of their own: their text layer is read by `pipeline/texttable.py`, not by the scan reader);
+every page is read and compared with its truth:
 
 - rows: table rows found / rows in truth (blank rows included); invented: rows read that truth
   does not have; blank->signed: a blank row read as signed; lost signed: a signed row missing
@@ -61,17 +63,22 @@ ROW_DOUBTS = (
 def make_corpus(out: Path, split: str, cases: int, seed: int) -> Path:
     subprocess.run(
         [sys.executable, "-m", "synth.corpus", "--out", str(out), "--cases", str(cases),
-         "--seed", str(seed), "--styles", "clean-scan", "degraded-scan", "--layouts", split,
+         "--seed", str(seed), "--styles", "clean-scan", "degraded-scan", "born-digital",
+         "--layouts", split,
          "--jobs", "2"],
         check=True, cwd=ROOT, stdout=subprocess.DEVNULL,
     )  # fmt: skip
     return out
 
 
-def measure(corpus: Path, verbose: bool = False) -> Counter:
+# The corpus's styles, scored apart: the scans (the scan reader) and born-digital PDFs.
+STYLES = {"scan": "*-scan", "born-digital": "born-digital"}
+
+
+def measure(corpus: Path, verbose: bool = False, style: str = "scan") -> Counter:
     c: Counter = Counter()
     context = ReadContext()
-    for truth_path in sorted(corpus.glob("case-*/*-scan/truth.json")):
+    for truth_path in sorted(corpus.glob(f"case-*/{STYLES[style]}/truth.json")):
         case = truth_path.parent
         truth = json.loads(truth_path.read_text(encoding="utf-8"))
         refs: dict[str, list] = {}
@@ -190,10 +197,10 @@ def report(parts: dict[str, Counter]) -> None:
                 lambda c, n=name: _pct(c[f"edits_{n}"], c[f"chars_{n}"]) + f" of {c[f'chars_{n}']}",
             )
         )
-    names = list(parts)
-    print(f"{'':28}" + "".join(f"{n:>22}" for n in names))
+    names = [n for n, c in parts.items() if c["sheets"]]
+    print(f"{'':28}" + "".join(f"{n:>18}" for n in names))
     for label, fn in rows:
-        print(f"{label:28}" + "".join(f"{fn(parts[n]):>22}" for n in names))
+        print(f"{label:28}" + "".join(f"{fn(parts[n]):>18}" for n in names))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -208,14 +215,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sheets", action="store_true", help="list every sheet not read right")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="scan-layouts-") as tmp:
-        parts = {}
+        corpora = {}
         for split, given in (("dev", args.dev), ("heldout", args.heldout)):
-            corpus = given or make_corpus(Path(tmp) / split, split, args.cases, args.seed)
-            parts[split] = measure(corpus, args.sheets)
+            corpora[split] = given or make_corpus(Path(tmp) / split, split, args.cases, args.seed)
         for k, fresh in enumerate(args.fresh):
-            parts[f"heldout (fresh {k + 1})" if len(args.fresh) > 1 else "heldout (fresh)"] = (
-                measure(fresh, args.sheets)
-            )
+            corpora[f"fresh {k + 1}" if len(args.fresh) > 1 else "fresh"] = fresh
+        parts = {}
+        for style in STYLES:
+            for name, corpus in corpora.items():
+                parts[f"{name} {style}"] = measure(corpus, args.sheets, style)
         report(parts)
     return 0
 

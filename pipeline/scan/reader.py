@@ -268,8 +268,10 @@ def _erase_rules(
     for x in grid.xs:
         a, b = max(0, x - band), min(wid, x + band + 1)
         rules[y0:y1, a:b] |= masks[1][y0:y1, a:b]
-    if grid.method != "rules":  # ruled across only, or found by its text: broken rules too
+    if grid.method != "rules":  # ruled across only, found by its text or on dashes:
+        # broken rules too (dashes too short to be found as rules), across and down
         rules |= dashed_rules(cleaned.binary, table_span(grid, dpi), dpi)
+        rules |= dashed_rules(cleaned.binary, (x0, y0, x1, y1), dpi, across=True)
     k = max(3, int(dpi * 0.01) | 1)
     rules = cv2.dilate(rules, np.ones((k, k), np.uint8))
     gray = cleaned.gray.copy()
@@ -394,8 +396,12 @@ def _try_layout(cleaned: Cleaned, dpi: float, engine: OcrEngine, flipped: bool) 
 # make pieces like a title row's).
 TEXT_TABLES = 2
 
+# (the statements' own words: a signature row holds names, addresses and dates, never these;
+# a band cut through the statement's prose may hold only its middle lines)
 _STATEMENT_WORDING = re.compile(
-    r"statement|witness|affidavit|notary|sworn|subscribed|undersigned|\bI,", re.IGNORECASE
+    r"statement|witness|affidavit|notary|sworn|subscribed|undersigned|\bI,|post\s?office"
+    r"|eighteen|in my presence|penalt|equivalent|whose names",
+    re.IGNORECASE,
 )
 
 

@@ -120,24 +120,40 @@ def _rule_masks(binary: np.ndarray, dpi: float) -> tuple[np.ndarray, np.ndarray]
     # A rule is thin: drop strokes thicker than RULE_MAX_IN across (text smeared by blur and
     # bridging into a long band).
     t = max(5, int(dpi * RULE_MAX_IN))
-    thick_h = _short(cv2.morphologyEx(horiz, cv2.MORPH_OPEN, np.ones((t, 1), np.uint8)), dpi)
+    thick_h = _short(
+        cv2.morphologyEx(horiz, cv2.MORPH_OPEN, np.ones((t, 1), np.uint8)), binary, dpi
+    )
     horiz = cv2.subtract(horiz, cv2.dilate(thick_h, np.ones((3, 3), np.uint8)))
     thick_v = cv2.morphologyEx(vert, cv2.MORPH_OPEN, np.ones((1, t), np.uint8))
     vert = cv2.subtract(vert, cv2.dilate(thick_v, np.ones((3, 3), np.uint8)))
     return horiz, vert
 
 
-def _short(thick: np.ndarray, dpi: float) -> np.ndarray:
-    """The thick horizontal strokes shorter than HEAVY_RULE_MIN_IN: smeared text. A longer one
-    is a heavy rule (a title row set off by a heavy rule or shading), kept as a rule."""
+def _short(thick: np.ndarray, binary: np.ndarray, dpi: float) -> np.ndarray:
+    """The thick horizontal strokes that are smeared text. A heavy rule (a title row set off
+    by a heavy rule or shading) is kept as a rule: a thick stroke HEAVY_RULE_MIN_IN long, or
+    one on a line of the page inked without a break for that long (a heavy rule whose
+    thickness wavers a pixel about the opening's size leaves thick pieces shorter than that;
+    a line of text has gaps between its words)."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(thick, connectivity=8)
-    long = stats[:, cv2.CC_STAT_WIDTH] >= dpi * HEAVY_RULE_MIN_IN
+    heavy = dpi * HEAVY_RULE_MIN_IN
+    long = stats[:, cv2.CC_STAT_WIDTH] >= heavy
+    for k in np.flatnonzero(~long)[1:]:
+        top, hgt = stats[k, cv2.CC_STAT_TOP], stats[k, cv2.CC_STAT_HEIGHT]
+        row = binary[top + hgt // 2] > 0
+        long[k] = _longest_run(row) >= heavy
     long[0] = False
     if not long.any():
         return thick
     out = thick.copy()
     out[long[labels]] = 0
     return out
+
+
+def _longest_run(flags: np.ndarray) -> int:
+    """The length of the longest run of True."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], flags.astype(np.int8), [0]))))
+    return int((edges[1::2] - edges[::2]).max()) if edges.size else 0
 
 
 def _peaks(profile: np.ndarray, threshold: float) -> list[tuple[int, int]]:
@@ -333,11 +349,20 @@ def _fill_missing_rows(ys: list[int], dpi: float) -> list[int]:
 def _column_rules(
     vert: np.ndarray, top: int, bottom: int, left: int, right: int, dpi: float
 ) -> list[int]:
+    """The vertical rules down half of the run of row rules from `top` to `bottom`, or down
+    half of the longest vertical rule when that is COLUMN_MIN_IN long at least (lines of
+    prose just above or below the table may have joined the run: it is not all table)."""
     band = vert[top : bottom + 1, :]
     prof = band.sum(axis=0, dtype=np.int64) // 255
-    xs = _centres(_peaks(prof, (bottom - top) * 0.5), merge=max(2, int(dpi * 0.03)))
+    tall = max(0.5 * float(prof.max(initial=0)), dpi * COLUMN_MIN_IN)
+    threshold = min((bottom - top) * 0.5, tall)
+    xs = _centres(_peaks(prof, threshold), merge=max(2, int(dpi * 0.03)))
     xs = [x for x in xs if left - dpi * 0.1 <= x <= right + dpi * 0.1]
     return xs
+
+
+# A table's column rules are found by the longest of them when it is this long (inches).
+COLUMN_MIN_IN = 1.5
 
 
 def _column_gaps(
@@ -411,16 +436,7 @@ def _ruled_through(vert: np.ndarray, ys: Sequence[int], dpi: float) -> list[bool
     its borders among them). Tall pen strokes in rows written large run through one gap
     each; two rows' strokes may fall at the same place, but they stop short of the rule."""
     band = max(2, int(dpi * 0.02))
-    pad = max(1, int(dpi * 0.01))
-    found: list[list[int]] = []
-    for top, bottom in zip(ys, ys[1:], strict=False):
-        seg = vert[top + pad : bottom - pad]
-        if seg.shape[0] < 2:
-            found.append([])
-            continue
-        cover = np.count_nonzero(seg, axis=0) >= SPAN_COVER * seg.shape[0]
-        found.append(_centres(_peaks(cover.astype(np.int64), 1), merge=max(2, int(dpi * 0.03))))
-
+    found = [_gap_columns(vert, top, bottom, dpi) for top, bottom in zip(ys, ys[1:], strict=False)]
     reach = max(2, int(dpi * 0.05))
 
     def crossing(a: list[int], b: list[int], y: int) -> bool:
@@ -442,6 +458,46 @@ def _ruled_through(vert: np.ndarray, ys: Sequence[int], dpi: float) -> list[bool
     ]
 
 
+def _gap_columns(vert: np.ndarray, top: int, bottom: int, dpi: float) -> list[int]:
+    """Where vertical rules run through the gap between two rules (SPAN_COVER of it)."""
+    pad = max(1, int(dpi * 0.01))
+    seg = vert[top + pad : bottom - pad]
+    if seg.shape[0] < 2:
+        return []
+    cover = np.count_nonzero(seg, axis=0) >= SPAN_COVER * seg.shape[0]
+    return _centres(_peaks(cover.astype(np.int64), 1), merge=max(2, int(dpi * 0.03)))
+
+
+def _rejoined(vert: np.ndarray, ys: Sequence[int], joined: list[bool], dpi: float) -> list[bool]:
+    """`joined` with the gaps where a table's column rules break off (a badly copied scan)
+    joined again: a run of gaps that no vertical rule runs through, between two gaps that
+    vertical rules do join at the same places (two at least, within SAME_COLUMN_IN), each
+    gap of the run a row's height (within LAST_ROW_MAX of the joined gaps' median). Two
+    tables on one page have columns of their own, or text between them."""
+    gaps = np.diff(ys)
+    if not any(joined):
+        return joined
+    pitch = float(np.median(gaps[np.array(joined)]))
+    out = list(joined)
+    k = 0
+    while k < len(out):
+        if out[k]:
+            k += 1
+            continue
+        end = k
+        while end < len(out) and not out[end]:
+            end += 1
+        if k > 0 and end < len(out):
+            above = _gap_columns(vert, ys[k - 1], ys[k], dpi)
+            below = _gap_columns(vert, ys[end], ys[end + 1], dpi)
+            same = sum(any(abs(a - b) <= dpi * SAME_COLUMN_IN for b in below) for a in above)
+            rows = all(abs(g - pitch) <= (LAST_ROW_MAX - 1) * pitch for g in gaps[k:end])
+            if same >= 2 and rows:
+                out[k:end] = [True] * (end - k)
+        k = end
+    return out
+
+
 def table_bands(horiz: np.ndarray, vert: np.ndarray, dpi: float) -> list[tuple[int, int]]:
     """The page cut into horizontal bands, one per ruled table, top to bottom (a form with a
     candidates table above the signature table, as the nominating petition has, gives two).
@@ -458,9 +514,13 @@ def table_bands(horiz: np.ndarray, vert: np.ndarray, dpi: float) -> list[tuple[i
     if len(ys) < 2:
         return []
     joined = _ruled_through(vert, ys, dpi)
-    if sum(joined) * 2 < len(joined):  # no vertical rules (tall pen strokes are not rules)
+    # no vertical rules: no three rules in a row joined by them (tall pen strokes are not
+    # rules; lines of prose above and below a short table may outnumber its rules)
+    if not any(a and b for a, b in zip(joined, joined[1:], strict=False)):
         gaps = np.diff(ys)
         joined = [bool(g <= 2.5 * float(np.median(gaps))) for g in gaps]
+    else:
+        joined = _rejoined(vert, ys, joined, dpi)
     tables: list[list[int]] = [[ys[0]]]
     for y, same in zip(ys[1:], joined, strict=False):
         if same:
@@ -488,8 +548,9 @@ def find_grid(
     if len(xs) >= 3:
         kept = _crossed(ys, vert, xs, dpi)
         ys = kept if len(kept) >= 2 else ys
+        # (when most rules stop short of the column rules, the rules are broken, not text)
         through = [y for y in ys if _runs_through(y, horiz, xs, dpi)]
-        ys = through if len(through) >= 2 else ys
+        ys = through if len(through) >= 2 and 2 * len(through) >= len(ys) else ys
 
         # a paragraph just above (or below) the table, its lines bridged into long strokes
         # that letters carry across the column rules' line, has ink on both sides, and most
@@ -599,11 +660,69 @@ def _dash_lines(
     return region, top, [top + y for y in lines]
 
 
-def dashed_rules(binary: np.ndarray, span: tuple[int, int, int, int], dpi: float) -> np.ndarray:
+def _with_dashed_columns(binary: np.ndarray, grid: Grid, dpi: float) -> Grid:
+    """A ruled table with the column rules broken into dashes too far for `rule_masks` to
+    keep them: lines of rule-thin vertical dashes covering DASH_COVER of the table's height
+    (the page turned on its side for `_dash_lines`), away from the rules found."""
+    xs, ys = grid.xs, grid.ys
+    near = dpi * SAME_COLUMN_IN
+    added = [
+        xs[0] + x
+        for x in _column_dash_lines(
+            binary[ys[0] : ys[-1], xs[0] : xs[-1] + 1], dpi, [z - xs[0] for z in xs]
+        )
+        if min(abs(xs[0] + x - z) for z in xs) > near
+    ]
+    if not added:
+        return grid
+    return Grid(tuple(sorted((*xs, *added))), ys, "rules+dashes")
+
+
+def dashed_rules(
+    binary: np.ndarray, span: tuple[int, int, int, int], dpi: float, across: bool = False
+) -> np.ndarray:
     """The dashes of rules across a table broken too far for `rule_masks` to keep them (they
     were not placed as rules, so the table was found from its text or its titles): along a
     line, rule-thin straight strokes covering DASH_COVER of the table's width. Their pixels
-    (255), to be erased before the cells' ink is measured."""
+    (255), to be erased before the cells' ink is measured. `across`: the dashes of column
+    rules instead, covering DASH_COVER of the span's height."""
+    if across:  # the dashes of column rules: the span turned on its side
+        out = np.zeros_like(binary)
+        left, top, right, bottom = span
+        region = binary[top:bottom, left:right]
+        if _column_dash_lines(region, dpi):
+            side = np.ascontiguousarray(region.T)
+            out[top:bottom, left:right] = _dashes(side, (0, 0, *side.shape[::-1]), dpi).T
+        return out
+    return _dashes(binary, span, dpi, touching=False)
+
+
+def _column_dash_lines(region: np.ndarray, dpi: float, known: Sequence[int] = ()) -> list[int]:
+    """The x of the lines of vertical dashes in a region (`_dash_lines` on it turned on its
+    side), looked for only when the region's ink, spread as `_dash_lines` spreads it,
+    covers DASH_COVER of its height in one column at least away from the `known` column
+    rules (most tables have no such place, and then the looking costs nothing)."""
+    if region.size == 0:
+        return []
+    band = max(2, int(dpi * 0.01))
+    spread = cv2.dilate(region, np.ones((1, 2 * band + 1), np.uint8))
+    cover = np.count_nonzero(spread, axis=0)
+    near = int(dpi * SAME_COLUMN_IN)
+    for x in known:
+        cover[max(0, x - near) : x + near + 1] = 0
+    if cover.max() < DASH_COVER * region.shape[0]:
+        return []
+    side = np.ascontiguousarray(region.T)
+    return _dash_lines(side, (0, 0, side.shape[1], side.shape[0]), dpi)[2]
+
+
+def _dashes(
+    binary: np.ndarray, span: tuple[int, int, int, int], dpi: float, touching: bool = True
+) -> np.ndarray:
+    """`dashed_rules` along the span's width; `touching`: with the stretch along each line of
+    the dashes that touch a rule the other way (a column rule's dash on a row rule: one
+    piece with it). Along a row rule's line that might be a line of prose, which the
+    letters' bars along it would lose."""
     out = np.zeros_like(binary)
     region, top, lines = _dash_lines(binary, span, dpi)
     if not lines:
@@ -616,8 +735,15 @@ def dashed_rules(binary: np.ndarray, span: tuple[int, int, int, int], dpi: float
     near = np.abs(centroids[:, 1][:, None] - ys[None, :]).min(axis=1) <= 3 * band
     near &= stats[:, cv2.CC_STAT_HEIGHT] <= t
     near[0] = False
+    pieces = np.where(near[labels], 255, 0).astype(np.uint8)
+    if touching:
+        k = max(3, int(dpi * DASH_MIN_IN))
+        flat = cv2.morphologyEx(region, cv2.MORPH_OPEN, np.ones((1, k), np.uint8))
+        for y in ys:
+            a, b = max(0, y - band), y + band + 1
+            pieces[a:b] = np.maximum(pieces[a:b], flat[a:b])
     left, right = span[0], span[2]
-    out[top : top + region.shape[0], left:right] = np.where(near[labels], 255, 0).astype(np.uint8)
+    out[top : top + region.shape[0], left:right] = pieces
     return out
 
 
@@ -634,13 +760,17 @@ def with_dashed_rows(binary: np.ndarray, grid: Grid, dpi: float) -> Grid:
       entry gives no row height), and hold every row found between two;
     - a ruled table whose lower rules are broken (a faded or badly copied foot) ends where
       its whole rules end: it goes on down the dashes while its column rules, broken too,
-      run on between them (a line of the statement below has no column rules).
+      run on between them (a line of the statement below has no column rules); a row of
+      it that broken rules inside leave several rows tall is split on them first
+      (`_split_by_dashes`).
     """
     if len(grid.ys) < 3:
         return grid
-    pitch = float(np.median(np.diff(grid.ys[1:])))
     _, _, lines = _dash_lines(binary, table_span(grid, dpi, DASHED_ROWS_MAX), dpi)
     ruled = grid.method == "rules"
+    if ruled:
+        grid = _split_by_dashes(_with_dashed_columns(binary, grid, dpi), lines, dpi)
+    pitch = float(np.median(np.diff(grid.ys[1:])))
     anchor = grid.ys[-1] if ruled else grid.ys[1]
     start = [y for y in lines if abs(y - anchor) <= 0.5 * pitch]
     if not start:
@@ -666,6 +796,39 @@ def with_dashed_rows(binary: np.ndarray, grid: Grid, dpi: float) -> Grid:
     return Grid(grid.xs, (grid.ys[0], *chain), grid.method)
 
 
+# A row split by the dash lines inside it: every piece within this share of the table's row
+# height of it.
+SPLIT_SLACK = 0.25
+
+
+def _split_by_dashes(grid: Grid, lines: Sequence[int], dpi: float) -> Grid:
+    """A ruled table whose row rules are broken in places (a faded or badly copied scan)
+    keeps only its whole rules, so a found "row" may be several rows: such a row is split on
+    the lines of dashes inside it when they cut it into pieces of the table's row height
+    (within SPLIT_SLACK; the height is the commonest step between the rules and the dash
+    lines together). Rows that no dashes cut evenly stay as they are."""
+    near = dpi * NEAR_STRONG_IN / 2
+    body = grid.ys[1:]
+    inside = [y for y in lines if body[0] < y < body[-1] and min(abs(y - z) for z in body) > near]
+    if not inside:
+        return grid
+    steps = np.diff(sorted({*body, *inside}))
+    steps = steps[steps >= dpi * ROW_MIN_IN]
+    if steps.size == 0:
+        return grid
+    pitch = float(np.median(steps))
+    ys = [grid.ys[0], body[0]]
+    for a, b in zip(body, body[1:], strict=False):
+        cuts = [y for y in inside if a < y < b]
+        pieces = np.diff([a, *cuts, b])
+        if cuts and np.all(np.abs(pieces - pitch) <= SPLIT_SLACK * pitch):
+            ys += cuts
+        ys.append(b)
+    if len(ys) == len(grid.ys):
+        return grid
+    return Grid(grid.xs, tuple(ys), "rules+dashes")
+
+
 # The dashes' row height is at least this share of the one a table found by its text guessed.
 TEXT_PITCH_MIN = 0.6
 # A broken column rule inks this share of a row's height at least.
@@ -675,8 +838,8 @@ BROKEN_COLUMN_COVER = 0.3
 def _columns_on(binary: np.ndarray, xs: Sequence[int], top: int, bottom: int, dpi: float) -> bool:
     """The table's inner column rules run on, broken or whole, between two lines: at half of
     them at least, ink along the rule covers BROKEN_COLUMN_COVER of the height between, and
-    beside it (a tenth of an inch away) under half as much (lines of prose have ink
-    everywhere along them)."""
+    beside it (a tenth of an inch away) on one side under half as much (lines of prose have
+    ink everywhere along them; a row's entries start just right of their column's rule)."""
     inner = xs[1:-1]
     pad = max(2, int(dpi * 0.03))
     seg = binary[top + pad : bottom - pad]
@@ -692,7 +855,7 @@ def _columns_on(binary: np.ndarray, xs: Sequence[int], top: int, bottom: int, dp
 
     on = sum(
         cover(x) >= BROKEN_COLUMN_COVER * seg.shape[0]
-        and 2 * max(cover(x - side), cover(x + side)) < cover(x)
+        and 2 * min(cover(x - side), cover(x + side)) < cover(x)
         for x in inner
     )
     return on * 2 >= len(inner)
@@ -714,10 +877,31 @@ def find_grids(
     if len(bands) <= 1:
         grid = find_grid(binary, dpi, (horiz, vert))
         return [grid] if grid is not None else []
-    grids = []
+    grids: list[Grid] = []
     for top, bottom in bands:
         banded = (_only_rows(horiz, top, bottom), _only_rows(vert, top, bottom))
         grid = find_grid(binary, dpi, banded)
-        if grid is not None:
-            grids.append(grid)
+        if grid is None:
+            continue
+        if grids and _continues(grids[-1], grid, dpi):
+            grid = Grid(grids[-1].xs, (*grids[-1].ys, *grid.ys), grids[-1].method)
+            grids.pop()
+        grids.append(grid)
     return sorted(grids, key=lambda g: g.ys[0] - g.ys[-1])
+
+
+# Two tables' column rules are the same when each lies this close (inches) to the other's.
+SAME_COLUMN_IN = 0.05
+
+
+def _continues(upper: Grid, lower: Grid, dpi: float) -> bool:
+    """The lower table is the upper one's continuation, cut off from it where its column rules
+    are broken (a badly copied scan): the same column rules, and its first rule a row's
+    height (within LAST_ROW_MAX) below the upper one's last. A second table on the page (the
+    nominating petition's candidates above its signatures) has columns of its own."""
+    if len(upper.xs) != len(lower.xs) or len(upper.ys) < 3:
+        return False
+    if any(abs(a - b) > dpi * SAME_COLUMN_IN for a, b in zip(upper.xs, lower.xs, strict=True)):
+        return False
+    pitch = float(np.median(np.diff(upper.ys[1:])))
+    return abs(lower.ys[0] - upper.ys[-1] - pitch) <= (LAST_ROW_MAX - 1) * pitch

@@ -1,0 +1,173 @@
+"""Tables whose rules a scan broke or a print shop set heavy: the table found whole.
+
+Every image is drawn by the test with OpenCV (rules, dashes, strokes); no real person's data.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from pipeline.scan.engine import Psm, Rect
+from pipeline.scan.ink import measure_ink
+from pipeline.scan.table import (
+    Grid,
+    dashed_rules,
+    find_grid,
+    find_grids,
+    rule_masks,
+    with_dashed_rows,
+)
+
+DPI = 150.0
+X0, X1, TOP, PITCH = int(0.5 * DPI), int(8.0 * DPI), int(2.0 * DPI), int(0.35 * DPI)
+
+
+def _page() -> np.ndarray:
+    return np.full((int(11 * DPI), int(8.5 * DPI)), 255, np.uint8)
+
+
+def _binary(img: np.ndarray) -> np.ndarray:
+    return (img < 128).astype(np.uint8) * 255
+
+
+def _dashes_across(img: np.ndarray, y: int, x0: int = X0, x1: int = X1) -> None:
+    for x in range(x0, x1, 24):
+        cv2.line(img, (x, y), (x + 12, y), 0, 2)
+
+
+def _dashes_down(img: np.ndarray, x: int, y0: int, y1: int) -> None:
+    for y in range(y0, y1, 26):
+        cv2.line(img, (x, y), (x, y + 12), 0, 2)
+
+
+def test_a_heavy_title_rule_whose_thickness_wavers_is_a_rule() -> None:
+    # A heavy rule under the title row, a pixel thicker in some stretches than in others (a
+    # scan's residual tilt): its thick pieces are all shorter than a heavy rule, but it is
+    # inked without a break across the table. It stays a rule, so the title row is its own
+    # row (it was merged with the first row, whose titles then placed nothing: no table).
+    img = _page()
+    rules = [TOP, TOP + 60] + [TOP + 60 + k * PITCH for k in range(1, 9)]
+    xs = [X0, X0 + 200, X0 + 500, X0 + 800, X1]
+    for y in rules:
+        cv2.line(img, (X0, y), (X1, y), 0, 2)
+    t = 6  # the thickness `rule_masks` takes for thick at this resolution
+    y = rules[1]
+    img[y - t // 2 : y - t // 2 + t - 1, X0:X1] = 0  # one pixel thinner ...
+    for x in range(X0, X1, 300):  # ... but thick in stretches of an inch and a half
+        img[y - t // 2 : y - t // 2 + t, x : x + 225] = 0
+    for x in xs:
+        cv2.line(img, (x, rules[0]), (x, rules[-1]), 0, 2)
+    grid = find_grid(_binary(img), DPI)
+    assert grid is not None
+    assert grid.ys[:2] == pytest.approx(rules[:2], abs=4)
+    assert grid.n_rows == 8
+
+
+def test_a_ruled_row_that_broken_rules_left_several_rows_tall_is_split_on_their_dashes() -> None:
+    # Whole column rules; row rules 3 and 4 broken into dashes (too short for the rule
+    # finder): the "row" from rule 2 to rule 5 is three rows, split where the dashes are.
+    img = _page()
+    rules = [TOP + k * PITCH for k in range(9)]
+    xs = [X0, X0 + 200, X0 + 500, X0 + 800, X1]
+    for k, y in enumerate(rules):
+        if k in (3, 4):
+            _dashes_across(img, y)
+        else:
+            cv2.line(img, (X0, y), (X1, y), 0, 2)
+    for x in xs:
+        cv2.line(img, (x, rules[0]), (x, rules[-1]), 0, 2)
+    binary = _binary(img)
+    found = Grid(tuple(xs), tuple(y for k, y in enumerate(rules) if k not in (3, 4)), "rules")
+    grid = with_dashed_rows(binary, found, DPI)
+    assert grid.method == "rules+dashes"
+    assert grid.ys == pytest.approx(rules, abs=3)
+
+
+def test_a_table_whose_column_rules_break_off_over_a_row_is_one_table() -> None:
+    # The column rules are lost over one row (a badly copied scan): the row rules' bands are
+    # cut there, but the part below has the same columns a row's height on: one table.
+    img = _page()
+    rules = [TOP + k * PITCH for k in range(12)]
+    xs = [X0, X0 + 200, X0 + 500, X0 + 800, X1]
+    for y in rules:
+        cv2.line(img, (X0, y), (X1, y), 0, 2)
+    for x in xs:
+        cv2.line(img, (x, rules[0]), (x, rules[5]), 0, 2)
+        cv2.line(img, (x, rules[6]), (x, rules[-1]), 0, 2)
+    grids = find_grids(_binary(img), DPI, rule_masks(_binary(img), DPI))
+    assert len(grids) == 1
+    assert grids[0].ys == pytest.approx(rules, abs=3)
+
+
+def test_column_rules_broken_into_dashes_are_columns_and_are_erased() -> None:
+    # Two of the inner column rules are dashes too short for the rule finder: they are the
+    # table's columns all the same, and their dashes are erased, so a blank cell holds no ink.
+    img = _page()
+    rules = [TOP + k * PITCH for k in range(8)]
+    whole, broken = [X0, X0 + 200, X0 + 800, X1], [X0 + 500, X0 + 1000]
+    for y in rules:
+        cv2.line(img, (X0, y), (X1, y), 0, 2)
+    for x in whole:
+        cv2.line(img, (x, rules[0]), (x, rules[-1]), 0, 2)
+    for x in broken:
+        _dashes_down(img, x, rules[0], rules[-1])
+    binary = _binary(img)
+    found = find_grid(binary, DPI)
+    assert found is not None and len(found.xs) == len(whole)
+    grid = with_dashed_rows(binary, found, DPI)
+    assert grid.xs == pytest.approx(sorted(whole + broken), abs=3)
+    assert grid.method == "rules+dashes"
+    span = (grid.xs[0], grid.ys[0], grid.xs[-1], grid.ys[-1])
+    erased = cv2.bitwise_and(binary, cv2.bitwise_not(dashed_rules(binary, span, DPI, across=True)))
+    x = broken[0]
+    assert not measure_ink(erased[rules[2] + 4 : rules[3] - 4, x - 20 : x + 20], DPI).present
+
+
+def test_foot_rows_cut_through_the_statements_prose_are_no_rows() -> None:
+    # A table ruled across only, whose last two "rules" are lines of the statement's prose
+    # smeared into long strokes: the last "row" holds only the middle of its prose, which
+    # says none of the heading's words but is the statement's all the same; the row above
+    # holds the heading. Both go; the blank row above them stays.
+    from pipeline.scan.reader import _without_statement_rows
+    from pipeline.scan.table import Grid
+    from tests.fakes import FakeEngine
+
+    xs, pitch = (40, 200, 600, 1200), 60
+    ys = tuple(100 + k * pitch for k in range(8))
+    ink = np.zeros((800, 1300), np.uint8)
+    ink[ys[-3] + 30 : ys[-3] + 45, 45:320] = 255  # the heading, across the boundary at 200
+    ink[ys[-2] + 20 : ys[-2] + 40, 45:1190] = 255  # prose across every boundary
+    middle = "(residence address, or postoffice address if not identical) in the Village of"
+
+    def answer(rect: Rect, psm: Psm, whitelist: str) -> str:
+        if rect[1] <= ys[-3] + 30 < rect[1] + rect[3]:
+            return "Statement of Witness:"
+        return middle if rect[1] <= ys[-2] + 20 < rect[1] + rect[3] else ""
+
+    grid = Grid(xs, ys, "rules+projection")
+    assert _without_statement_rows(grid, ink, FakeEngine(answer), DPI).ys == ys[:-2]
+
+
+def test_a_short_ruled_table_among_many_lines_of_prose_keeps_its_band() -> None:
+    # Lines of prose smeared into long strokes above and below a short ruled table outnumber
+    # its rules: the page still has vertical rules, so the table is one band of its own, and
+    # its column rules lost over two rows (a badly copied scan) do not cut it.
+    from pipeline.scan.table import table_bands
+
+    img = _page()
+    rules = [TOP + k * PITCH for k in range(8)]
+    xs = [X0, X0 + 200, X0 + 500, X0 + 800, X1]
+    for y in rules:
+        cv2.line(img, (X0, y), (X1, y), 0, 2)
+    for x in xs:
+        cv2.line(img, (x, rules[0]), (x, rules[3]), 0, 2)
+        cv2.line(img, (x, rules[5]), (x, rules[-1]), 0, 2)
+    prose = [TOP - 200 + 16 * k for k in range(7)] + [rules[-1] + 60 + 16 * k for k in range(9)]
+    for y in prose:
+        cv2.line(img, (X0, y), (X1, y), 0, 5)
+    horiz, vert = rule_masks(_binary(img), DPI)
+    bands = table_bands(horiz, vert, DPI)
+    table = [b for b in bands if b[0] <= rules[0] and rules[-1] <= b[1]]
+    assert len(table) == 1
