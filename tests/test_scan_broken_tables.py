@@ -42,6 +42,18 @@ def _dashes_down(img: np.ndarray, x: int, y0: int, y1: int) -> None:
         cv2.line(img, (x, y), (x, y + 12), 0, 2)
 
 
+def _grid_broken_off(rules: list[int], xs: list[int], lost: tuple[int, int]) -> np.ndarray:
+    """A page ruled across at `rules`, its column rules at `xs` lost between the row rules
+    numbered `lost` (a badly copied scan)."""
+    img = _page()
+    for y in rules:
+        cv2.line(img, (X0, y), (X1, y), 0, 2)
+    for x in xs:
+        cv2.line(img, (x, rules[0]), (x, rules[lost[0]]), 0, 2)
+        cv2.line(img, (x, rules[lost[1]]), (x, rules[-1]), 0, 2)
+    return img
+
+
 def test_a_heavy_title_rule_whose_thickness_wavers_is_a_rule() -> None:
     # A heavy rule under the title row, a pixel thicker in some stretches than in others (a
     # scan's residual tilt): its thick pieces are all shorter than a heavy rule, but it is
@@ -88,14 +100,8 @@ def test_a_ruled_row_that_broken_rules_left_several_rows_tall_is_split_on_their_
 def test_a_table_whose_column_rules_break_off_over_a_row_is_one_table() -> None:
     # The column rules are lost over one row (a badly copied scan): the row rules' bands are
     # cut there, but the part below has the same columns a row's height on: one table.
-    img = _page()
     rules = [TOP + k * PITCH for k in range(12)]
-    xs = [X0, X0 + 200, X0 + 500, X0 + 800, X1]
-    for y in rules:
-        cv2.line(img, (X0, y), (X1, y), 0, 2)
-    for x in xs:
-        cv2.line(img, (x, rules[0]), (x, rules[5]), 0, 2)
-        cv2.line(img, (x, rules[6]), (x, rules[-1]), 0, 2)
+    img = _grid_broken_off(rules, [X0, X0 + 200, X0 + 500, X0 + 800, X1], (5, 6))
     grids = find_grids(_binary(img), DPI, rule_masks(_binary(img), DPI))
     assert len(grids) == 1
     assert grids[0].ys == pytest.approx(rules, abs=3)
@@ -156,14 +162,8 @@ def test_a_short_ruled_table_among_many_lines_of_prose_keeps_its_band() -> None:
     # its column rules lost over two rows (a badly copied scan) do not cut it.
     from pipeline.scan.table import table_bands
 
-    img = _page()
     rules = [TOP + k * PITCH for k in range(8)]
-    xs = [X0, X0 + 200, X0 + 500, X0 + 800, X1]
-    for y in rules:
-        cv2.line(img, (X0, y), (X1, y), 0, 2)
-    for x in xs:
-        cv2.line(img, (x, rules[0]), (x, rules[3]), 0, 2)
-        cv2.line(img, (x, rules[5]), (x, rules[-1]), 0, 2)
+    img = _grid_broken_off(rules, [X0, X0 + 200, X0 + 500, X0 + 800, X1], (3, 5))
     prose = [TOP - 200 + 16 * k for k in range(7)] + [rules[-1] + 60 + 16 * k for k in range(9)]
     for y in prose:
         cv2.line(img, (X0, y), (X1, y), 0, 5)
