@@ -27,6 +27,7 @@ from fractions import Fraction
 from typing import Any
 
 __all__ = [
+    "sheet_number_parts",
     "Box",
     "Candidate",
     "ComparisonLevel",
@@ -266,6 +267,16 @@ class WitnessStatement:
         return int(digits) if digits else None
 
 
+def sheet_number_parts(field: Field | None) -> tuple[int | None, int | None]:
+    """A sheet-number field's number and the number of sheets it prints, if any: "Page No. 5"
+    -> (5, None), "Page 5 of 8" -> (5, 8)."""
+    if field is None:
+        return None, None
+    number, _, of = field.text.partition(" of ")
+    digits = "".join(ch for ch in number if ch.isdigit())
+    return (int(digits) if digits else None), (int(of) if of.isdigit() else None)
+
+
 @dataclass(frozen=True, slots=True)
 class Sheet:
     """One petition sheet: one page, its printed number, its table and its witness statement."""
@@ -282,10 +293,7 @@ class Sheet:
 
     @property
     def sheet_number_value(self) -> int | None:
-        if self.sheet_number is None:
-            return None
-        digits = "".join(ch for ch in self.sheet_number.text if ch.isdigit())
-        return int(digits) if digits else None
+        return sheet_number_parts(self.sheet_number)[0]
 
     @property
     def filled_lines(self) -> tuple[SignatureLine, ...]:

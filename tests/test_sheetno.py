@@ -189,3 +189,24 @@ def test_reads_that_saw_nothing_make_a_guess_count_for_less() -> None:
     alone = replace(number, lattices=tuple(lat for lat in read.lattices if lat))
     got = resolve_numbers([*fields[:-1], alone])[-1]
     assert got is not None and got.confidence > resolve_numbers(fields)[-1].confidence  # type: ignore[union-attr]
+
+
+def test_the_number_of_sheets_a_caption_prints_is_the_case_s_range() -> None:
+    from pipeline.scan.reader import _number_field
+    from pipeline.scan.sheetno import NumberRead
+
+    # "Page 1 of 4", read surely: the field says so, and its number is still 1 (not 14)
+    (caption,) = find_captions(_words("Page", "1", "of", "4"), 300.0)
+    field = _number_field(caption, 300.0, lambda c: NumberRead("1", 0.95, ()))
+    assert field.text == "Page 1 of 4"
+    assert (
+        Sheet(page=page(), header=SheetHeader(), lines=(), sheet_number=field).sheet_number_value
+        == 1
+    )
+    # two sheets of a petition of four filed: a second sheet read as "4" (or "1", another
+    # sheet's surely) is read in 1..4, beyond the two sheets the case has
+    hesitant = _number((_digit(("4", 0.6), ("1", 0.5)),))
+    alone = resolve_numbers([replace(field, text="Page 1"), hesitant])[1]
+    within = resolve_numbers([field, hesitant])[1]
+    assert alone is not None and within is not None and within.text == "Sheet No. 4"
+    assert within.confidence > alone.confidence

@@ -35,7 +35,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..records import Field, Sheet, Source
+from ..records import Field, Sheet, Source, sheet_number_parts
 from ..rules.reading import threshold_for
 from .score import Params, costs
 
@@ -56,14 +56,18 @@ TILES = 3  # `pipeline.scan.cells.tile`: a tiled read says the number this many 
 
 
 def _label(field: Field) -> str:
-    return re.sub(r"[\s_#]*\d[\d\s_]*$", "", field.text).strip()
+    number = field.text.partition(" of ")[0]
+    return re.sub(r"[\s_#]*\d[\d\s_]*$", "", number).strip()
 
 
 def _value(field: Field | None) -> int | None:
-    if field is None:
-        return None
-    digits = "".join(ch for ch in field.text if ch.isdigit())
-    return int(digits) if digits else None
+    return sheet_number_parts(field)[0]
+
+
+def _of(field: Field) -> str:
+    """The field's " of M" (the number of sheets it prints), or ""."""
+    total = sheet_number_parts(field)[1]
+    return "" if total is None else f" of {total}"
 
 
 def number_probabilities(
@@ -119,7 +123,9 @@ def resolve_numbers(fields: Sequence[Field | None]) -> list[Field | None]:
     ocr = [k for k, f in enumerate(fields) if f is not None and f.source is Source.OCR]
     if not ocr:
         return list(fields)
-    within = len(fields)
+    # the case's sheets, or as many as a sheet says the petition has ("Page 3 of 12", read
+    # surely: `pipeline.scan.reader`), where sheets are missing
+    within = max([len(fields), *(sheet_number_parts(f)[1] or 0 for f in fields)])
     sure = [
         v
         for f in fields
@@ -166,6 +172,6 @@ def resolve_numbers(fields: Sequence[Field | None]) -> list[Field | None]:
         conf = round(float(joint[pick]), 3)
         if pick != _value(field):
             log.debug("sheet %d: number %r read as %d (%.3f)", k, field.text, pick, conf)
-        text = f"{_label(field)} {pick}".strip()
+        text = f"{_label(field)} {pick}".strip() + _of(field)
         out[k] = replace(field, text=text, confidence=conf, resolved=True)
     return out

@@ -1081,6 +1081,11 @@ def _read_sheet_number(
     if not captions:
         return None
     caption = (max if lowest else min)(captions, key=lambda c: c.words[0].box[1])
+    return _number_field(caption, dpi, read_ink)
+
+
+def _number_field(caption: Caption, dpi: float, read_ink: NumberReader | None) -> Field:
+    """The sheet-number field of a caption (`_read_sheet_number`)."""
     words = [*caption.words, *caption.number]
     said = number_text(caption)
     lookalike = said != caption.said.strip("_.:,")
@@ -1098,6 +1103,8 @@ def _read_sheet_number(
         conf = min(conf, UNSURE_NUMBER)
     box = _words_box(words, dpi)
     text = f"{caption.label} {digits}".strip()
+    if caption.of is not None and caption.of_confidence >= threshold_for("sheet_number"):
+        text += f" of {caption.of}"  # the case's range (`pipeline.closedworld.sheetno`)
     return Field("sheet_number", text, round(conf, 3), Source.OCR, box, lattices)
 
 

@@ -78,6 +78,7 @@ class Caption:
     rect: tuple[int, int, int, int]
     of: int | None
     blank: bool  # the number's blank is printed ("Sheet No. ____"): it was written in
+    of_confidence: float = 0.0  # OCR's confidence in the number of sheets
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,12 +173,14 @@ def find_captions(words: Sequence[Word], dpi: float) -> list[Caption]:
         number: list[Word] = []
         said = ""
         of = None
+        of_conf = 0.0
         of_x: int | None = None  # where "of" begins, when the number ran into it ("4of")
         for k, (w, text, _) in enumerate(parts):
             t = _norm(text)
             after = parts[k + 1][1].strip("_.:,") if k + 1 < len(parts) else ""
             if t == "of" or (t.endswith("of") and len(t) <= 5 and after.isdigit()):
                 of = int(after) if after.isdigit() else None
+                of_conf = parts[k + 1][0].confidence if of is not None else 0.0
                 if t != "of":
                     of_x = _after(w, len(text.rstrip(".,:")) - 2)[0]
                     number.append(w)
@@ -210,7 +213,7 @@ def find_captions(words: Sequence[Word], dpi: float) -> list[Caption]:
                 x1 = min(x1, beyond[0].box[0] - 1)
         label = noun.capitalize() + (" No." if marked else "")
         rect = (x0, y0, x1, y1)
-        out.append(Caption(label, (anchor,), tuple(number), said, rect, of, blank))
+        out.append(Caption(label, (anchor,), tuple(number), said, rect, of, blank, of_conf))
     return out
 
 
