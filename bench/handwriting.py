@@ -67,6 +67,7 @@ from pipeline.closedworld import (  # noqa: E402
 )
 from pipeline.closedworld.resolve import (  # noqa: E402
     PARAMS,
+    date_evidence,
     params_for,
     sure_day,
     witness_date_field,
@@ -74,6 +75,7 @@ from pipeline.closedworld.resolve import (  # noqa: E402
 )
 from pipeline.closedworld.values import name_forms  # noqa: E402
 from pipeline.dates import parse_written_date  # noqa: E402
+from pipeline.recognizer import greedy, relative_costs  # noqa: E402
 from pipeline.records import SufficiencyReport  # noqa: E402
 from pipeline.rules.reading import threshold_for  # noqa: E402
 from pipeline.run import (  # noqa: E402
@@ -92,6 +94,8 @@ from synth.varied import Variation  # noqa: E402
 OUT = ROOT / "bench" / "out"
 SCANS = ("clean-scan", "degraded-scan")
 PARTS = ("dev", "heldout")
+# The stage as it is, and its reads without the project's recognizer (their labels' suffix).
+VARIANTS = {"recognizer": "", "lattice": " [tess]"}
 BINS = tuple(k / 10 for k in range(11))
 # The "none of these" costs tried. A date's and a name's no higher than NONE_CAP: about two
 # characters read surely and matching no value (2 x -log(0.02)), so that a clear date outside
@@ -102,6 +106,8 @@ BINS = tuple(k / 10 for k in range(11))
 NONE_CAP = 8.0
 NONE_COSTS = (2.0, 3.0, 4.0, 5.0, 6.0, 7.0, NONE_CAP)
 CAPPED = ("date", "name")
+# The weights of the project's recognizer's costs tried for the dates (`Params.frames_weight`).
+FRAMES_WEIGHTS = (0.0, 0.1, 0.25, 0.5, 1.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +115,7 @@ class Checked:
     """One case folder checked: the accuracy bench's comparison and what this bench adds."""
 
     part: str  # "dev", "heldout" or "printed"
+    variant: str  # "recognizer" (the stage as it is) or "lattice" (its reads' frames dropped)
     result: CaseResult
     sheets: int
     read_seconds: float  # reading the pages (OCR)
@@ -122,6 +129,10 @@ class Checked:
     # sheets with a sheet-level review finding truth does not give the sheet, and its codes
     sheet_doubts: tuple[str, ...]
     witness_dates: tuple[int, int, int]  # right and decided (not flagged), dated in truth
+    # per unsure date with a day in the closed world in truth: the truth's rank among the
+    # days (0 first) under tesseract's lattices alone, the recognizer alone and the two
+    # together; and whether the recognizer's own best-path reading is the truth's day
+    date_ranks: tuple[tuple[int, int, int, bool], ...] = ()
 
 
 def _read(case_toml: Path) -> tuple[Any, list[Any], list[Any], list[Path]]:
@@ -146,26 +157,98 @@ def _field_right(name: str, got: str, want: str, ref: Any) -> bool:
     return False  # names are judged by the voter the matcher then picks (below)
 
 
-def check_one(part: str, root: str, entry: dict[str, Any]) -> Checked:
-    """Read and check one folder; compare with truth."""
+def check_one(part: str, root: str, entry: dict[str, Any]) -> list[Checked]:
+    """Read and check one folder; compare with truth. The sheets as read are judged twice
+    when the recognizer saw any of their fields: as they are, and with what it saw dropped
+    (tesseract's lattices alone: the stage without it), on the same reads."""
     folder = Path(root) / entry["path"]
     truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
     start = time.perf_counter()
     case, sheets, errors, files = _read(folder / "case.toml")
     read_s = time.perf_counter() - start
     register = load_register(case)
-    report = finish(case, sheets, errors, register, (), input_hashes(case, files))
-    seconds = time.perf_counter() - start
-    result = replace(compare(entry["case"], entry["style"], truth, report), seconds=seconds)
     writes = _name_writers(register.entries.values())
-    return Checked(
-        part,
-        result,
-        len(sheets),
-        read_s,
-        seconds,
-        *_details(report, truth, result, case.dates.filed, writes),
+    ranks = _date_ranks(case, sheets, register, truth)
+    out = []
+    variants = [("recognizer", sheets)]
+    if ranks:
+        variants.append(("lattice", [_without_frames(s) for s in sheets]))
+    for variant, read in variants:
+        began = time.perf_counter()
+        report = finish(case, read, errors, register, (), input_hashes(case, files))
+        seconds = read_s + time.perf_counter() - began
+        result = replace(compare(entry["case"], entry["style"], truth, report), seconds=seconds)
+        details = _details(report, truth, result, case.dates.filed, writes)
+        out.append(Checked(part, variant, result, len(sheets), read_s, seconds, *details, ranks))
+    return out
+
+
+def _without_frames(sheet: Any) -> Any:
+    """The sheet as read with what the project's recognizer saw dropped."""
+    lines = tuple(
+        replace(ln, fields=tuple(replace(f, frames=()) for f in ln.fields)) for ln in sheet.lines
     )
+    witness = sheet.witness
+    if witness is not None and witness.date is not None:
+        witness = replace(witness, date=replace(witness.date, frames=()))
+    return replace(sheet, lines=lines, witness=witness)
+
+
+def _rank(cost: np.ndarray, want: int) -> int:
+    """The place of value `want` when the values are sorted by cost (ties: the worst place)."""
+    return int((cost <= cost[want]).sum()) - 1
+
+
+def _date_ranks(
+    case: Any, sheets: Sequence[Any], register: Any, truth: dict[str, Any]
+) -> tuple[tuple[int, int, int, bool], ...]:
+    """For every unsure date the recognizer saw whose true day is in the closed world: the
+    truth's rank under tesseract's lattices alone, the recognizer alone and both (the
+    stage's own weights), and whether the recognizer's best path reads the true day."""
+    if not any(f.frames for s in sheets for ln in s.lines for f in ln.fields):
+        return ()
+    world = world_of(case, list(register.entries.values()))
+    ref = case.dates.filed
+    lattice_only = replace(PARAMS["date"], frames_weight=0.0)
+    tl = {
+        (Path(s["file"]).name, s["page_index"], ln["line_no"]): ln
+        for s in truth["sheets"]
+        for ln in s["lines"]
+    }
+    out = []
+    for sheet in sheets:
+        key = (Path(sheet.page.path).name, sheet.page.page_index)
+        pairs = [
+            (ln.get("date"), (tl.get((*key, ln.line_no)) or {}).get("fields", {}).get("date"))
+            for ln in sheet.lines
+            if not ln.blank
+        ]
+        witness = (_truth_sheet(truth, sheet).get("witness") or {}).get("date")
+        pairs.append((witness_date_field(sheet), witness))
+        for field, want in pairs:
+            day = parse_written_date(want, ref) if want else None
+            if field is None or not field.frames or day not in world.day_index:
+                continue
+            both = date_evidence(field, world)
+            alone = date_evidence(field, world, lattice_only)
+            if both is None or alone is None:
+                continue
+            k = world.day_index[day]  # type: ignore[index]
+            seen = relative_costs(field.frames, list(world.dates.forms))
+            by_value = np.full(len(world.dates.values), np.inf)
+            np.minimum.at(by_value, np.asarray(world.dates.owner), seen)
+            where = {int(v): i for i, v in enumerate(both.values)}
+            where_alone = {int(v): i for i, v in enumerate(alone.values)}
+            read = parse_written_date(greedy(np.asarray(field.frames)), ref)
+            out.append(
+                (
+                    _rank(alone.cost, where_alone[k]),
+                    _rank(by_value, k),
+                    _rank(both.cost, where[k]),
+                    read == day,
+                )
+            )
+    return tuple(out)
 
 
 def _name_writers(entries: Any) -> dict[str, set[str]]:
@@ -327,9 +410,13 @@ def table(checked: Sequence[Checked]) -> str:
         f" {'doubt':>6} {'w.date':>11}"
     )
     lines = [head]
-    groups = [(p, s) for p in (*PARTS, "printed") for s in SCANS]
-    for part, style in groups:
-        cs = [c for c in checked if c.part == part and c.result.style == style]
+    groups = [(p, v, s) for p in (*PARTS, "printed") for v in VARIANTS for s in SCANS]
+    for part, variant, style in groups:
+        cs = [
+            c
+            for c in checked
+            if c.part == part and c.variant == variant and c.result.style == style
+        ]
         if not cs:
             continue
         results = [c.result for c in cs]
@@ -350,7 +437,7 @@ def table(checked: Sequence[Checked]) -> str:
         doubts = [d for c in cs for d in c.sheet_doubts]
         wr, wd, wn = map(sum, zip(*(c.witness_dates for c in cs), strict=True))
         lines.append(
-            f"{part + ', ' + style:24} {sheets:6d} {fig['signed_true']:6d} "
+            f"{part + VARIANTS[variant] + ', ' + style:24} {sheets:6d} {fig['signed_true']:6d} "
             f"{_pct(fig['review_share'] or 0, 1):>7} {len(decided):7d} {fig['silent_wrong']:5d} "
             f"{wrong_verdicts:8d} {_pct(dr, dn):>7} {_pct(rr, rn):>7} "
             f"{_pct(voter_right, len(voters)):>7} {_pct(sr, sn):>7} {_pct(cr, cn):>7} "
@@ -360,12 +447,32 @@ def table(checked: Sequence[Checked]) -> str:
     return "\n".join(lines)
 
 
+def ranks(checked: Sequence[Checked], part: str) -> str:
+    """The unsure dates' truth ranks: tesseract's lattices alone, the recognizer alone, both."""
+    got = [r for c in checked if c.part == part and c.variant == "recognizer" for r in c.date_ranks]
+    if not got:
+        return f"dates the recognizer saw ({part}): none"
+    out = [f"unsure dates the recognizer saw, true day in the closed world ({part}: {len(got)})"]
+    out.append("  scored by            truth first   in top 3   median rank")
+    for k, name in enumerate(("tesseract lattices", "recognizer alone", "both (the stage)")):
+        col = sorted(r[k] for r in got)
+        out.append(
+            f"  {name:20} {_pct(sum(v == 0 for v in col), len(col)):>11} "
+            f"{_pct(sum(v < 3 for v in col), len(col)):>10} {col[len(col) // 2]:12d}"
+        )
+    out.append(
+        f"  recognizer's best path reads the true day: {_pct(sum(r[3] for r in got), len(got))}"
+    )
+    return "\n".join(out)
+
+
 def reasons(checked: Sequence[Checked], part: str) -> str:
-    count = Counter(r for c in checked if c.part == part for r in c.reasons)
+    mine = [c for c in checked if c.part == part and c.variant == "recognizer"]
+    count = Counter(r for c in mine for r in c.reasons)
     total = sum(count.values())
     out = [f"why signed lines wait for a person ({part}, {total} lines):"]
     out += [f"  {n:5d}  {reason}" for reason, n in count.most_common(12)]
-    doubts = Counter(d for c in checked if c.part == part for d in c.sheet_doubts if d)
+    doubts = Counter(d for c in mine for d in c.sheet_doubts if d)
     out.append(
         f"  sheets with a sheet-level doubt truth does not give them: {sum(doubts.values())}"
     )
@@ -375,7 +482,7 @@ def reasons(checked: Sequence[Checked], part: str) -> str:
 
 def reliability(checked: Sequence[Checked], part: str) -> tuple[str, list[tuple[float, int, int]]]:
     """The resolved fields of `part` binned by probability: (bin start, count, right)."""
-    fields = [f for c in checked if c.part == part for f in c.fields]
+    fields = [f for c in checked if c.part == part and c.variant == "recognizer" for f in c.fields]
     rows = []
     for lo, hi in zip(BINS[:-1], BINS[1:], strict=True):
         sel = [ok for _, p, ok in fields if lo <= p < hi or (hi == 1.0 and p >= 1.0)]
@@ -440,17 +547,11 @@ def _fit_rows(root: str, entry: dict[str, Any]) -> list[tuple[str, Any, Any, Any
     out: list[tuple[str, Any, Any, Any]] = []
     for sheet in sheets:
         filled = [ln for ln in sheet.lines if not ln.blank]
-        chain, day_truth = [], []
+        day_truth = []
         for line in filled:
             want = tl.get((Path(sheet.page.path).name, sheet.page.page_index, line.line_no))
             evs = line_evidence(line, world)
             date = evs.get("date")
-            chain.append(
-                (
-                    date.cost if date is not None else None,
-                    sure_day(line.get("date"), world, case.dates.filed),
-                )
-            )
             day = parse_written_date(
                 (want or {}).get("fields", {}).get("date", ""), case.dates.filed
             )
@@ -478,24 +579,34 @@ def _fit_rows(root: str, entry: dict[str, Any]) -> list[tuple[str, Any, Any, Any
                 grown = params_for(ev).none - PARAMS[field].none
                 out.append((field, ev.cost - grown, ev.prior, hits[0] if hits else -1))
         # the witness's date closes the chain, as the stage reads it (`resolve_sheets`)
-        witnessed = witness_date_field(sheet)
         w_ev = witness_evidence(sheet, world, case.dates.filed)
-        chain.append(
-            (w_ev.cost if w_ev is not None else None, sure_day(witnessed, world, case.dates.filed))
-        )
         want_w = _truth_sheet(truth, sheet).get("witness") or {}
         w_day = dt.date.fromisoformat(want_w["date"]) if want_w.get("date") else None
         day_truth.append(world.day_index.get(w_day, -1) if w_ev is not None else None)
         if any(t is not None for t in day_truth):
-            out.append(("date", chain, np.asarray(world.dates.weights), day_truth))
+            for weight in FRAMES_WEIGHTS:  # the recognizer's weight, fitted beside the rest
+                chain = _date_chain(sheet, filled, world, case.dates.filed, weight)
+                out.append((f"date@{weight}", chain, np.asarray(world.dates.weights), day_truth))
     return out
+
+
+def _date_chain(
+    sheet: Any, filled: Sequence[Any], world: Any, filed: dt.date, weight: float
+) -> list[tuple[Any, int | None]]:
+    """A sheet's dates as the stage's chain reads them (its lines', then its witness's), the
+    recognizer's costs weighted `weight`."""
+    params = replace(PARAMS["date"], frames_weight=weight)
+    dates = [(ln.get("date"), date_evidence(ln.get("date"), world, params)) for ln in filled]
+    w = witness_date_field(sheet)
+    dates.append((w, witness_evidence(sheet, world, filed, params)))
+    return [(ev.cost if ev is not None else None, sure_day(f, world, filed)) for f, ev in dates]
 
 
 def _outcomes(field: str, rows: Sequence[Any], params: Params) -> list[tuple[float, float, bool]]:
     """(probability of truth, probability of the decision, decision right) per field."""
     got = []
     for _, a, b, truth in rows:
-        if field == "date":
+        if field.startswith("date"):
             posts = chain_posteriors(a, b, params)
             pairs = [
                 (p, t) for p, t in zip(posts, truth, strict=True) if p is not None and t is not None
@@ -517,14 +628,16 @@ def fit(rows: Sequence[tuple[str, Any, Any, Any]]) -> str:
     """Per field: the calibration of least negative log-likelihood and the threshold at
     which nothing decided was wrong."""
     out = []
-    for field in ("date", "residence", "name", "ward", "election_district"):
+    dates = sorted({r[0] for r in rows if r[0].startswith("date")})
+    for field in (*dates, "residence", "name", "ward", "election_district"):
         mine = [r for r in rows if r[0] == field]
+        base = field.split("@")[0]
         if not mine:
             continue
         best: tuple[float, float, float, list[tuple[float, float, bool]]] | None = None
         for temperature in (0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0):
-            for none in NONE_COSTS if field in CAPPED else NONE_COSTS + (11.0, 14.0, 20.0):
-                params = replace(PARAMS[field], temperature=temperature, none=none)
+            for none in NONE_COSTS if base in CAPPED else NONE_COSTS + (11.0, 14.0, 20.0):
+                params = replace(PARAMS[base], temperature=temperature, none=none)
                 got = _outcomes(field, mine, params)
                 nll = -sum(math.log(max(p, 1e-9)) for p, _, _ in got)
                 if best is None or nll < best[0]:
@@ -587,10 +700,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         checked: list[Checked] = []
         for offset, part in enumerate((*PARTS, "printed")):
             entries = _corpus(root, part, args.seed + offset, args.cases, mapper)
-            checked += mapper(partial(check_one, part, str(root / part)), entries)
+            made = mapper(partial(check_one, part, str(root / part)), entries)
+            checked += [c for both in made for c in both]
     print(table(checked))
-    hand = [c for c in checked if c.part in PARTS]
-    printed = [c for c in checked if c.part == "printed"]
+    print("(" + VARIANTS["lattice"].strip() + ": the same reads, the recognizer's frames dropped)")
+    hand = [c for c in checked if c.part in PARTS and c.variant == "recognizer"]
+    printed = [c for c in checked if c.part == "printed" and c.variant == "recognizer"]
     per = {
         name: sum(c.seconds for c in cs) / max(1, sum(c.sheets for c in cs))
         for name, cs in (("hand", hand), ("printed", printed))
@@ -600,6 +715,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"\nseconds per sheet: hand-filled {per['hand']:.2f}, printed {per['printed']:.2f} "
             f"(ratio {per['hand'] / per['printed']:.2f}; target <= 2)"
         )
+    for part in PARTS:
+        print()
+        print(ranks(checked, part))
     for part in PARTS:
         print()
         print(reasons(checked, part))

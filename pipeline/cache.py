@@ -69,6 +69,8 @@ READER_SOURCES = (
     "dates.py",
     "rules/reading.py",
     "scan/*.py",
+    "recognizer/*.py",
+    "recognizer/*.npz",  # the recognizer's weights
 )
 # The libraries that read: a new version may read differently.
 READER_LIBRARIES = (

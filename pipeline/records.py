@@ -131,7 +131,10 @@ class Field:
     changes what the law makes of the line (`rules.reading`). A line's resolved date whose
     sheet's witness statement has an unsure date too keeps the pairs of days the two may be
     together (`witnessed`: the line's day, the witness's, their probability; read in the
-    sheet's chain, in which the witness dates the statement after the lines it saw signed)."""
+    sheet's chain, in which the witness dates the statement after the lines it saw signed).
+    An unsure date keeps, too, what the project's own recognizer saw of its ink (`frames`:
+    per frame, the log-probability of each class of `pipeline.recognizer.CHARSET` and the
+    blank), which scores a candidate string exactly (CTC)."""
 
     name: str
     text: str
@@ -142,6 +145,7 @@ class Field:
     resolved: bool = False
     alternatives: tuple[tuple[str, float], ...] = ()
     witnessed: tuple[tuple[str, str, float], ...] = ()
+    frames: tuple[tuple[float, ...], ...] = ()
 
     @property
     def empty(self) -> bool:

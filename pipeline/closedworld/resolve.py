@@ -31,6 +31,7 @@ from rapidfuzz import process as rf_process
 
 from ..case import CaseConfig
 from ..dates import parse_written_date
+from ..recognizer import relative_costs
 from ..records import Field, RegisterEntry, Sheet, SignatureLine, Source
 from ..rules.reading import RESOLVED_THRESHOLDS
 from .score import Params, Posterior, for_reading, posterior, ranked, value_costs
@@ -68,7 +69,7 @@ log = logging.getLogger(__name__)
 # (3 cases, 120 names resolved: 52 at or above the 0.90 threshold against 33 at 3.0, none
 # wrong; the likeliest wrong one 0.863; at 1.5, 5 of 67 wrong).
 PARAMS: Mapping[str, Params] = {
-    "date": Params(insert=1.5, temperature=1.0, none=8.0),
+    "date": Params(insert=1.5, temperature=1.0, none=8.0, frames_weight=0.5),
     "residence": Params(temperature=1.0, none=14.0),
     "name": Params(temperature=2.0, none=8.0, none_per_char=8.0, none_prior=0.1),
     "ward": Params(temperature=3.0, none=20.0),
@@ -81,6 +82,9 @@ AT_ADDRESS = 0.9
 # to the reading by a quick string measure (all of them in a small village).
 NAME_SHORTLIST = 400
 ADDRESS_SHORTLIST = 3000
+# A candidate's recognizer cost (nats above the best explanation) is counted up to this: a
+# string the recognizer did not see at all costs as much as one it barely saw.
+FRAMES_CAP = 60.0
 # The prior weight of a witness statement dated after the filing, against one dated before.
 AFTER_FILING = 0.05
 
@@ -160,6 +164,10 @@ def evidence(
 ) -> Evidence:
     picked = list(forms)
     extra = [choices.form_costs[k] for k in picked] if choices.form_costs else None
+    if field.frames and params.frames_weight and picked:
+        seen = relative_costs(field.frames, [choices.forms[k] for k in picked])
+        seen = params.frames_weight * np.minimum(seen, FRAMES_CAP)
+        extra = list(seen if extra is None else np.asarray(extra) + seen)
     values, cost, best = value_costs(
         field.lattices,
         [choices.forms[k] for k in picked],
@@ -198,12 +206,14 @@ def _unsure(f: Field | None) -> bool:
     return f is not None and f.source is Source.OCR and bool(f.lattices) and not f.resolved
 
 
-def line_evidence(line: SignatureLine, world: World) -> dict[str, Evidence]:
-    """The evidence for the line's unsure date, residence and name, the name's priors
-    weighted by the residence's posterior."""
+def line_evidence(
+    line: SignatureLine, world: World, date_params: Params | None = None
+) -> dict[str, Evidence]:
+    """The evidence for the line's unsure date (under `date_params`, PARAMS' by default),
+    residence and name, the name's priors weighted by the residence's posterior."""
     out: dict[str, Evidence] = {}
     fields = {f.name: f for f in line.fields}
-    date = date_evidence(fields.get("date"), world)
+    date = date_evidence(fields.get("date"), world, date_params)
     if date is not None:
         out["date"] = date
     address_p: dict[str, float] = {}
@@ -335,27 +345,34 @@ def sure_day(field: Field | None, world: World, reference: dt.date) -> int | Non
     return world.day_index.get(day) if day is not None else None
 
 
-def date_evidence(field: Field | None, world: World) -> Evidence | None:
-    """An unsure date's evidence among the world's days (None for a date read surely)."""
+def date_evidence(
+    field: Field | None, world: World, params: Params | None = None
+) -> Evidence | None:
+    """An unsure date's evidence among the world's days (None for a date read surely), under
+    `params` (PARAMS' by default)."""
     if field is None or not _unsure(field):
         return None
     weights = dict(enumerate(world.dates.weights))
-    return evidence(field, world.dates, range(len(world.dates.forms)), PARAMS["date"], weights)
+    forms = range(len(world.dates.forms))
+    return evidence(field, world.dates, forms, params or PARAMS["date"], weights)
 
 
 def witness_date_field(sheet: Sheet) -> Field | None:
     return sheet.witness.date if sheet.witness is not None else None
 
 
-def witness_evidence(sheet: Sheet, world: World, filed: dt.date) -> Evidence | None:
+def witness_evidence(
+    sheet: Sheet, world: World, filed: dt.date, params: Params | None = None
+) -> Evidence | None:
     """The witness statement's unsure date among the world's days, a day after the filing
     weighted AFTER_FILING (a sheet's statement is made before the sheet is filed; one dated
     after it is a defect, read when its own evidence is clear)."""
-    ev = date_evidence(witness_date_field(sheet), world)
+    params = params or PARAMS["date"]
+    ev = date_evidence(witness_date_field(sheet), world, params)
     if ev is None:
         return None
     late = np.array([world.dates.values[int(v)] > filed for v in ev.values])  # type: ignore[operator]
-    cost = ev.cost - np.where(late, math.log(AFTER_FILING) * PARAMS["date"].temperature, 0.0)
+    cost = ev.cost - np.where(late, math.log(AFTER_FILING) * params.temperature, 0.0)
     return replace(ev, cost=cost)
 
 

@@ -60,6 +60,9 @@ class Params:
     none_per_char: float = 0.0
     none_prior: float = 0.05  # the prior share of "none of these"
     combine: str = "mixture"  # several reads: "mixture" of their likelihoods, or "mean" cost
+    # the weight of the project's recognizer's costs (`recognizer.relative_costs`), added to
+    # the lattices' for a field it read (`Field.frames`); 0: not used
+    frames_weight: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,6 +38,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from .. import recognizer
 from ..records import Lattice
 from ..rules.reading import threshold_for
 from .engine import (
@@ -59,6 +60,7 @@ __all__ = [
     "block_capitals_to_title",
     "count_suffix_strokes",
     "ink_rect",
+    "recognized",
     "reread",
     "shear",
     "slant",
@@ -217,6 +219,16 @@ def reread(
 
 
 RESLANT_PSMS = (Psm.SINGLE_LINE, Psm.SINGLE_WORD)
+
+
+# Fields the project's own recognizer reads too (`pipeline.recognizer`), when unsure.
+RECOGNIZED = frozenset({"date"})
+
+
+def recognized(name: str, ink: np.ndarray) -> recognizer.Frames:
+    """What the project's recognizer sees of an unsure cell's ink (`Field.frames`), for the
+    fields it reads (RECOGNIZED); () for the others."""
+    return recognizer.frames_of(ink) if name in RECOGNIZED else ()
 
 
 def _read_image(

@@ -559,7 +559,8 @@ def _read_cell(
     conf = conf if text else 0.0  # ink that reads as nothing: unreadable
     # What tesseract saw is kept for the closed-world stage when the reading is unsure.
     lattices = seen if conf < threshold_for(name) else ()
-    return Field(name, text, round(conf, 3), Source.OCR, box, lattices)
+    frames = cells.recognized(name, ink_gray) if lattices else ()
+    return Field(name, text, round(conf, 3), Source.OCR, box, lattices, frames=frames)
 
 
 def _read_signature_residence(
@@ -1008,7 +1009,8 @@ def _read_blank(
     # What the recognizer saw is kept even when it was sure: the closed world reads the date
     # with the sheet's lines, whatever tesseract's confidence ("october 3" for October 8 at
     # 0.86 on the held-out fonts).
-    return Field(name, text, round(conf, 3), Source.OCR, box, seen)
+    frames = cells.recognized(name, crop) if seen else ()
+    return Field(name, text, round(conf, 3), Source.OCR, box, seen, frames=frames)
 
 
 def _jurat_date(sp: _Spanned, jurat: re.Pattern[str], dpi: float) -> Field | None:

@@ -1,0 +1,149 @@
+"""The project's own recognizer (pipeline.recognizer): exact CTC scores of candidate strings,
+the shipped weights reading synthetic handwriting, and its evidence in the closed world.
+
+Frames here are made by hand or drawn from synthetic crops (samples: development fonts;
+no real person's writing)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import math
+import random
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from pipeline.closedworld import world_of
+from pipeline.closedworld.resolve import PARAMS, date_evidence, resolve_line
+from pipeline.closedworld.score import posterior
+from pipeline.recognizer import CHARSET, ctc_costs, encode, frames_of, greedy, relative_costs
+from pipeline.recognizer.model import BLANK, HEIGHT, WEIGHTS, load, prepare
+from pipeline.records import Field, SignatureLine, Source
+from pipeline.scan.cells import recognized
+from tests.builders import case as case_config
+from tests.test_closedworld import VOTERS, lattice
+
+
+def _small_frames(rng: np.random.Generator, t: int) -> np.ndarray:
+    """Random frames over a few classes (the rest all but impossible), as log-probabilities."""
+    z = np.full((t, len(CHARSET) + 1), -40.0)
+    live = [*(encode("10") or []), BLANK]
+    z[:, live] = rng.normal(0, 1.5, (t, 3))
+    return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+
+
+def _brute(logp: np.ndarray, text: str) -> float:
+    """-log P(text) written plainly: every path over the three live classes ("1", "0", the
+    blank) enumerated, collapsed the CTC way (repeats merged, blanks dropped) and summed."""
+    live = [*(encode("10") or []), BLANK]
+    names = {0: "1", 1: "0"}
+    total = 0.0
+    for path in itertools.product(range(3), repeat=logp.shape[0]):
+        out = [names[k] for i, k in enumerate(path) if k != 2 and (i == 0 or path[i - 1] != k)]
+        if "".join(out) == text:
+            total += math.exp(sum(logp[t, live[k]] for t, k in enumerate(path)))
+    return -math.log(total) if total else math.inf
+
+
+def test_ctc_costs_are_the_sum_over_every_alignment() -> None:
+    rng = np.random.default_rng(7)
+    cands = ["1", "10", "11", "101", "0", "1100", "110011"]
+    for _ in range(4):
+        logp = _small_frames(rng, 5)
+        for cand, cost in zip(cands, ctc_costs(logp, cands), strict=True):
+            ref = _brute(logp, cand)  # "110011" needs 7 frames: impossible in 5
+            assert cost == pytest.approx(ref, rel=1e-4) if math.isfinite(ref) else math.isinf(cost)
+
+
+def test_a_string_with_a_character_the_model_does_not_know_costs_infinitely() -> None:
+    logp = _small_frames(np.random.default_rng(1), 6)
+    assert np.isinf(ctc_costs(logp, ["1#0", "", "x"])).all()
+    assert encode("Oct  21, 2019") == encode("oct 21, 2019")
+
+
+def _frames_for(text: str, sure: float = 0.97, hold: int = 2) -> tuple[tuple[float, ...], ...]:
+    """Frames that read `text` plainly: each character held `hold` frames, blanks between."""
+    rows = []
+    for k in [BLANK, *sum(([c, BLANK] for c in encode(text) or []), [])]:
+        for _ in range(hold if k != BLANK else 1):
+            p = np.full(len(CHARSET) + 1, (1 - sure) / len(CHARSET))
+            p[k] = sure
+            rows.append(tuple(float(v) for v in np.log(p)))
+    return tuple(rows)
+
+
+def test_what_the_recognizer_read_costs_nothing_and_the_rest_more() -> None:
+    frames = _frames_for("10/21/19")
+    rel = relative_costs(frames, ["10/21/19", "10/27/19", "1/21/19", "October 21, 2019"])
+    assert rel[0] == pytest.approx(0.0, abs=0.2)
+    assert (rel[1:] > 3).all()
+    assert greedy(np.asarray(frames)) == "10/21/19"
+
+
+@pytest.fixture(scope="module")
+def world():  # type: ignore[no-untyped-def]
+    case = case_config()
+    return case, world_of(case, VOTERS)
+
+
+def _date(written: str, seen: str, frames: str) -> Field:
+    """An unsure date: tesseract's lattice of `seen`, the recognizer's frames of `frames`."""
+    return Field(
+        "date", written, 0.3, Source.OCR, None, (lattice(seen, 0.6),), frames=_frames_for(frames)
+    )
+
+
+def test_the_recognizer_settles_a_date_tesseract_misread(world) -> None:  # type: ignore[no-untyped-def]
+    case, w = world
+    day = case.dates.filed - dt.timedelta(days=6)
+    other = day - dt.timedelta(days=2)
+    written = f"{day.month}/{day.day}/{day.year % 100}"
+    misread = f"{other.month}/{other.day}/{other.year % 100}"  # tesseract's lattice says `other`
+    field = _date(misread, misread, written)
+    on = resolve_line(SignatureLine("abc", 1, (field,)), w).get("date")
+    assert on is not None and on.resolved and on.text == written
+    off = replace(field, frames=())
+    plain = resolve_line(SignatureLine("abc", 1, (off,)), w).get("date")
+    assert plain is not None and plain.text != written  # the lattice alone keeps its misreading
+
+
+def test_a_date_the_recognizer_reads_outside_the_window_is_none_of_these(world) -> None:  # type: ignore[no-untyped-def]
+    case, w = world
+    far = case.dates.filed - dt.timedelta(days=900)
+    written = f"{far.month}/{far.day}/{far.year % 100}"
+    near = case.dates.filed - dt.timedelta(days=3)
+    seen = f"{near.month}/{near.day}/{near.year % 100}"
+    ev = date_evidence(_date(written, seen, written), w)
+    assert ev is not None
+    post = posterior(ev.cost, ev.prior, PARAMS["date"])
+    assert post.none > 0.5  # read as written: a defect to find, not one to correct away
+
+
+def test_the_weights_are_small_and_read_synthetic_dates_in_a_development_font() -> None:
+    assert WEIGHTS.is_file() and WEIGHTS.stat().st_size < 2_000_000
+    model = load()
+    assert model is not None
+    from pipeline.recognizer.samples import fonts, sample
+
+    hand, _ = fonts()
+    rng = random.Random(20261201)  # not a training seed's stream
+    crops = [sample(rng, hand, []) for _ in range(30)]
+    right = 0
+    for img, text in crops:
+        frames = model.frames(img)
+        assert frames.shape[1] == len(CHARSET) + 1
+        assert np.allclose(np.exp(frames).sum(axis=1), 1.0, atol=1e-4)
+        right += greedy(frames) == text
+    assert right >= 18  # most read exactly by best path alone (it scores candidates, not this)
+
+
+def test_the_reader_keeps_frames_for_dates_only() -> None:
+    crop = np.full((40, 160), 255, np.uint8)
+    crop[10:30, 20:25] = 0  # a stroke
+    assert recognized("residence", crop) == ()
+    frames = recognized("date", crop)
+    assert frames and len(frames) == prepare(crop).shape[1] // 4
+    assert prepare(crop).shape[0] == HEIGHT
+    assert frames_of(np.zeros((1, 5), np.uint8)) == ()
