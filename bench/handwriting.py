@@ -66,6 +66,7 @@ from pipeline.closedworld import (  # noqa: E402
     world_of,
 )
 from pipeline.closedworld.resolve import (  # noqa: E402
+    LATTICE_DATE,
     PARAMS,
     date_evidence,
     params_for,
@@ -209,7 +210,7 @@ def _date_ranks(
         return ()
     world = world_of(case, list(register.entries.values()))
     ref = case.dates.filed
-    lattice_only = replace(PARAMS["date"], frames_weight=0.0)
+    lattice_only = LATTICE_DATE
     tl = {
         (Path(s["file"]).name, s["page_index"], ln["line_no"]): ln
         for s in truth["sheets"]

@@ -43,6 +43,7 @@ __all__ = [
     "Evidence",
     "World",
     "date_evidence",
+    "date_params",
     "decide",
     "evidence",
     "line_evidence",
@@ -69,12 +70,20 @@ log = logging.getLogger(__name__)
 # (3 cases, 120 names resolved: 52 at or above the 0.90 threshold against 33 at 3.0, none
 # wrong; the likeliest wrong one 0.863; at 1.5, 5 of 67 wrong).
 PARAMS: Mapping[str, Params] = {
-    "date": Params(insert=1.5, temperature=1.0, none=8.0, frames_weight=0.5),
+    "date": Params(insert=1.5, temperature=2.0, none=8.0, frames_weight=0.25),
     "residence": Params(temperature=1.0, none=14.0),
     "name": Params(temperature=2.0, none=8.0, none_per_char=8.0, none_prior=0.1),
     "ward": Params(temperature=3.0, none=20.0),
     "election_district": Params(temperature=3.0, none=4.0),
 }
+# A date's calibration is its lattices' and the project's recognizer's costs together
+# (`Field.frames`, weighted `frames_weight`), fitted with them on the development fonts
+# (`bench/handwriting.py --fit --cases 4`, 279 dates, the weight tried at 0 / 0.1 / 0.25 /
+# 0.5 / 1: the likelihood of the truth per date 1.78 / 1.06 / 0.93 / 0.92 / 1.09 nats, at
+# 0.25 the temperature 2.0 inside the grid, at 0.5 and 1 its highest, 3.0). A sheet whose
+# dates the recognizer did not see (its weights missing) is read as before it, on the
+# lattices' own calibration, LATTICE_DATE.
+LATTICE_DATE = Params(insert=1.5, temperature=1.0, none=8.0)
 # A voter's prior: this share goes to the voters at the line's address (by its probability),
 # the rest is spread over every voter.
 AT_ADDRESS = 0.9
@@ -357,6 +366,13 @@ def date_evidence(
     return evidence(field, world.dates, forms, params or PARAMS["date"], weights)
 
 
+def date_params(fields: Sequence[Field | None]) -> Params:
+    """The calibration of a sheet's dates: PARAMS' when the recognizer saw any of them, else
+    the lattices' alone (LATTICE_DATE)."""
+    seen = any(f is not None and f.frames for f in fields)
+    return PARAMS["date"] if seen else LATTICE_DATE
+
+
 def witness_date_field(sheet: Sheet) -> Field | None:
     return sheet.witness.date if sheet.witness is not None else None
 
@@ -383,13 +399,16 @@ def _chain(
 
 
 def sheet_dates(
-    dates: Sequence[tuple[Field | None, Evidence | None]], world: World, reference: dt.date
+    dates: Sequence[tuple[Field | None, Evidence | None]],
+    world: World,
+    reference: dt.date,
+    params: Params | None = None,
 ) -> list[Posterior | None]:
     """The unsure dates' posteriors of one sheet, read together (`sequence`): its lines' in
     order, then the witness statement's, which is dated on or after every line it attests
     (the witness saw each signed)."""
     chain = _chain(dates, world, reference)
-    return chain_posteriors(chain, np.asarray(world.dates.weights), PARAMS["date"])
+    return chain_posteriors(chain, np.asarray(world.dates.weights), params or PARAMS["date"])
 
 
 # A line's date and its witness's keep the pairs of days of at least this probability
@@ -399,7 +418,10 @@ WITNESSED_MAX = 3000
 
 
 def witnessed_pairs(
-    dates: Sequence[tuple[Field | None, Evidence | None]], world: World, reference: dt.date
+    dates: Sequence[tuple[Field | None, Evidence | None]],
+    world: World,
+    reference: dt.date,
+    params: Params | None = None,
 ) -> list[tuple[tuple[str, str, float], ...]]:
     """For each of a sheet's dates (its lines', then its witness statement's last, as for
     `sheet_dates`): the pairs of days it and the witness's unsure date may be together, ISO,
@@ -408,7 +430,8 @@ def witnessed_pairs(
     chain = _chain(dates, world, reference)
     days = world.dates.values
     out: list[tuple[tuple[str, str, float], ...]] = []
-    for joint in joints_with_last(chain, np.asarray(world.dates.weights), PARAMS["date"]):
+    weights = np.asarray(world.dates.weights)
+    for joint in joints_with_last(chain, weights, params or PARAMS["date"]):
         if joint is None:
             out.append(())
             continue
@@ -449,13 +472,14 @@ def resolve_sheets(
     out = []
     for sheet in sheets:
         filled = [ln for ln in sheet.lines if not ln.blank]
-        evidences = [line_evidence(ln, world) for ln in filled]
         witnessed = witness_date_field(sheet)
-        witness_ev = witness_evidence(sheet, world, case.dates.filed)
+        p = date_params([*(ln.get("date") for ln in filled), witnessed])
+        evidences = [line_evidence(ln, world, p) for ln in filled]
+        witness_ev = witness_evidence(sheet, world, case.dates.filed, p)
         chain = [(ln.get("date"), ev.get("date")) for ln, ev in zip(filled, evidences, strict=True)]
         chain.append((witnessed, witness_ev))
-        *dates, witness_post = sheet_dates(chain, world, case.dates.filed)
-        pairs = witnessed_pairs(chain, world, case.dates.filed)
+        *dates, witness_post = sheet_dates(chain, world, case.dates.filed, p)
+        pairs = witnessed_pairs(chain, world, case.dates.filed, p)
         read = {
             ln.line_no: _with_pairs(resolve_line(ln, world, ev, post), together)
             for ln, ev, post, together in zip(
@@ -465,7 +489,7 @@ def resolve_sheets(
         lines = tuple(read.get(ln.line_no, ln) for ln in sheet.lines)
         sheet = replace(sheet, lines=lines)
         if sheet.witness is not None and witness_ev is not None:
-            date, _ = decide(witness_ev, PARAMS["date"], witness_post)
+            date, _ = decide(witness_ev, p, witness_post)
             sheet = replace(sheet, witness=replace(sheet.witness, date=date))
         out.append(sheet)
     return out
