@@ -235,7 +235,7 @@ def _date_ranks(
             if both is None or alone is None:
                 continue
             k = world.day_index[day]  # type: ignore[index]
-            seen = relative_costs(field.frames, list(world.dates.forms))
+            seen, _ = relative_costs(field.frames, list(world.dates.forms))
             by_value = np.full(len(world.dates.values), np.inf)
             np.minimum.at(by_value, np.asarray(world.dates.owner), seen)
             where = {int(v): i for i, v in enumerate(both.values)}
@@ -636,7 +636,7 @@ def fit(rows: Sequence[tuple[str, Any, Any, Any]]) -> str:
         if not mine:
             continue
         best: tuple[float, float, float, list[tuple[float, float, bool]]] | None = None
-        for temperature in (0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0):
+        for temperature in (0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 4.0):
             for none in NONE_COSTS if base in CAPPED else NONE_COSTS + (11.0, 14.0, 20.0):
                 params = replace(PARAMS[base], temperature=temperature, none=none)
                 got = _outcomes(field, mine, params)

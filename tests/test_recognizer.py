@@ -76,9 +76,12 @@ def _frames_for(text: str, sure: float = 0.97, hold: int = 2) -> tuple[tuple[flo
 
 def test_what_the_recognizer_read_costs_nothing_and_the_rest_more() -> None:
     frames = _frames_for("10/21/19")
-    rel = relative_costs(frames, ["10/21/19", "10/27/19", "1/21/19", "October 21, 2019"])
+    cands = ["10/21/19", "10/27/19", "1/21/19", "October 21, 2019"]
+    rel, outside = relative_costs(frames, cands)
     assert rel[0] == pytest.approx(0.0, abs=0.2)
-    assert (rel[1:] > 3).all()
+    assert (rel[1:] > 3).all() and outside > 3  # "none of these" costs as a misreading does
+    rel, outside = relative_costs(frames, cands[1:])  # what it read is none of them
+    assert outside == pytest.approx(0.0, abs=0.2) and (rel > 3).all()
     assert greedy(np.asarray(frames)) == "10/21/19"
 
 

@@ -174,8 +174,12 @@ def evidence(
     picked = list(forms)
     extra = [choices.form_costs[k] for k in picked] if choices.form_costs else None
     if field.frames and params.frames_weight and picked:
-        seen = relative_costs(field.frames, [choices.forms[k] for k in picked])
-        seen = params.frames_weight * np.minimum(seen, FRAMES_CAP)
+        # "none of these" costs, beside its own (`params.none`, against the lattices), what
+        # the recognizer makes of a string none of the values is: in the posterior the same
+        # as every value's cost lowered by as much
+        rel, outside = relative_costs(field.frames, [choices.forms[k] for k in picked])
+        seen = np.minimum(rel, FRAMES_CAP) - min(outside, FRAMES_CAP)
+        seen = params.frames_weight * seen
         extra = list(seen if extra is None else np.asarray(extra) + seen)
     values, cost, best = value_costs(
         field.lattices,

@@ -33,15 +33,34 @@ def frames_of(gray: np.ndarray) -> Frames:
     return tuple(tuple(round(float(v), 4) for v in row) for row in model.frames(gray))
 
 
-def relative_costs(frames: Frames, candidates: Sequence[str]) -> np.ndarray:
-    """Each candidate's CTC cost (-log P, nats) above that of the best explanation known: the
-    recognizer's own best-path reading or the best candidate, whichever is likelier. A
-    candidate that is what the recognizer read costs about 0, one it did not read much more;
-    the closed world weighs "none of these" against these."""
+def relative_costs(frames: Frames, candidates: Sequence[str]) -> tuple[np.ndarray, float]:
+    """Each candidate's CTC cost (-log P, nats) above that of the best explanation known (the
+    recognizer's own best-path reading or the best candidate, whichever is likelier), and the
+    cost, above the same, of the likeliest string that is none of the candidates: the best
+    path's reading when it is none of them, else the likeliest of its one-character edits
+    that is none of them. A candidate the recognizer read costs about 0 and "none of these"
+    as much as the recognizer doubts it; a string it read that no candidate is (a date
+    outside the window) makes "none of these" cost about 0 and every candidate more."""
     logp = np.asarray(frames, np.float64)
     cost = ctc_costs(logp, candidates)
     seen = greedy(logp)
-    base = float(ctc_costs(logp, [seen])[0]) if seen else np.inf
-    if len(cost):
-        base = min(base, float(cost.min()))
-    return cost - base if np.isfinite(base) else np.zeros(len(candidates))
+    known = {" ".join(c.casefold().split()) for c in candidates}
+    others = [seen] if seen not in known else [e for e in _edits(seen) if e not in known]
+    other = ctc_costs(logp, others) if others else np.zeros(1)
+    base = min(float(cost.min()) if len(cost) else np.inf, float(other.min()))
+    if not np.isfinite(base):
+        return np.zeros(len(candidates)), 0.0
+    return cost - base, float(other.min()) - base
+
+
+def _edits(text: str) -> list[str]:
+    """Every string one character from `text`: a character dropped, changed or added."""
+    out = {text[:k] + text[k + 1 :] for k in range(len(text))}
+    for k in range(len(text) + 1):
+        for ch in CHARSET:
+            out.add(text[:k] + ch + text[k:])
+            if k < len(text):
+                out.add(text[:k] + ch + text[k + 1 :])
+    folded = {" ".join(c.split()) for c in out}  # as `encode` reads them
+    folded.discard(text)
+    return sorted(c for c in folded if c)

@@ -1,4 +1,5 @@
-"""A small recognizer of our own for short handwritten fields (dates, sheet numbers, counts):
+"""A small recognizer of our own for short handwritten fields (dates; trained on short numbers
+too, not yet used for them):
 a convolutional CTC model run in plain numpy, its weights in the repository
 (`weights.npz`, trained by `pipeline.recognizer.train` on synthetic writing in the
 development fonts and print fonts only).
@@ -43,7 +44,8 @@ BLANK = len(CHARSET)  # the CTC blank is the last class
 HEIGHT = 32
 MIN_WIDTH, MAX_WIDTH = 32, 480
 WEIGHTS = Path(__file__).resolve().parent / "weights.npz"
-# The layers, in order: (name, kind, pool (h, w) after it or None).
+# The convolutions, in order, with the max pooling (height, width) after each; then the
+# convolutions along the width.
 CONVS = (("c1", (2, 2)), ("c2", (2, 2)), ("c3", (2, 1)), ("c4", (2, 1)))
 TEMPORAL = ("t1", "t2")
 _INDEX = {ch: k for k, ch in enumerate(CHARSET)}
