@@ -108,7 +108,7 @@ NONE_CAP = 8.0
 NONE_COSTS = (2.0, 3.0, 4.0, 5.0, 6.0, 7.0, NONE_CAP)
 CAPPED = ("date", "name")
 # The weights of the project's recognizer's costs tried for the dates (`Params.frames_weight`).
-FRAMES_WEIGHTS = (0.0, 0.1, 0.25, 0.5, 1.0)
+FRAMES_WEIGHTS = (0.0, 0.5, 1.0, 2.0, 4.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -636,7 +636,7 @@ def fit(rows: Sequence[tuple[str, Any, Any, Any]]) -> str:
         if not mine:
             continue
         best: tuple[float, float, float, list[tuple[float, float, bool]]] | None = None
-        for temperature in (0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 4.0):
+        for temperature in (0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0):
             for none in NONE_COSTS if base in CAPPED else NONE_COSTS + (11.0, 14.0, 20.0):
                 params = replace(PARAMS[base], temperature=temperature, none=none)
                 got = _outcomes(field, mine, params)

@@ -70,7 +70,7 @@ log = logging.getLogger(__name__)
 # (3 cases, 120 names resolved: 52 at or above the 0.90 threshold against 33 at 3.0, none
 # wrong; the likeliest wrong one 0.863; at 1.5, 5 of 67 wrong).
 PARAMS: Mapping[str, Params] = {
-    "date": Params(insert=1.5, temperature=2.0, none=8.0, frames_weight=0.25),
+    "date": Params(insert=1.5, temperature=4.0, none=8.0, frames_weight=1.0),
     "residence": Params(temperature=1.0, none=14.0),
     "name": Params(temperature=2.0, none=8.0, none_per_char=8.0, none_prior=0.1),
     "ward": Params(temperature=3.0, none=20.0),
@@ -79,8 +79,8 @@ PARAMS: Mapping[str, Params] = {
 # A date's calibration is its lattices' and the project's recognizer's costs together
 # (`Field.frames`, weighted `frames_weight`), fitted with them on the development fonts
 # (`bench/handwriting.py --fit --cases 4`, 279 dates, the weight tried at 0 / 0.1 / 0.25 /
-# 0.5 / 1: the likelihood of the truth per date 1.78 / 1.06 / 0.93 / 0.92 / 1.09 nats, at
-# 0.25 the temperature 2.0 inside the grid, at 0.5 and 1 its highest, 3.0). A sheet whose
+# 0.5 / 1: -log of the truth's probability per date 1.78 / 1.01 / 0.81 / 0.70 / 0.63 nats,
+# the temperature 1.0 / 1.5 / 2.0 / 3.0 / 4.0; "none" 8, the cap). A sheet whose
 # dates the recognizer did not see (its weights missing) is read as before it, on the
 # lattices' own calibration, LATTICE_DATE.
 LATTICE_DATE = Params(insert=1.5, temperature=1.0, none=8.0)
