@@ -70,19 +70,23 @@ log = logging.getLogger(__name__)
 # (3 cases, 120 names resolved: 52 at or above the 0.90 threshold against 33 at 3.0, none
 # wrong; the likeliest wrong one 0.863; at 1.5, 5 of 67 wrong).
 PARAMS: Mapping[str, Params] = {
-    "date": Params(insert=1.5, temperature=4.0, none=8.0, frames_weight=1.0),
+    "date": Params(insert=1.5, temperature=4.0, none=8.0, frames_weight=4.0),
     "residence": Params(temperature=1.0, none=14.0),
     "name": Params(temperature=2.0, none=8.0, none_per_char=8.0, none_prior=0.1),
     "ward": Params(temperature=3.0, none=20.0),
     "election_district": Params(temperature=3.0, none=4.0),
 }
 # A date's calibration is its lattices' and the project's recognizer's costs together
-# (`Field.frames`, weighted `frames_weight`), fitted with them on the development fonts
-# (`bench/handwriting.py --fit --cases 4`, 279 dates, the weight tried at 0 / 0.1 / 0.25 /
-# 0.5 / 1: -log of the truth's probability per date 1.78 / 1.01 / 0.81 / 0.70 / 0.63 nats,
-# the temperature 1.0 / 1.5 / 2.0 / 3.0 / 4.0; "none" 8, the cap). A sheet whose
-# dates the recognizer did not see (its weights missing) is read as before it, on the
-# lattices' own calibration, LATTICE_DATE.
+# (`Field.frames`, weighted `frames_weight`). The recognizer's probabilities are taken as
+# they are (its weight equal to the temperature: its costs exact log-likelihoods), the
+# lattices' scale fitted on the development fonts (`bench/handwriting.py --fit --cases 4`,
+# 279 dates: the weight and temperature 0.5 / 1 / 2 / 4 each, -log of the truth's probability
+# 1.73 / 1.09 / 0.81 / 0.72 nats a date; dates at 0.95 or more 212 / 215 / 203 / 194, at
+# 0.816 or more 222 / 226 / 222 / 221, none of them wrong at any). The likelihood alone would
+# temper the recognizer too (weight 1, temperature 4: 0.63 nats), but then only 10 dates
+# reach 0.95 (0 wrong): its softened probabilities hold every line. "None" 8, the cap. A
+# sheet whose dates the recognizer did not see (its weights missing) is read as before it,
+# on the lattices' own calibration, LATTICE_DATE.
 LATTICE_DATE = Params(insert=1.5, temperature=1.0, none=8.0)
 # A voter's prior: this share goes to the voters at the line's address (by its probability),
 # the rest is spread over every voter.
