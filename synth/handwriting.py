@@ -55,6 +55,7 @@ __all__ = [
     "available_fonts",
     "draw_handwritten",
     "font_part",
+    "font_path",
     "font_split",
     "pick_hand",
     "write_in",
@@ -105,7 +106,8 @@ BUILTIN_HAND = HandFont("Helvetica", "", "", False)
 BUILTIN_SIGNATURE = HandFont("Helvetica-Oblique", "", "", True)
 
 
-def _font_path(font: HandFont) -> Path | None:
+def font_path(font: HandFont) -> Path | None:
+    """The font's file (vendored, else installed), None for a built-in or a missing one."""
     if not font.file:
         return None
     return next((base / font.file for base in FONT_DIRS if (base / font.file).is_file()), None)
@@ -113,7 +115,7 @@ def _font_path(font: HandFont) -> Path | None:
 
 def _register(font: HandFont) -> bool:
     """Register the font with reportlab once; False when its file is missing or unusable."""
-    path = _font_path(font)
+    path = font_path(font)
     if path is None:
         return False
     if font.name in pdfmetrics.getRegisteredFontNames():
@@ -131,7 +133,7 @@ def _ink(font: HandFont, text: str, size: float) -> tuple[float, float]:
     """How far the ink of `text` rises above and falls below its baseline, in points: the
     glyphs' real outlines (FreeType, through Pillow), not the font's declared metrics, which
     handwriting fonts often understate."""
-    path = _font_path(font)
+    path = font_path(font)
     if path is None:
         ascent, descent = pdfmetrics.getAscentDescent(font.name, size)
         return float(ascent), float(-descent)

@@ -51,10 +51,10 @@ HAND_SHARE = 0.7
 
 def fonts() -> tuple[list[Path], list[Path]]:
     """The development handwriting fonts' files and the print fonts' found here."""
-    from synth.handwriting import DEV_FONTS, HELD_OUT_FONTS, _font_path
+    from synth.handwriting import DEV_FONTS, HELD_OUT_FONTS, font_path
 
-    hand = [p for p in map(_font_path, DEV_FONTS) if p is not None]
-    held = {p.name for p in map(_font_path, HELD_OUT_FONTS) if p is not None}
+    hand = [p for p in map(font_path, DEV_FONTS) if p is not None]
+    held = {p.name for p in map(font_path, HELD_OUT_FONTS) if p is not None}
     prints = [PRINT_DIR / f for f in PRINT_FONTS if (PRINT_DIR / f).is_file()]
     assert not held & {p.name for p in hand + prints}, "a held-out font among the training fonts"
     return hand, prints
