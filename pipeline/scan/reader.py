@@ -1009,7 +1009,8 @@ def _read_blank(
     # What the recognizer saw is kept even when it was sure: the closed world reads the date
     # with the sheet's lines, whatever tesseract's confidence ("october 3" for October 8 at
     # 0.86 on the held-out fonts).
-    frames = cells.recognized(name, crop) if seen else ()
+    # The project's recognizer reads it too when tesseract is unsure of it, as a line's date.
+    frames = cells.recognized(name, crop) if seen and conf < threshold_for(name) else ()
     return Field(name, text, round(conf, 3), Source.OCR, box, seen, frames=frames)
 
 
