@@ -150,3 +150,20 @@ def test_the_reader_keeps_frames_for_dates_only() -> None:
     assert frames and len(frames) == prepare(crop).shape[1] // 4
     assert prepare(crop).shape[0] == HEIGHT
     assert frames_of(np.zeros((1, 5), np.uint8)) == ()
+
+
+def test_a_date_the_recognizer_did_not_see_keeps_its_lattices_posterior(world) -> None:  # type: ignore[no-untyped-def]
+    from pipeline.closedworld.resolve import LATTICE_DATE
+
+    case, w = world
+    day = case.dates.filed - dt.timedelta(days=4)
+    written = f"{day.month}/{day.day}/{day.year % 100}"
+    plain = Field("date", written, 0.9, Source.OCR, None, (lattice(written, 0.9),))
+    alone = date_evidence(plain, w, LATTICE_DATE)
+    mixed = date_evidence(plain, w, PARAMS["date"])  # a sheet whose other dates it saw
+    assert alone is not None and mixed is not None
+    a = posterior(alone.cost, alone.prior, LATTICE_DATE)
+    b = posterior(mixed.cost, mixed.prior, PARAMS["date"])
+    assert a.none == pytest.approx(b.none, rel=1e-6)
+    assert [k for k, _ in a.ranked[:5]] == [k for k, _ in b.ranked[:5]]
+    assert a.ranked[0][1] == pytest.approx(b.ranked[0][1], rel=1e-6)

@@ -371,7 +371,14 @@ def date_evidence(
         return None
     weights = dict(enumerate(world.dates.weights))
     forms = range(len(world.dates.forms))
-    return evidence(field, world.dates, forms, params or PARAMS["date"], weights)
+    params = params or PARAMS["date"]
+    ev = evidence(field, world.dates, forms, params, weights)
+    if params.frames_weight and not field.frames:
+        # a date the recognizer did not see (tesseract was sure of it) keeps the posterior
+        # its lattices alone give it (LATTICE_DATE's), under the sheet's calibration
+        scale = params.temperature / LATTICE_DATE.temperature
+        ev = replace(ev, cost=(ev.cost - params.none) * scale + params.none)
+    return ev
 
 
 def date_params(fields: Sequence[Field | None]) -> Params:

@@ -1,8 +1,7 @@
-"""A small recognizer of our own for short handwritten fields (dates; trained on short numbers
-too, not yet used for them):
-a convolutional CTC model run in plain numpy, its weights in the repository
-(`weights.npz`, trained by `pipeline.recognizer.train` on synthetic writing in the
-development fonts and print fonts only).
+"""A small recognizer of our own for short handwritten fields (dates; its training crops hold
+short numbers too, which it is not yet used for): a convolutional CTC model run in plain
+numpy, its weights in the repository (`weights.npz`, trained by `pipeline.recognizer.train`
+on synthetic writing in the development fonts and print fonts only).
 
 The model reads a cell's grey ink crop (the reader's, `scan.cells`) scaled to HEIGHT pixels
 and gives, per column of the image (a frame: 4 pixels wide), the log-probability of each
