@@ -134,6 +134,9 @@ class MatchingConfig(Strict):
     reject: float = Field(default=60.0, ge=0, le=100)
     margin: float = Field(default=6.0, ge=0, le=100)
     candidates: int = Field(default=5, ge=1, le=50)
+    # Unsure handwritten dates read in the closed world with the project's own recognizer's
+    # evidence beside tesseract's (pipeline/recognizer/; README "A second reader for dates").
+    recognizer: bool = True
 
     @model_validator(mode="after")
     def _ordered(self) -> MatchingConfig:

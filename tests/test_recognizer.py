@@ -167,3 +167,22 @@ def test_a_date_the_recognizer_did_not_see_keeps_its_lattices_posterior(world) -
     assert a.none == pytest.approx(b.none, rel=1e-6)
     assert [k for k, _ in a.ranked[:5]] == [k for k, _ in b.ranked[:5]]
     assert a.ranked[0][1] == pytest.approx(b.ranked[0][1], rel=1e-6)
+
+
+def test_a_case_may_read_its_dates_without_the_recognizer() -> None:
+    from pipeline.closedworld import resolve_sheets
+    from tests.builders import sheet as make_sheet
+
+    case = case_config()
+    day = case.dates.filed - dt.timedelta(days=6)
+    other = day - dt.timedelta(days=2)
+    written = f"{day.month}/{day.day}/{day.year % 100}"
+    misread = f"{other.month}/{other.day}/{other.year % 100}"
+    sheet = make_sheet((SignatureLine("abc", 1, (_date(misread, misread, written),)),))
+    off = case.model_copy(
+        update={"matching": case.matching.model_copy(update={"recognizer": False})}
+    )
+    on_date = resolve_sheets([sheet], case, VOTERS)[0].lines[0].get("date")
+    off_date = resolve_sheets([sheet], off, VOTERS)[0].lines[0].get("date")
+    assert on_date is not None and on_date.text == written
+    assert off_date is not None and off_date.text != written

@@ -489,6 +489,7 @@ def resolve_sheets(
         filled = [ln for ln in sheet.lines if not ln.blank]
         witnessed = witness_date_field(sheet)
         p = date_params([*(ln.get("date") for ln in filled), witnessed])
+        p = p if case.matching.recognizer else LATTICE_DATE
         evidences = [line_evidence(ln, world, p) for ln in filled]
         witness_ev = witness_evidence(sheet, world, case.dates.filed, p)
         chain = [(ln.get("date"), ev.get("date")) for ln, ev in zip(filled, evidences, strict=True)]
