@@ -160,8 +160,9 @@ def _field_right(name: str, got: str, want: str, ref: Any) -> bool:
 
 def check_one(part: str, root: str, entry: dict[str, Any]) -> list[Checked]:
     """Read and check one folder; compare with truth. The sheets as read are judged twice
-    when the recognizer saw any of their fields: as they are, and with what it saw dropped
-    (tesseract's lattices alone: the stage without it), on the same reads."""
+    when the recognizer saw any of their fields: with it (`[matching] recognizer = true`),
+    and with what it saw dropped (tesseract's lattices alone: the stage by default), on the
+    same reads."""
     folder = Path(root) / entry["path"]
     truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
     start = time.perf_counter()
@@ -171,12 +172,13 @@ def check_one(part: str, root: str, entry: dict[str, Any]) -> list[Checked]:
     writes = _name_writers(register.entries.values())
     ranks = _date_ranks(case, sheets, register, truth)
     out = []
-    variants = [("recognizer", sheets)]
+    on = case.model_copy(update={"matching": case.matching.model_copy(update={"recognizer": True})})
+    variants = [("recognizer", on, sheets)]
     if ranks:
-        variants.append(("lattice", [_without_frames(s) for s in sheets]))
-    for variant, read in variants:
+        variants.append(("lattice", case, [_without_frames(s) for s in sheets]))
+    for variant, judged, read in variants:
         began = time.perf_counter()
-        report = finish(case, read, errors, register, (), input_hashes(case, files))
+        report = finish(judged, read, errors, register, (), input_hashes(case, files))
         seconds = read_s + time.perf_counter() - began
         result = replace(compare(entry["case"], entry["style"], truth, report), seconds=seconds)
         details = _details(report, truth, result, case.dates.filed, writes)
