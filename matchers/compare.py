@@ -17,10 +17,13 @@ rules gives:
                types up often enough that capping them lost recall on
                ../shared/reference/address-matching/ for no precision), or whose name starts
                the other written without spaces ("BROOKER ST" / "BROOKE RSTREET")
-    LOOSE      similarity >= `loose`; or a given name is the initial of the other; or a house
-               number one edit off ("12" / "13": a slip, or the house next door); two of its
-               digits swapped ("57" / "75") is CLOSE, a level of its own apart from the house
-               next door
+    INITIAL    a given name written as an initial (either side) whose letter is the other's
+               first: a level of its own, apart from a likeness, whose m and u are the chances
+               that two given names' first letters agree for one person and for two
+               (`Comparison.conditional`; matchers/weights.py)
+    LOOSE      similarity >= `loose`; or a house number one edit off ("12" / "13": a slip,
+               or the house next door); two of its digits swapped ("57" / "75") is CLOSE, a
+               level of its own apart from the house next door
     DIFFERENT  anything else
 
 Why the slip is its own level: a typed or read name differs from the register's by one slip far
@@ -69,12 +72,13 @@ __all__ = [
 LEVELS: tuple[ComparisonLevel, ...] = (
     ComparisonLevel.EXACT,
     ComparisonLevel.CLOSE,
+    ComparisonLevel.INITIAL,
     ComparisonLevel.LOOSE,
     ComparisonLevel.DIFFERENT,
     ComparisonLevel.MISSING,
 )
 LEVEL_CODES = {lv: i for i, lv in enumerate(LEVELS)}
-EXACT, CLOSE, LOOSE, DIFFERENT, MISSING = range(5)
+EXACT, CLOSE, INITIAL, LOOSE, DIFFERENT, MISSING = range(6)
 
 # "NICK|FORMAL" and "FORMAL|NICK" for every nickname pair: one vectorized lookup per batch.
 _NICKNAME_PAIRS = frozenset(
@@ -117,6 +121,20 @@ class Comparison:
     transposed_level: ComparisonLevel | None = None  # two neighbouring digits swapped ("57"/"75")
     ocr_fold: bool = False  # also compare the OCR-folded forms' similarity: the better counts
 
+    @property
+    def conditional(self) -> bool:
+        """Whether this comparison gives the INITIAL level. Its m and u are conditional: the
+        chances that the first letters agree (for one person, for two), among pairs where
+        either side could be an initial; they stay out of the other levels' shares, as MISSING
+        does (weights.py), so a likeness is weighed by how often likenesses occur, not by how
+        often signers write initials."""
+        return self.initial_level is ComparisonLevel.INITIAL
+
+    def gives(self, code: int) -> bool:
+        """Whether this comparison can give the level of this code (INITIAL only when
+        `conditional`; MISSING always)."""
+        return code != INITIAL or self.conditional
+
 
 COMPARISONS: tuple[Comparison, ...] = (
     Comparison(
@@ -125,7 +143,7 @@ COMPARISONS: tuple[Comparison, ...] = (
         close=92.0,
         loose=80.0,
         nicknames=True,
-        initial_level=ComparisonLevel.LOOSE,
+        initial_level=ComparisonLevel.INITIAL,
         fold_level=ComparisonLevel.CLOSE,
         edit_level=ComparisonLevel.CLOSE,
         edit_min_length=3,

@@ -466,8 +466,12 @@ def test_an_initial_with_a_house_number_one_slip_off_is_weighed_not_refused():
     where = f"39 {entry.street_name}, {entry.zip5}"
     m = matcher.match(line(f"O. {entry.last_name}", where))
     assert m.decision is MatchDecision.MATCH and m.voter_id == entry.voter_id, m.reason
+    first = {e.field: e for e in m.candidates[0].evidence}["first_name"]
+    assert first.level is ComparisonLevel.INITIAL and "first_name initial" in m.reason
     m = matcher.match(line(f"Odelia {entry.last_name}", where))
     assert m.decision is MatchDecision.REVIEW, m.reason
+    first = {e.field: e for e in m.candidates[0].evidence}["first_name"]
+    assert first.level is ComparisonLevel.LOOSE  # a likeness, weighed as one
     # a house number that differs is against it
     m = matcher.match(line(f"O. {entry.last_name}", f"250 {entry.street_name}, {entry.zip5}"))
     assert m.decision is not MatchDecision.MATCH, m.reason
