@@ -116,7 +116,8 @@ class Comparison:
     fold_level: ComparisonLevel | None = None  # equal once OCR-folded (`fold`)
     fold: Fold = Fold.LETTERS  # which fold
     edit_level: ComparisonLevel | None = None  # one edit apart (OSA: a swap is one edit) ...
-    edit_min_length: int = 1  # ... when both values are at least this long
+    edit_min_length: int = 1  # ... when both values are at least this long, ...
+    added_min_length: int | None = None  # ... or a letter added to one this long ("KY"/"KYO")
     street_core: bool = False  # equal once a trailing street type is dropped: CLOSE
     transposed_level: ComparisonLevel | None = None  # two neighbouring digits swapped ("57"/"75")
     ocr_fold: bool = False  # also compare the OCR-folded forms' similarity: the better counts
@@ -147,6 +148,9 @@ COMPARISONS: tuple[Comparison, ...] = (
         fold_level=ComparisonLevel.CLOSE,
         edit_level=ComparisonLevel.CLOSE,
         edit_min_length=3,
+        # a two-letter given name with a letter added ("KY" / "KYO") is one slip; one letter
+        # changed ("AL" / "AN") is another name
+        added_min_length=2,
         ocr_fold=True,
     ),
     Comparison(
@@ -374,9 +378,11 @@ def compare_arrays(
         # one edit apart needs lengths at most one apart, both long enough; a pair already at
         # the level or better is not lifted
         target = LEVEL_CODES[cmp.edit_level]
-        at = np.flatnonzero(
-            (np.minimum(la, lb) >= cmp.edit_min_length) & (np.abs(la - lb) <= 1) & (codes > target)
-        )
+        shorter = np.minimum(la, lb)
+        long_enough = shorter >= cmp.edit_min_length
+        if cmp.added_min_length is not None:
+            long_enough |= (la != lb) & (shorter >= cmp.added_min_length)
+        at = np.flatnonzero(long_enough & (np.abs(la - lb) <= 1) & (codes > target))
         if len(at):
             ea = [pairs.values[k] for k in pairs.ia[at].tolist()]
             eb = [pairs.values[k] for k in pairs.ib[at].tolist()]

@@ -23,6 +23,7 @@ __all__ = [
     "STREET_SUFFIXES",
     "PersonName",
     "StreetAddress",
+    "initial_run_apart",
     "name_readings",
     "name_suffix",
     "normalize_address",
@@ -605,6 +606,26 @@ def name_readings(s: str | None) -> tuple[PersonName, ...]:
             PersonName(words[2], "", words[0] + words[1], first.suffix),
         )
     return (first,)
+
+
+def initial_run_apart(s: str | None) -> tuple[PersonName, ...]:
+    """For three words whose middle one is a single letter ("Cnono R Stitz", "Fenwic K
+    William"), the readings with that letter the given name's last, run apart: the first two
+    joined as the given name ("CNONOR STITZ") and as a surname written first ("WILLIAM
+    FENWICK"). Else none. Not among `name_readings`: a middle initial is far likelier, so the
+    matcher reads a name this way only when no voter has its first word as a given name
+    (`matchers.lines.line_frame`)."""
+    if not s or "," in str(s):
+        return ()
+    words = normalize_name(re.sub(r"(?<=\w)\s*-\s*(?=\w)", "", str(s))).split()
+    first = split_person_name(s)
+    if len(words) != 3 or len(words[1]) != 1 or len(words[2]) == 1 or first.middle != words[1]:
+        return ()
+    joined = words[0] + words[1]
+    return (
+        PersonName(joined, "", words[2], first.suffix),
+        PersonName(words[2], "", joined, first.suffix),
+    )
 
 
 @dataclass(frozen=True, slots=True)

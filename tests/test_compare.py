@@ -60,11 +60,12 @@ def reference(cmp: Comparison, a: str, b: str) -> L:
     folder = digit_fold if cmp.fold is Fold.DIGITS else ocr_fold
     if cmp.fold_level is not None and folder(a) == folder(b):
         got.append(cmp.fold_level)
-    if (
-        cmp.edit_level is not None
-        and min(len(a), len(b)) >= cmp.edit_min_length
-        and OSA.distance(a, b) <= 1
-    ):
+    long_enough = min(len(a), len(b)) >= cmp.edit_min_length or (
+        cmp.added_min_length is not None
+        and len(a) != len(b)
+        and min(len(a), len(b)) >= cmp.added_min_length
+    )
+    if cmp.edit_level is not None and long_enough and OSA.distance(a, b) <= 1:
         got.append(cmp.edit_level)
     if cmp.nicknames and same_given_name(a, b):
         got.append(L.CLOSE)
@@ -99,6 +100,9 @@ CASES = [
     ("first_name", "K", "JOHN", L.DIFFERENT),
     ("first_name", "JOHAN", "JOHN", L.CLOSE),
     ("first_name", "MARCUS", "MARCIA", L.LOOSE),  # a likeness
+    ("first_name", "KYO", "KY", L.CLOSE),  # a letter added to a two-letter name: one slip
+    ("first_name", "AL", "AN", L.DIFFERENT),  # a letter changed: another name
+    ("last_name", "LIU", "LI", L.LOOSE),  # surnames: not for two letters (LI and LIU differ)
     ("middle_name", "A", "ALBERT", L.CLOSE),  # the middle initial stays CLOSE
     ("first_name", "PERCIVAL", "JOHN", L.DIFFERENT),
     ("first_name", "LARNAR", "LAMAR", L.CLOSE),

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from matchers.lines import line_frame
 from matchers.matcher import METHOD, FSMatcher
 from matchers.store import RegisterStore
 from pipeline.case import MatchingConfig
@@ -475,3 +476,31 @@ def test_an_initial_with_a_house_number_one_slip_off_is_weighed_not_refused():
     # a house number that differs is against it
     m = matcher.match(line(f"O. {entry.last_name}", f"250 {entry.street_name}, {entry.zip5}"))
     assert m.decision is not MatchDecision.MATCH, m.reason
+
+
+def test_a_letter_run_apart_from_an_unknown_given_name_is_read_joined():
+    # Invented names. "Cnono R Stitz": no voter is CNONO, so the R may be the given name's
+    # last letter run apart (CNONOR: one slip from CONNOR), or the name written surname first
+    # (STITZ CNONOR); "Ansel Q Quilby" (ANSEL is a voter's given name) is read with a middle
+    # initial only.
+    people = [
+        *_loners(),
+        RegisterEntry("C1", "STITZ", "CONNOR", house_number="43", street_name="SKINNER ST"),
+    ]
+    matcher = FSMatcher(people, CFG)
+    m = matcher.match(line("Cnono R Stitz", "43 Skinner Street"))
+    assert m.decision is MatchDecision.MATCH and m.voter_id == "C1", m.reason
+    with matcher.store.cursor() as con:
+        q = line_frame(con, [("Cnono R Stitz", ""), ("Ansel Q Quilby", "")], (), readings=True)
+    readings = {(int(r.line), r.n_first, r.n_last) for r in q.itertuples()}
+    assert (0, "CNONOR", "STITZ") in readings and (0, "STITZ", "CNONOR") in readings
+    assert {(ln, f) for ln, f, _ in readings if ln == 1} == {(1, "ANSEL")}
+
+
+def test_a_two_letter_given_name_with_a_letter_added_is_one_slip():
+    people = [
+        *_loners(),
+        RegisterEntry("K1", "DIXON", "KY", house_number="148", street_name="JINKA ST"),
+    ]
+    m = FSMatcher(people, CFG).match(line("Kyo Dixon", "148 Jinka Street"))
+    assert m.decision is MatchDecision.MATCH and m.voter_id == "K1", m.reason
