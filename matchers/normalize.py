@@ -586,7 +586,7 @@ def name_readings(s: str | None) -> tuple[PersonName, ...]:
     (`split_person_name`), then: two words the other way round ("Paterson Madeleine": surname
     first); one word as a given name too ("Robert"); three words with two of them run apart
     ("Francesco Finl Ay", "Jord An Blake", "William Rei D"), each join (not a middle initial),
-    and the first two joined as a surname written first ("Van Groesen Chelsea").
+    and each join with the surname written first ("Van Groesen Chelsea", "Huxley Samant Ha").
     A name with a comma, or of more words, has one reading. The matcher scores every reading
     and keeps a voter's best."""
     first = split_person_name(s)
@@ -604,6 +604,8 @@ def name_readings(s: str | None) -> tuple[PersonName, ...]:
             PersonName(words[0] + words[1], "", words[2], first.suffix),
             # a surname of two words written first ("Van Groesen Chelsea", "Nguy En Eliza")
             PersonName(words[2], "", words[0] + words[1], first.suffix),
+            # the surname written first, the given name run apart ("Huxley Samant Ha")
+            PersonName(words[1] + words[2], "", words[0], first.suffix),
         )
     return (first,)
 

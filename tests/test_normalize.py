@@ -161,6 +161,8 @@ def test_name_readings_swapped_one_word_and_words_run_apart():
     assert name_readings("Robert")[1] == PersonName("ROBERT", "", "", "")
     joins = name_readings("Francesco Finl Ay")[1:]
     assert PersonName("FRANCESCO", "", "FINLAY", "") in joins
+    # the surname first, the given name run apart
+    assert PersonName("SAMANTHA", "", "HUXLEY", "") in name_readings("Huxley Samant Ha")
     assert name_readings("John A Smith") == (split_person_name("John A Smith"),)
     assert name_readings("Smith, John") == (split_person_name("Smith, John"),)
 
