@@ -666,6 +666,13 @@ def _unglue(token: str) -> str:
     return token
 
 
+def _is_unit(part: str) -> bool:
+    """A part of a residence after a comma that is a unit ("Apt 3", "#4", "Suite 2")."""
+    return part.strip().upper().startswith(_UNIT_STARTS) and normalize_address(part).startswith(
+        _UNIT
+    )
+
+
 def split_street_address(s: str | None) -> StreetAddress:
     """Split a residence as written into house number, street, unit and ZIP. Never raises.
 
@@ -678,12 +685,11 @@ def split_street_address(s: str | None) -> StreetAddress:
     # Keep a unit written after a comma ("12 Main St, Apt 3, Town"); drop the place after it.
     first = parts[0]
     for part in parts[1:]:
-        if part.strip().upper().startswith(_UNIT_STARTS) and normalize_address(part).startswith(
-            _UNIT
-        ):
+        if _is_unit(part):
             first = f"{first} {part}"
     found = _ZIP.search(raw)
-    if found is None and len(parts) > 1 and not parts[-1].strip().upper().startswith(_UNIT_STARTS):
+    # (a place whose name starts like a unit, "Stonyfell 3015", keeps its postcode)
+    if found is None and len(parts) > 1 and not _is_unit(parts[-1]):
         found = _POSTCODE.search(parts[-1])
     zip5 = found.group(1) if found else ""
     tokens = [_unglue(t) for t in normalize_address(first).split()]
@@ -735,9 +741,7 @@ def street_readings(s: str | None) -> tuple[StreetAddress, ...]:
         return (first,)
     out = [first]
     for part in parts[1:-1]:
-        if part.strip().upper().startswith(_UNIT_STARTS) and normalize_address(part).startswith(
-            _UNIT
-        ):
+        if _is_unit(part):
             continue
         other = split_street_address(part)
         if not _has_suffix(other.street):
