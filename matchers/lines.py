@@ -58,18 +58,19 @@ def _run_apart(
     extra = {n: got for n, got in extra.items() if got}
     if not extra:
         return {}
-    firsts = sorted({split_person_name(lines[n][0]).first for n in extra})
+    # the first word: the joined given name less the letter
+    firsts = {n: got[0].first[:-1] for n, got in extra.items()}
     known = {
         str(a)
         for (a,) in con.execute(
-            "SELECT n_first FROM given_names WHERE n_first IN (SELECT unnest(?))", [firsts]
+            "SELECT n_first FROM given_names WHERE n_first IN (SELECT unnest(?))",
+            [sorted(set(firsts.values()))],
         ).fetchall()
     }
     return {
         n: got
         for n, got in extra.items()
-        if (first := split_person_name(lines[n][0]).first) not in known
-        and first not in KNOWN_GIVEN_NAMES
+        if firsts[n] not in known and firsts[n] not in KNOWN_GIVEN_NAMES
     }
 
 

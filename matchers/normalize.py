@@ -617,8 +617,9 @@ def initial_run_apart(s: str | None) -> tuple[PersonName, ...]:
     FENWICK"). Else none. Not among `name_readings`: a middle initial is far likelier, so the
     matcher reads a name this way only when no voter has its first word as a given name
     (`matchers.lines.line_frame`)."""
-    if not s or "," in str(s):
-        return ()
+    raw = str(s or "").split()
+    if len(raw) not in (3, 4) or "," in str(s) or sum(ch.isalpha() for ch in raw[1]) != 1:
+        return ()  # most names, cheaply (a fourth word may be a suffix)
     words = normalize_name(re.sub(r"(?<=\w)\s*-\s*(?=\w)", "", str(s))).split()
     first = split_person_name(s)
     if len(words) != 3 or len(words[1]) != 1 or len(words[2]) == 1 or first.middle != words[1]:
