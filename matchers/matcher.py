@@ -826,13 +826,14 @@ class FSMatcher:
             if (
                 qrow.confidence < NAME_TRUST_SUFFIX
                 and len(chosen) > 1
-                and _housemate_one_slip_apart(s, chosen[0], chosen[1])
+                and _one_slip_apart(s, chosen[0], chosen[1])
             ):
+                where = "lives at the same address" if has_address else "has"
                 return (
                     MatchDecision.REVIEW,
-                    f"{summary}; the next voter lives at the same address under the same "
-                    "surname, with a given name one slip from the line's, and the name was not "
-                    "read from a text layer: the line may be theirs, misread",
+                    f"{summary}; the next voter {where} under the same surname, with a given "
+                    "name one slip from the line's, and the name was not read from a text "
+                    "layer: the line may be theirs, misread",
                 )
             return MatchDecision.MATCH, summary
         # "Not registered" needs all three: the evidence is against every candidate (weight
@@ -942,21 +943,20 @@ def _evidence(s: _Scored, rows: Sequence[int]) -> dict[int, tuple[FieldEvidence,
     }
 
 
-def _housemate_one_slip_apart(s: _Scored, best: int, nxt: int) -> bool:
+def _one_slip_apart(s: _Scored, best: int, nxt: int) -> bool:
     """The best voter's given name is the line's and the next voter's is one slip from it
-    ("NARIN" / "NORIN"), and the two agree with the line alike on every other field at one
-    address under one surname: a misread of one housemate's name spells the other's, so for
-    a name read from an image the given name's lead alone does not tell them apart (as a
-    suffix alone does not: `NAME_TRUST_SUFFIX`)."""
+    ("NARIN" / "NORIN"), and the two agree with the line alike on every other field under one
+    surname, at one address or, the line giving none, anywhere: a misread of one voter's name
+    spells the other's, so for a name read from an image the given name's lead alone does not
+    tell them apart (as a suffix alone does not: `NAME_TRUST_SUFFIX`)."""
     if s.codes[best, _FIRST] != EXACT or s.codes[nxt, _FIRST] != CLOSE:
         return False
     others = [f for f in range(s.codes.shape[1]) if f != _FIRST]
     if not np.array_equal(s.codes[best, others], s.codes[nxt, others]):
         return False
-    same = all(
-        s.reg_values[f][best] == s.reg_values[f][nxt] != ""
-        for f in ("last_name", "house_number", "street")
-    )
+    no_address = s.codes[best, _HOUSE] == MISSING and s.codes[best, _STREET] == MISSING
+    fields = ("last_name",) if no_address else ("last_name", "house_number", "street")
+    same = all(s.reg_values[f][best] == s.reg_values[f][nxt] != "" for f in fields)
     line_first = str(s.line_values["first_name"][best])
     return same and one_slip(line_first, str(s.reg_values["first_name"][nxt]), min_length=3)
 

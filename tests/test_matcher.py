@@ -428,6 +428,14 @@ def test_housemates_one_slip_apart_go_to_review():
     # typed in a text layer, the exact name is the voter's
     m = matcher.match(line("Narin Ashgate", "345 Valley Ter"))
     assert m.decision is MatchDecision.MATCH and m.voter_id == "N1", m.reason
+    # with no address written, two voters of one surname anywhere are told apart by the given
+    # name alone, as housemates are
+    elsewhere = [*people[:-1], replace(people[-1], house_number="12", street_name="MILL RD")]
+    no_address = SignatureLine(
+        "abcdef012345", 2, (Field("name", "Narin Ashgate", 0.8, Source.OCR),)
+    )
+    m = FSMatcher(elsewhere, CFG).match(no_address)
+    assert m.decision is MatchDecision.REVIEW and "one slip" in m.reason, m.reason
 
 
 def test_a_given_name_on_its_street_is_never_called_not_registered():
