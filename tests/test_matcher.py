@@ -486,16 +486,24 @@ def test_an_initial_with_a_house_number_one_slip_off_is_weighed_not_refused():
     assert m.decision is not MatchDecision.MATCH, m.reason
 
 
-def test_a_letter_run_apart_from_an_unknown_given_name_is_read_joined():
-    # Invented names. "Cnono R Stitz": no voter is CNONO, so the R may be the given name's
-    # last letter run apart (CNONOR: one slip from CONNOR), or the name written surname first
-    # (STITZ CNONOR); "Ansel Q Quilby" (ANSEL is a voter's given name) is read with a middle
-    # initial only.
-    people = [
-        *_loners(),
-        RegisterEntry("C1", "STITZ", "CONNOR", house_number="43", street_name="SKINNER ST"),
-    ]
-    matcher = FSMatcher(people, CFG)
+@pytest.fixture(scope="module")
+def loners_and_more():
+    # Invented names: CONNOR STITZ and KY DIXON among voters at addresses of their own.
+    return FSMatcher(
+        [
+            *_loners(),
+            RegisterEntry("C1", "STITZ", "CONNOR", house_number="43", street_name="SKINNER ST"),
+            RegisterEntry("K1", "DIXON", "KY", house_number="148", street_name="JINKA ST"),
+        ],
+        CFG,
+    )
+
+
+def test_a_letter_run_apart_from_an_unknown_given_name_is_read_joined(loners_and_more):
+    # "Cnono R Stitz": no voter is CNONO, so the R may be the given name's last letter run
+    # apart (CNONOR: one slip from CONNOR), or the name written surname first (STITZ CNONOR);
+    # "Ansel Q Quilby" (ANSEL is a voter's given name) is read with a middle initial only.
+    matcher = loners_and_more
     m = matcher.match(line("Cnono R Stitz", "43 Skinner Street"))
     assert m.decision is MatchDecision.MATCH and m.voter_id == "C1", m.reason
     with matcher.store.cursor() as con:
@@ -505,10 +513,6 @@ def test_a_letter_run_apart_from_an_unknown_given_name_is_read_joined():
     assert {(ln, f) for ln, f, _ in readings if ln == 1} == {(1, "ANSEL")}
 
 
-def test_a_two_letter_given_name_with_a_letter_added_is_one_slip():
-    people = [
-        *_loners(),
-        RegisterEntry("K1", "DIXON", "KY", house_number="148", street_name="JINKA ST"),
-    ]
-    m = FSMatcher(people, CFG).match(line("Kyo Dixon", "148 Jinka Street"))
+def test_a_two_letter_given_name_with_a_letter_added_is_one_slip(loners_and_more):
+    m = loners_and_more.match(line("Kyo Dixon", "148 Jinka Street"))
     assert m.decision is MatchDecision.MATCH and m.voter_id == "K1", m.reason
