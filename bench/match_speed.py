@@ -120,6 +120,7 @@ def phase_match(args: argparse.Namespace) -> dict[str, float]:
     matches = matcher.match_all(lines)
     t2 = time.perf_counter()
     c2 = time.process_time()
+    digest = _decisions(matches, kinds, truth, args.decisions)
     out: dict[str, float] = {
         "build_seconds": t1 - t0,
         "build_cpu_seconds": c1 - c0,
@@ -131,6 +132,7 @@ def phase_match(args: argparse.Namespace) -> dict[str, float]:
         "load_before": load,
         "load_after": os.getloadavg()[0],
         "peak_mb": _peak_mb(),
+        "decisions_sha256": digest,
     }
     for kind in ("typed", "handwriting"):
         idx = [i for i, k in enumerate(kinds) if k == kind]
@@ -184,6 +186,44 @@ def phase_match(args: argparse.Namespace) -> dict[str, float]:
     if args.splink:
         out.update(_splink(args, store, lines, truth))
     return out
+
+
+def _decisions(matches, kinds, truth, path: Path | None) -> str:
+    """The sha256 of every line's decision, voter, probability, reason and candidates with
+    their evidence (two runs decide alike exactly when the hashes are equal); written one line
+    a signer to `path` (JSON lines) when given."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    out = path.open("w", encoding="utf-8") if path else None
+    try:
+        for m, kind, voter in zip(matches, kinds, truth, strict=True):
+            row = json.dumps(
+                {
+                    "line": m.line_id,
+                    "kind": kind,
+                    "truth": voter,
+                    "decision": m.decision.value,
+                    "voter": m.voter_id,
+                    "probability": m.probability,
+                    "reason": m.reason,
+                    "candidates": [
+                        [
+                            c.voter_id,
+                            c.score,
+                            [[e.field, e.level.value, e.score] for e in c.evidence],
+                        ]
+                        for c in m.candidates
+                    ],
+                }
+            )
+            digest.update(row.encode())
+            if out:
+                out.write(row + "\n")
+    finally:
+        if out:
+            out.close()
+    return digest.hexdigest()
 
 
 def _splink(args, store, lines, truth) -> dict[str, float]:
@@ -304,6 +344,9 @@ def main() -> int:
     parser.add_argument("--splink", action="store_true", help="also run splink (if importable)")
     parser.add_argument("--splink-path", type=Path, help="a folder splink is installed in")
     parser.add_argument("--phase", choices=("generate", "import", "match"))
+    parser.add_argument(
+        "--decisions", type=Path, help="write every line's decision here (JSON lines)"
+    )
     args = parser.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
     args.register = args.work / f"register-{args.rows}-{args.seed}.csv"
@@ -334,6 +377,7 @@ def main() -> int:
         f"CPU-second; load average {m['load_before']:.1f} before, {m['load_after']:.1f} after "
         f"({os.cpu_count()} CPUs)"
     )
+    print(f"  decisions sha256 {m['decisions_sha256'][:16]}")
     for kind in ("typed", "handwriting"):
         print(
             f"  {kind:11s} F1 {m[f'{kind}_f1']:.4f} (precision {m[f'{kind}_precision']:.4f}, "

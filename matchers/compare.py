@@ -17,10 +17,13 @@ rules gives:
                types up often enough that capping them lost recall on
                ../shared/reference/address-matching/ for no precision), or whose name starts
                the other written without spaces ("BROOKER ST" / "BROOKE RSTREET")
-    LOOSE      similarity >= `loose`; or a given name is the initial of the other; or a house
-               number one edit off ("12" / "13": a slip, or the house next door); two of its
-               digits swapped ("57" / "75") is CLOSE, a level of its own apart from the house
-               next door
+    INITIAL    a given name written as an initial (either side) whose letter is the other's
+               first: a level of its own, apart from a likeness, whose m and u are the chances
+               that two given names' first letters agree for one person and for two
+               (`Comparison.conditional`; matchers/weights.py)
+    LOOSE      similarity >= `loose`; or a house number one edit off ("12" / "13": a slip,
+               or the house next door); two of its digits swapped ("57" / "75") is CLOSE, a
+               level of its own apart from the house next door
     DIFFERENT  anything else
 
 Why the slip is its own level: a typed or read name differs from the register's by one slip far
@@ -69,12 +72,13 @@ __all__ = [
 LEVELS: tuple[ComparisonLevel, ...] = (
     ComparisonLevel.EXACT,
     ComparisonLevel.CLOSE,
+    ComparisonLevel.INITIAL,
     ComparisonLevel.LOOSE,
     ComparisonLevel.DIFFERENT,
     ComparisonLevel.MISSING,
 )
 LEVEL_CODES = {lv: i for i, lv in enumerate(LEVELS)}
-EXACT, CLOSE, LOOSE, DIFFERENT, MISSING = range(5)
+EXACT, CLOSE, INITIAL, LOOSE, DIFFERENT, MISSING = range(6)
 
 # "NICK|FORMAL" and "FORMAL|NICK" for every nickname pair: one vectorized lookup per batch.
 _NICKNAME_PAIRS = frozenset(
@@ -112,10 +116,25 @@ class Comparison:
     fold_level: ComparisonLevel | None = None  # equal once OCR-folded (`fold`)
     fold: Fold = Fold.LETTERS  # which fold
     edit_level: ComparisonLevel | None = None  # one edit apart (OSA: a swap is one edit) ...
-    edit_min_length: int = 1  # ... when both values are at least this long
+    edit_min_length: int = 1  # ... when both values are at least this long, ...
+    added_min_length: int | None = None  # ... or a letter added to one this long ("KY"/"KYO")
     street_core: bool = False  # equal once a trailing street type is dropped: CLOSE
     transposed_level: ComparisonLevel | None = None  # two neighbouring digits swapped ("57"/"75")
     ocr_fold: bool = False  # also compare the OCR-folded forms' similarity: the better counts
+
+    @property
+    def conditional(self) -> bool:
+        """Whether this comparison gives the INITIAL level. Its m and u are conditional: the
+        chances that the first letters agree (for one person, for two), among pairs where
+        either side could be an initial; they stay out of the other levels' shares, as MISSING
+        does (weights.py), so a likeness is weighed by how often likenesses occur, not by how
+        often signers write initials."""
+        return self.initial_level is ComparisonLevel.INITIAL
+
+    def gives(self, code: int) -> bool:
+        """Whether this comparison can give the level of this code (INITIAL only when
+        `conditional`; MISSING always)."""
+        return code != INITIAL or self.conditional
 
 
 COMPARISONS: tuple[Comparison, ...] = (
@@ -125,10 +144,13 @@ COMPARISONS: tuple[Comparison, ...] = (
         close=92.0,
         loose=80.0,
         nicknames=True,
-        initial_level=ComparisonLevel.LOOSE,
+        initial_level=ComparisonLevel.INITIAL,
         fold_level=ComparisonLevel.CLOSE,
         edit_level=ComparisonLevel.CLOSE,
         edit_min_length=3,
+        # a two-letter given name with a letter added ("KY" / "KYO") is one slip; one letter
+        # changed ("AL" / "AN") is another name
+        added_min_length=2,
         ocr_fold=True,
     ),
     Comparison(
@@ -356,9 +378,11 @@ def compare_arrays(
         # one edit apart needs lengths at most one apart, both long enough; a pair already at
         # the level or better is not lifted
         target = LEVEL_CODES[cmp.edit_level]
-        at = np.flatnonzero(
-            (np.minimum(la, lb) >= cmp.edit_min_length) & (np.abs(la - lb) <= 1) & (codes > target)
-        )
+        shorter = np.minimum(la, lb)
+        long_enough = shorter >= cmp.edit_min_length
+        if cmp.added_min_length is not None:
+            long_enough |= (la != lb) & (shorter >= cmp.added_min_length)
+        at = np.flatnonzero(long_enough & (np.abs(la - lb) <= 1) & (codes > target))
         if len(at):
             ea = [pairs.values[k] for k in pairs.ia[at].tolist()]
             eb = [pairs.values[k] for k in pairs.ib[at].tolist()]

@@ -1,7 +1,8 @@
 """A batch's lines prepared for matching: the table `q` of a store cursor.
 
 `line_frame(con, texts, places)` splits each (name, residence) text the way the matcher reads it
-(the name every way `normalize.name_readings` gives, each reading but the first costing
+(the name every way `normalize.name_readings` gives, and, where no voter has its first word as
+a given name, `normalize.initial_run_apart`'s, each reading but the first costing
 READING_PENALTY bits; the residence into house number, street, unit and postcode, a trailing
 place name the register knows dropped, every way `normalize.street_readings` gives) and
 normalizes it in SQL exactly as the register was (`store.NORMALIZED_SQL`, with the same
@@ -16,7 +17,15 @@ from collections.abc import Sequence
 import duckdb
 import pandas as pd
 
-from .normalize import name_readings, split_person_name, split_street_address, street_readings
+from .nicknames import KNOWN_GIVEN_NAMES
+from .normalize import (
+    PersonName,
+    initial_run_apart,
+    name_readings,
+    split_person_name,
+    split_street_address,
+    street_readings,
+)
 from .store import NORMALIZED_SQL
 
 __all__ = ["READING_PENALTY", "line_frame"]
@@ -37,6 +46,34 @@ def _strip_place(street: str, places: frozenset[str], longest: int) -> str:
     return street
 
 
+def _run_apart(
+    con: duckdb.DuckDBPyConnection, lines: Sequence[tuple[str, str]]
+) -> dict[int, tuple[PersonName, ...]]:
+    """Per line (its position), the readings of a single letter between two words as the
+    given name's last, run apart (`normalize.initial_run_apart`: "Cnono R Stitz" as CNONOR
+    STITZ), for the lines whose first word is no voter's given name (the store's
+    `given_names`) nor a name of the nickname table: "John A Smith" is JOHN with a middle
+    initial, and is not read again."""
+    extra = {n: initial_run_apart(name) for n, (name, _) in enumerate(lines)}
+    extra = {n: got for n, got in extra.items() if got}
+    if not extra:
+        return {}
+    # the first word: the joined given name less the letter
+    firsts = {n: got[0].first[:-1] for n, got in extra.items()}
+    known = {
+        str(a)
+        for (a,) in con.execute(
+            "SELECT n_first FROM given_names WHERE n_first IN (SELECT unnest(?))",
+            [sorted(set(firsts.values()))],
+        ).fetchall()
+    }
+    return {
+        n: got
+        for n, got in extra.items()
+        if firsts[n] not in known and firsts[n] not in KNOWN_GIVEN_NAMES
+    }
+
+
 def line_frame(
     con: duckdb.DuckDBPyConnection,
     lines: Sequence[tuple[str, str]],
@@ -53,8 +90,11 @@ def line_frame(
     place_set = frozenset(p for p in places if p)
     longest = max((len(p.split()) for p in place_set), default=0)
     rows: list[tuple[object, ...]] = []
+    run_apart = _run_apart(con, lines) if readings else {}
     for n, (name, residence) in enumerate(lines):
-        people = name_readings(name) if readings else (split_person_name(name),)
+        people = (
+            name_readings(name) + run_apart.get(n, ()) if readings else (split_person_name(name),)
+        )
         addresses = street_readings(residence) if readings else (split_street_address(residence),)
         for a, address in enumerate(addresses):
             street = (

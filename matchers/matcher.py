@@ -45,10 +45,10 @@ are its own. Per batch of lines:
      what the other name and the address add or take away being the posterior's to weigh (the m
      fitted to the lines say how often signers change or leave out a name; the household shares
      of `_joint_bits` how often a housemate shares surname and address). Except: a given name
-     only LOOSE (an initial, or a likeness: a housemate's name may be like the line's) or a
-     slip that spells a given name some voter on the register has, or one of the nickname
-     table's (`KNOWN_GIVEN_NAMES`; "MARK" for "MARY": maybe an unregistered housemate) needs
-     the surname, house number, street and an initial or the middle name to agree (a likeness
+     only an initial (INITIAL) or a likeness (LOOSE: a housemate's name may be like the
+     line's) or a slip that spells a given name some voter on the register has, or one of the
+     nickname table's (`KNOWN_GIVEN_NAMES`; "MARK" for "MARY": maybe an unregistered housemate)
+     needs the surname, house number, street and an initial or the middle name to agree (a likeness
      that is no voter's given name may still be a real name a small register lacks: a
      housemate's "MARCUS" at MARCIA's address); an initial, which names nobody else, agrees
      with the surname and the street and a house number one slip off, or with the middle name
@@ -108,6 +108,7 @@ from .compare import (
     DIFFERENT,
     EXACT,
     FIELD_COLUMNS,
+    INITIAL,
     LEVELS,
     LOOSE,
     MISSING,
@@ -334,7 +335,7 @@ class FSMatcher:
         con.execute("DROP TABLE cand")
         q_line = q.line.to_numpy(dtype=np.int64)
         q_penalty = q.penalty.to_numpy(dtype=np.float64)
-        batch = self._fit(con, q_line, q_penalty, _initials(q), len(lines))
+        batch = self._fit(con, q_line, q_penalty, len(lines))
         firsts = np.searchsorted(q_line, np.arange(len(lines) + 1), side="left")
         chunks = [
             self._match_chunk(
@@ -373,7 +374,6 @@ class FSMatcher:
         con: duckdb.DuckDBPyConnection,
         q_line: np.ndarray,
         q_penalty: np.ndarray,
-        q_initial: np.ndarray,
         n_lines: int,
     ) -> _Batch:
         """m and the registered share fitted to this batch's scored pairs (each line's best
@@ -389,7 +389,7 @@ class FSMatcher:
         kept = _kept_by_prior(qid, voter, prior, self._cfg.candidates + 1)
         qid, voter, prior, codes = qid[kept], voter[kept], prior[kept], codes[kept]
         line = q_line[qid]
-        offset = -q_penalty[qid] + _joint_bits(codes, q_initial[qid], self._weights.u, self._shares)
+        offset = -q_penalty[qid] + _joint_bits(codes, self._weights.u, self._shares)
         weight = prior + offset
         order = np.lexsort((-weight, voter, line))
         voter = voter[order]
@@ -462,7 +462,6 @@ class FSMatcher:
         hi: int,
         q_line: np.ndarray,
         q_penalty: np.ndarray,
-        q_initial: np.ndarray,
         table: np.ndarray,
     ) -> _Scored:
         """The scored pairs (table `scored`, see `sql_pairs.best_pairs`) of the readings with
@@ -483,7 +482,7 @@ class FSMatcher:
         )
         data = {k: np.asarray(v)[kept] for k, v in data.items()}
         codes, sims, qid = codes[kept], sims[kept], qid[kept]
-        joint = _joint_bits(codes, q_initial[qid], self._weights.u, self._shares)
+        joint = _joint_bits(codes, self._weights.u, self._shares)
         weight = (
             table[np.arange(len(COMPARISONS))[None, :], codes].sum(axis=1) - q_penalty[qid] + joint
         )
@@ -524,9 +523,7 @@ class FSMatcher:
         """Decide lines lo .. lo + len(lines) (their readings are rows `readings` of q)."""
         q_line = q.line.to_numpy(dtype=np.int64)
         q_penalty = q.penalty.to_numpy(dtype=np.float64)
-        scored = self._score(
-            con, readings[0], readings[1], q_line, q_penalty, _initials(q), batch.table
-        )
+        scored = self._score(con, readings[0], readings[1], q_line, q_penalty, batch.table)
         idx = np.arange(lo, lo + len(lines))
         starts = np.searchsorted(scored.line, idx, side="left")
         ends = np.searchsorted(scored.line, idx, side="right")
@@ -741,9 +738,9 @@ class FSMatcher:
         summary = f"probability {probability:.4f}, weight {best:.1f} ({levels}), next {nxt}"
         # A name must agree, and what a line's name may lack or change is weighed, not assumed:
         # - the surname at least CLOSE (one slip) and the given name CLOSE; or
-        # - a given name only LOOSE (an initial, or a likeness), or a slip that spells another
-        #   given name on the register ("MARY" / "MARK": maybe another person), when the house
-        #   number and street agree and it is an initial or the middle name agrees; or
+        # - a given name only an initial or a likeness (INITIAL, LOOSE), or a slip that spells
+        #   another given name on the register ("MARY" / "MARK": maybe another person), when the
+        #   house number and street agree and it is an initial or the middle name agrees; or
         # - an initial, the street and a house number one slip off, or the middle name with no
         #   part of the address against it; or
         # - one name agreeing (CLOSE or better; LOOSE when it is the only name written) and
@@ -758,7 +755,7 @@ class FSMatcher:
         reg_first = str(s.reg_values["first_name"][chosen[0]])
         # an initial (the line's or the register's) that agrees names nobody else: unlike a
         # likeness, it is the voter's name as far as it goes
-        initial = given == LOOSE and 1 in (len(qrow.n_first), len(reg_first))
+        initial = given == INITIAL
         middle_agrees = bc[_MIDDLE] <= CLOSE
         # the address, where written, no further off than a house number one slip away
         address_near = bc[_HOUSE] != DIFFERENT and bc[_STREET] not in (LOOSE, DIFFERENT)
@@ -773,7 +770,7 @@ class FSMatcher:
         address_agrees = _address_agrees(bc)
         # A name must agree (CLOSE or better: equal, a slip, a nickname); what the other name
         # and the address add or take away is the posterior's to weigh. The exceptions: a
-        # given name only LOOSE (an initial, or a likeness: a housemate's name may be like the
+        # given name only an initial or a likeness (a housemate's name may be like the
         # line's) or a slip that spells another given name ("MARK" for "MARY") agrees
         # only with the surname, the house, the street and an initial or the middle name; a
         # line with one name needs the street or the house number to agree too; the only name
@@ -782,10 +779,15 @@ class FSMatcher:
         names_agree = (
             (
                 min(last, given) <= CLOSE
-                and given != LOOSE
+                and given not in (INITIAL, LOOSE)
                 and (both_names or bc[_STREET] <= CLOSE or bc[_HOUSE] <= CLOSE)
             )
-            or (last <= CLOSE and given == LOOSE and at_address and (initial or middle_agrees))
+            or (
+                last <= CLOSE
+                and given in (INITIAL, LOOSE)
+                and at_address
+                and (initial or middle_agrees)
+            )
             or (
                 # an initial with the surname: the street and a house number at most one slip
                 # off, or the middle name agreeing with no part of the address against it
@@ -824,13 +826,14 @@ class FSMatcher:
             if (
                 qrow.confidence < NAME_TRUST_SUFFIX
                 and len(chosen) > 1
-                and _housemate_one_slip_apart(s, chosen[0], chosen[1])
+                and _one_slip_apart(s, chosen[0], chosen[1])
             ):
+                where = "lives at the same address" if has_address else "has"
                 return (
                     MatchDecision.REVIEW,
-                    f"{summary}; the next voter lives at the same address under the same "
-                    "surname, with a given name one slip from the line's, and the name was not "
-                    "read from a text layer: the line may be theirs, misread",
+                    f"{summary}; the next voter {where} under the same surname, with a given "
+                    "name one slip from the line's, and the name was not read from a text "
+                    "layer: the line may be theirs, misread",
                 )
             return MatchDecision.MATCH, summary
         # "Not registered" needs all three: the evidence is against every candidate (weight
@@ -940,21 +943,20 @@ def _evidence(s: _Scored, rows: Sequence[int]) -> dict[int, tuple[FieldEvidence,
     }
 
 
-def _housemate_one_slip_apart(s: _Scored, best: int, nxt: int) -> bool:
+def _one_slip_apart(s: _Scored, best: int, nxt: int) -> bool:
     """The best voter's given name is the line's and the next voter's is one slip from it
-    ("NARIN" / "NORIN"), and the two agree with the line alike on every other field at one
-    address under one surname: a misread of one housemate's name spells the other's, so for
-    a name read from an image the given name's lead alone does not tell them apart (as a
-    suffix alone does not: `NAME_TRUST_SUFFIX`)."""
+    ("NARIN" / "NORIN"), and the two agree with the line alike on every other field under one
+    surname, at one address or, the line giving none, anywhere: a misread of one voter's name
+    spells the other's, so for a name read from an image the given name's lead alone does not
+    tell them apart (as a suffix alone does not: `NAME_TRUST_SUFFIX`)."""
     if s.codes[best, _FIRST] != EXACT or s.codes[nxt, _FIRST] != CLOSE:
         return False
     others = [f for f in range(s.codes.shape[1]) if f != _FIRST]
     if not np.array_equal(s.codes[best, others], s.codes[nxt, others]):
         return False
-    same = all(
-        s.reg_values[f][best] == s.reg_values[f][nxt] != ""
-        for f in ("last_name", "house_number", "street")
-    )
+    no_address = s.codes[best, _HOUSE] == MISSING and s.codes[best, _STREET] == MISSING
+    fields = ("last_name",) if no_address else ("last_name", "house_number", "street")
+    same = all(s.reg_values[f][best] == s.reg_values[f][nxt] != "" for f in fields)
     line_first = str(s.line_values["first_name"][best])
     return same and one_slip(line_first, str(s.reg_values["first_name"][nxt]), min_length=3)
 
@@ -1033,9 +1035,7 @@ def _shares(store: RegisterStore) -> _Shares:
         )
 
 
-def _joint_bits(
-    codes: np.ndarray, initial: np.ndarray, u: Sequence[Sequence[float]], shares: _Shares
-) -> np.ndarray:
+def _joint_bits(codes: np.ndarray, u: Sequence[Sequence[float]], shares: _Shares) -> np.ndarray:
     """Per pair, the bits to add where fields that agree (CLOSE or better) are not independent
     chances: the weights count house number, street and ZIP as three (the product of their
     u), but two entries at one address agree on all three at once, and two people of one
@@ -1044,8 +1044,8 @@ def _joint_bits(
     added). Without it, an address agreeing in a county of 200,000 counted some 27 bits where
     the register's addresses give 17, enough for a given name and an address to outweigh a
     surname that differs. The household's share counts only where the given names do not agree
-    (DIFFERENT, one not written, or only a likeness that is not an initial: `initial` marks the
-    pairs whose line gives an initial): a given name that agrees, even as an initial, is what tells
+    (DIFFERENT, one not written, or only a likeness, LOOSE): a given name that agrees, even as an
+    initial (INITIAL), is what tells
     a household's members apart (two who both agree are told apart by the margin); this is what
     keeps a housemate who is not registered (another given name, the same surname and address)
     from being matched to the voter, however the fitted weights make a given name that
@@ -1076,7 +1076,7 @@ def _joint_bits(
             out[where] = np.minimum(0.0, address[where] - math.log2(share))
     if shares.household > 0.0:
         first = codes[:, _FIRST]
-        unlike = (first >= DIFFERENT) | ((first == LOOSE) & ~initial)
+        unlike = (first >= DIFFERENT) | (first == LOOSE)
         house = near & (codes[:, _LAST] <= CLOSE) & unlike
         both = chance((_LAST, *_ADDRESS, _ZIP))[house] - math.log2(shares.household)
         out[house] = np.minimum(out[house], np.minimum(0.0, both))
@@ -1103,11 +1103,6 @@ def _kept_by_prior(qid: np.ndarray, voter: np.ndarray, weight: np.ndarray, keep:
     threshold = np.full(int(qid.max()) + 1, -np.inf)
     threshold[fq[at]] = fw[at]
     return weight >= threshold[qid] - EPSILON
-
-
-def _initials(q: pd.DataFrame) -> np.ndarray:
-    """Per reading (row of q): whether its given name is an initial."""
-    return (q.n_first.astype(str).str.len() == 1).to_numpy()
 
 
 def _posterior(weights: np.ndarray, log2_prior: float) -> np.ndarray:

@@ -23,6 +23,7 @@ __all__ = [
     "STREET_SUFFIXES",
     "PersonName",
     "StreetAddress",
+    "initial_run_apart",
     "name_readings",
     "name_suffix",
     "normalize_address",
@@ -585,7 +586,7 @@ def name_readings(s: str | None) -> tuple[PersonName, ...]:
     (`split_person_name`), then: two words the other way round ("Paterson Madeleine": surname
     first); one word as a given name too ("Robert"); three words with two of them run apart
     ("Francesco Finl Ay", "Jord An Blake", "William Rei D"), each join (not a middle initial),
-    and the first two joined as a surname written first ("Van Groesen Chelsea").
+    and each join with the surname written first ("Van Groesen Chelsea", "Huxley Samant Ha").
     A name with a comma, or of more words, has one reading. The matcher scores every reading
     and keeps a voter's best."""
     first = split_person_name(s)
@@ -603,8 +604,31 @@ def name_readings(s: str | None) -> tuple[PersonName, ...]:
             PersonName(words[0] + words[1], "", words[2], first.suffix),
             # a surname of two words written first ("Van Groesen Chelsea", "Nguy En Eliza")
             PersonName(words[2], "", words[0] + words[1], first.suffix),
+            # the surname written first, the given name run apart ("Huxley Samant Ha")
+            PersonName(words[1] + words[2], "", words[0], first.suffix),
         )
     return (first,)
+
+
+def initial_run_apart(s: str | None) -> tuple[PersonName, ...]:
+    """For three words whose middle one is a single letter ("Cnono R Stitz", "Fenwic K
+    William"), the readings with that letter the given name's last, run apart: the first two
+    joined as the given name ("CNONOR STITZ") and as a surname written first ("WILLIAM
+    FENWICK"). Else none. Not among `name_readings`: a middle initial is far likelier, so the
+    matcher reads a name this way only when no voter has its first word as a given name
+    (`matchers.lines.line_frame`)."""
+    raw = str(s or "").split()
+    if len(raw) not in (3, 4) or "," in str(s) or sum(ch.isalpha() for ch in raw[1]) != 1:
+        return ()  # most names, cheaply (a fourth word may be a suffix)
+    words = normalize_name(re.sub(r"(?<=\w)\s*-\s*(?=\w)", "", str(s))).split()
+    first = split_person_name(s)
+    if len(words) != 3 or len(words[1]) != 1 or len(words[2]) == 1 or first.middle != words[1]:
+        return ()
+    joined = words[0] + words[1]
+    return (
+        PersonName(joined, "", words[2], first.suffix),
+        PersonName(words[2], "", joined, first.suffix),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -643,6 +667,13 @@ def _unglue(token: str) -> str:
     return token
 
 
+def _is_unit(part: str) -> bool:
+    """A part of a residence after a comma that is a unit ("Apt 3", "#4", "Suite 2")."""
+    return part.strip().upper().startswith(_UNIT_STARTS) and normalize_address(part).startswith(
+        _UNIT
+    )
+
+
 def split_street_address(s: str | None) -> StreetAddress:
     """Split a residence as written into house number, street, unit and ZIP. Never raises.
 
@@ -655,12 +686,11 @@ def split_street_address(s: str | None) -> StreetAddress:
     # Keep a unit written after a comma ("12 Main St, Apt 3, Town"); drop the place after it.
     first = parts[0]
     for part in parts[1:]:
-        if part.strip().upper().startswith(_UNIT_STARTS) and normalize_address(part).startswith(
-            _UNIT
-        ):
+        if _is_unit(part):
             first = f"{first} {part}"
     found = _ZIP.search(raw)
-    if found is None and len(parts) > 1 and not parts[-1].strip().upper().startswith(_UNIT_STARTS):
+    # (a place whose name starts like a unit, "Stonyfell 3015", keeps its postcode)
+    if found is None and len(parts) > 1 and not _is_unit(parts[-1]):
         found = _POSTCODE.search(parts[-1])
     zip5 = found.group(1) if found else ""
     tokens = [_unglue(t) for t in normalize_address(first).split()]
@@ -712,9 +742,7 @@ def street_readings(s: str | None) -> tuple[StreetAddress, ...]:
         return (first,)
     out = [first]
     for part in parts[1:-1]:
-        if part.strip().upper().startswith(_UNIT_STARTS) and normalize_address(part).startswith(
-            _UNIT
-        ):
+        if _is_unit(part):
             continue
         other = split_street_address(part)
         if not _has_suffix(other.street):

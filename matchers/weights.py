@@ -9,7 +9,10 @@ are estimated, not guessed:
 - u from random pairs of distinct register entries (`estimate_u`);
 - m from labelled synthetic pairs: register entries written out as a signer would (the noise
   model `noisy_signer`: typos, OCR letter confusions, nicknames, initials, omitted middle names
-  and units, abbreviations), paired with the entry they came from (`estimate_m`).
+  and units, abbreviations), paired with the entry they came from (`estimate_m`);
+- the given name's INITIAL level apart (a conditional level, `compare.Comparison.conditional`):
+  its m and u are the chances that the first letters agree for one person and for two, so an
+  initial weighs what its letter says (some 4 bits) and a likeness what likenesses say.
 
 Both use add-one smoothing. `python -m matchers.weights --out matchers/weights/default.json`
 rebuilds the stored weights from a synthetic register (synth, no real person) and
@@ -35,7 +38,15 @@ import pandas as pd
 
 from pipeline.records import ComparisonLevel, RegisterEntry
 
-from .compare import COMPARISONS, FIELD_COLUMNS, LEVELS, MISSING, Comparison, compare_arrays
+from .compare import (
+    COMPARISONS,
+    FIELD_COLUMNS,
+    INITIAL,
+    LEVELS,
+    MISSING,
+    Comparison,
+    compare_arrays,
+)
 from .lines import line_frame
 from .nicknames import FORMAL_NICKNAMES
 
@@ -91,14 +102,17 @@ class Weights:
     @property
     def table(self) -> np.ndarray:
         """weight[field][level] in bits, made monotone: a level never weighs more than a
-        better one (a sparse level's estimate can come out above EXACT; it is capped)."""
+        better one (a sparse level's estimate can come out above EXACT; it is capped). A level
+        the field's comparison never gives (INITIAL but for the given name) weighs 0 and caps
+        nothing."""
         t = np.zeros((len(self.fields), len(LEVELS)), dtype=np.float64)
-        for i in range(len(self.fields)):
-            for j in range(len(LEVELS)):
-                if j != MISSING:
-                    t[i, j] = math.log2(self.m[i][j] / self.u[i][j])
-                    if j > 0:
-                        t[i, j] = min(t[i, j], t[i, j - 1])
+        for i, field in enumerate(self.fields):
+            better = None
+            for j in _levels_given(field):
+                t[i, j] = math.log2(self.m[i][j] / self.u[i][j])
+                if better is not None:
+                    t[i, j] = min(t[i, j], t[i, better])
+                better = j
         return t
 
     def weight(self, field: str, level: ComparisonLevel) -> float:
@@ -124,12 +138,10 @@ class Weights:
             },
             "fields": {
                 f: {
-                    "m": {lv.value: self.m[i][j] for j, lv in enumerate(LEVELS) if j != MISSING},
-                    "u": {lv.value: self.u[i][j] for j, lv in enumerate(LEVELS) if j != MISSING},
+                    "m": {LEVELS[j].value: self.m[i][j] for j in _levels_given(f)},
+                    "u": {LEVELS[j].value: self.u[i][j] for j in _levels_given(f)},
                     "weight_bits": {
-                        lv.value: round(float(self.table[i, j]), 3)
-                        for j, lv in enumerate(LEVELS)
-                        if j != MISSING
+                        LEVELS[j].value: round(float(self.table[i, j]), 3) for j in _levels_given(f)
                     },
                 }
                 for i, f in enumerate(self.fields)
@@ -137,22 +149,32 @@ class Weights:
         }
 
 
+def _levels_given(field: str) -> tuple[int, ...]:
+    """The level codes the field's comparison gives, best first, MISSING (no evidence) left
+    out: INITIAL only for a comparison that gives it (`Comparison.conditional`)."""
+    cmp = _BY_FIELD.get(field)
+    return tuple(
+        j
+        for j in range(len(LEVELS))
+        if j != MISSING and (j != INITIAL or (cmp is not None and cmp.conditional))
+    )
+
+
+_BY_FIELD = {c.field: c for c in COMPARISONS}
+
+
 def weights_from_json(data: Mapping[str, Any]) -> Weights:
     fields = tuple(data["fields"])
-    m = tuple(
-        tuple(
-            1.0 if lv is ComparisonLevel.MISSING else float(data["fields"][f]["m"][lv.value])
-            for lv in LEVELS
+
+    def row(f: str, side: str) -> tuple[float, ...]:
+        given = _levels_given(f)
+        return tuple(
+            float(data["fields"][f][side][lv.value]) if j in given else 1.0
+            for j, lv in enumerate(LEVELS)
         )
-        for f in fields
-    )
-    u = tuple(
-        tuple(
-            1.0 if lv is ComparisonLevel.MISSING else float(data["fields"][f]["u"][lv.value])
-            for lv in LEVELS
-        )
-        for f in fields
-    )
+
+    m = tuple(row(f, "m") for f in fields)
+    u = tuple(row(f, "u") for f in fields)
     t = data["thresholds"]
     return Weights(
         fields,
@@ -191,18 +213,33 @@ def _compare_distinct_pairs(cmp: Comparison, a: Sequence[str], b: Sequence[str])
 def _frequencies(
     left: Mapping[str, Sequence[str]], right: Mapping[str, Sequence[str]]
 ) -> list[list[float]]:
-    """Per comparison, P(level) among non-missing pairs, add-one smoothed (MISSING: 1.0)."""
+    """Per comparison, P(level) among non-missing pairs, add-one smoothed (MISSING: 1.0). The
+    INITIAL level's (a conditional comparison's) is apart: the share of the non-missing pairs
+    whose first letters agree, add-one smoothed, whether or not either side was written as an
+    initial (an initial is a given name cut short: it agrees as often as the names' first
+    letters do). It stays out of the other levels' shares."""
     out: list[list[float]] = []
     for cmp in COMPARISONS:
         col = FIELD_COLUMNS[cmp.field]
         codes = _compare_distinct_pairs(cmp, left[col], right[col])
         counts = np.bincount(codes, minlength=len(LEVELS)).astype(float)[: len(LEVELS)]
-        counts[MISSING] = 0.0
+        counts[[MISSING, INITIAL]] = 0.0
+        shared = [j for j in range(len(LEVELS)) if j not in (MISSING, INITIAL)]
         present = counts.sum()
-        probs = [(counts[j] + 1.0) / (present + len(LEVELS) - 1) for j in range(len(LEVELS))]
+        probs = [(counts[j] + 1.0) / (present + len(shared)) for j in range(len(LEVELS))]
         probs[MISSING] = 1.0
+        probs[INITIAL] = _first_letters_agree(left[col], right[col]) if cmp.conditional else 1.0
         out.append(probs)
     return out
+
+
+def _first_letters_agree(a: Sequence[str], b: Sequence[str]) -> float:
+    """The share of the pairs, both sides written, whose first letters agree (add-one)."""
+    first_a = np.asarray([v[:1] for v in a], dtype=object)
+    first_b = np.asarray([v[:1] for v in b], dtype=object)
+    written = (first_a != "") & (first_b != "")
+    agree = int((first_a[written] == first_b[written]).sum())
+    return (agree + 1.0) / (int(written.sum()) + 2.0)
 
 
 def estimate_u(store: RegisterStore, pairs: int, seed: int) -> list[list[float]]:
@@ -311,8 +348,10 @@ def fit_to_lines(
     * size)), w the weights (bits) of m over u (u as given: random pairs of the register). The
     M step counts each field's levels over the pairs, each weighted by that probability, with
     the given m as a Dirichlet prior worth PRIOR_LINES_M lines (MISSING stays out: no
-    evidence), and lambda as the mean probability that a line is someone, with its prior worth
-    PRIOR_LINES_REGISTERED lines. u is not refitted (random pairs estimate it better)."""
+    evidence; so does INITIAL, whose m is conditional, the chance that an initial agrees with
+    the signer's given name, and is kept as given), and lambda as the mean probability that a
+    line is someone, with its prior worth PRIOR_LINES_REGISTERED lines. u is not refitted
+    (random pairs estimate it better)."""
     m = np.array(weights.m, dtype=np.float64)
     u = np.array(weights.u, dtype=np.float64)
     n_fields = len(weights.fields)
@@ -334,13 +373,14 @@ def fit_to_lines(
         new_m = m.copy()
         for f in range(n_fields):
             counts = np.bincount(by_field[f], weights=r, minlength=len(LEVELS))
-            counts[MISSING] = 0.0
+            counts[[MISSING, INITIAL]] = 0.0
             prior = np.array(weights.m[f], dtype=np.float64)
-            prior[MISSING] = 0.0
+            prior[[MISSING, INITIAL]] = 0.0
             prior = prior / prior.sum()
             row = counts + PRIOR_LINES_M * prior
             row = row / row.sum()
             row[MISSING] = 1.0
+            row[INITIAL] = weights.m[f][INITIAL]  # conditional: kept as given
             new_m[f] = row
         new_registered = (r.sum() + PRIOR_LINES_REGISTERED * REGISTERED_PRIOR) / (
             n_lines + PRIOR_LINES_REGISTERED

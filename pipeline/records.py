@@ -389,6 +389,9 @@ class ComparisonLevel(StrEnum):
 
     EXACT = "exact"
     CLOSE = "close"
+    # a given name written as its initial (or the register's an initial) whose letter agrees:
+    # a level of its own, weighed by how often two voters' initials agree by chance
+    INITIAL = "initial"
     LOOSE = "loose"
     DIFFERENT = "different"
     MISSING = "missing"  # one side has no value: no evidence either way

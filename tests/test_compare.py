@@ -60,11 +60,12 @@ def reference(cmp: Comparison, a: str, b: str) -> L:
     folder = digit_fold if cmp.fold is Fold.DIGITS else ocr_fold
     if cmp.fold_level is not None and folder(a) == folder(b):
         got.append(cmp.fold_level)
-    if (
-        cmp.edit_level is not None
-        and min(len(a), len(b)) >= cmp.edit_min_length
-        and OSA.distance(a, b) <= 1
-    ):
+    long_enough = min(len(a), len(b)) >= cmp.edit_min_length or (
+        cmp.added_min_length is not None
+        and len(a) != len(b)
+        and min(len(a), len(b)) >= cmp.added_min_length
+    )
+    if cmp.edit_level is not None and long_enough and OSA.distance(a, b) <= 1:
         got.append(cmp.edit_level)
     if cmp.nicknames and same_given_name(a, b):
         got.append(L.CLOSE)
@@ -85,7 +86,7 @@ def reference(cmp: Comparison, a: str, b: str) -> L:
         and any(a == b[:i] + b[i + 1] + b[i] + b[i + 2 :] for i in range(len(b) - 1))
     ):
         got.append(cmp.transposed_level)
-    order = [L.EXACT, L.CLOSE, L.LOOSE, L.DIFFERENT]
+    order = [L.EXACT, L.CLOSE, L.INITIAL, L.LOOSE, L.DIFFERENT]
     return min(got, key=order.index)
 
 
@@ -94,7 +95,15 @@ CASES = [
     ("first_name", "BILL", "WILLIAM", L.CLOSE),
     ("first_name", "PEGGY", "MARGARET", L.CLOSE),
     ("first_name", "JONH", "JOHN", L.CLOSE),
-    ("first_name", "J", "JOHN", L.LOOSE),
+    ("first_name", "J", "JOHN", L.INITIAL),  # a level of its own, not a likeness
+    ("first_name", "JOHN", "J", L.INITIAL),
+    ("first_name", "K", "JOHN", L.DIFFERENT),
+    ("first_name", "JOHAN", "JOHN", L.CLOSE),
+    ("first_name", "MARCUS", "MARCIA", L.LOOSE),  # a likeness
+    ("first_name", "KYO", "KY", L.CLOSE),  # a letter added to a two-letter name: one slip
+    ("first_name", "AL", "AN", L.DIFFERENT),  # a letter changed: another name
+    ("last_name", "LIU", "LI", L.LOOSE),  # surnames: not for two letters (LI and LIU differ)
+    ("middle_name", "A", "ALBERT", L.CLOSE),  # the middle initial stays CLOSE
     ("first_name", "PERCIVAL", "JOHN", L.DIFFERENT),
     ("first_name", "LARNAR", "LAMAR", L.CLOSE),
     ("last_name", "0SMOREOW", "OSMOREOW", L.CLOSE),
@@ -188,10 +197,16 @@ def test_stored_weights_are_monotone_and_missing_is_neutral():
     assert w.fields == tuple(c.field for c in COMPARISONS)
     assert w.made
     table = w.table
-    for i in range(len(w.fields)):
-        assert list(table[i, :4]) == sorted(table[i, :4], reverse=True)
-        assert table[i, 4] == 0.0
+    for i, cmp in enumerate(COMPARISONS):
+        given = [j for j, lv in enumerate(LEVELS) if lv is not L.MISSING and cmp.gives(j)]
+        assert list(table[i, given]) == sorted(table[i, given], reverse=True)
+        assert table[i, LEVELS.index(L.MISSING)] == 0.0
+        if not cmp.conditional:  # INITIAL: the given name's alone
+            assert table[i, LEVELS.index(L.INITIAL)] == 0.0
     assert w.weight("first_name", L.MISSING) == 0.0
+    # an initial weighs what its letter says; a likeness (LOOSE) less: a stranger's name is
+    # as often like the signer's as the signer's own
+    assert w.weight("first_name", L.INITIAL) > 2.0 > w.weight("first_name", L.LOOSE)
     assert w.thresholds.no_match <= w.thresholds.match
 
 
@@ -233,10 +248,29 @@ def test_u_is_estimated_on_the_register_matched_when_it_is_large_enough():
     assert "re-estimated on the register" in own.made
 
 
+def test_an_initial_is_weighed_by_how_often_first_letters_agree():
+    from matchers.compare import FIELD_COLUMNS, INITIAL, LOOSE
+    from matchers.weights import _frequencies
+
+    def side(first: list[str]) -> dict[str, list[str]]:
+        cols = {c: [""] * len(first) for c in FIELD_COLUMNS.values()}
+        cols["n_first"] = first
+        return cols
+
+    # two of four pairs agree on the first letter (add-one: 3 / 6); the pair of an initial
+    # with its name is INITIAL, and stays out of LOOSE's share (no likeness among these)
+    got = _frequencies(side(["JOHN", "J", "MARY", "MARK"]), side(["JAMES", "JOHN", "PAUL", "ANNA"]))
+    first = got[[c.field for c in COMPARISONS].index("first_name")]
+    assert first[INITIAL] == pytest.approx(0.5)
+    assert first[LOOSE] == pytest.approx(1 / (3 + 4))  # add-one over 3 pairs, 4 levels
+    # a field that never gives INITIAL has none
+    assert got[[c.field for c in COMPARISONS].index("last_name")][INITIAL] == 1.0
+
+
 def test_fit_to_lines_learns_m_and_the_registered_share_from_the_lines():
     import numpy as np
 
-    from matchers.compare import CLOSE, DIFFERENT, EXACT, MISSING
+    from matchers.compare import CLOSE, DIFFERENT, EXACT, INITIAL, MISSING
     from matchers.weights import PRIOR_LINES_M, fit_to_lines
 
     stored = load_weights()
@@ -252,6 +286,9 @@ def test_fit_to_lines_learns_m_and_the_registered_share_from_the_lines():
     line = np.arange(n)
     fit = fit_to_lines(stored, codes, line, np.zeros(n), n, 5_000)
     m_diff = fit.weights.m[fields.index("first_name")][DIFFERENT]
+    # the initial's m is conditional (the chance an initial agrees): kept as given
+    first = fields.index("first_name")
+    assert fit.weights.m[first][INITIAL] == stored.m[first][INITIAL]
     assert 0.05 < m_diff < 0.11 and stored.m[fields.index("first_name")][DIFFERENT] < 0.001
     assert fit.registered > 0.95
     # A handful of lines barely move the stored m (a village petition keeps its priors).

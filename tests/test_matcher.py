@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from matchers.lines import line_frame
 from matchers.matcher import METHOD, FSMatcher
 from matchers.store import RegisterStore
 from pipeline.case import MatchingConfig
@@ -427,6 +428,14 @@ def test_housemates_one_slip_apart_go_to_review():
     # typed in a text layer, the exact name is the voter's
     m = matcher.match(line("Narin Ashgate", "345 Valley Ter"))
     assert m.decision is MatchDecision.MATCH and m.voter_id == "N1", m.reason
+    # with no address written, two voters of one surname anywhere are told apart by the given
+    # name alone, as housemates are
+    elsewhere = [*people[:-1], replace(people[-1], house_number="12", street_name="MILL RD")]
+    no_address = SignatureLine(
+        "abcdef012345", 2, (Field("name", "Narin Ashgate", 0.8, Source.OCR),)
+    )
+    m = FSMatcher(elsewhere, CFG).match(no_address)
+    assert m.decision is MatchDecision.REVIEW and "one slip" in m.reason, m.reason
 
 
 def test_a_given_name_on_its_street_is_never_called_not_registered():
@@ -466,8 +475,44 @@ def test_an_initial_with_a_house_number_one_slip_off_is_weighed_not_refused():
     where = f"39 {entry.street_name}, {entry.zip5}"
     m = matcher.match(line(f"O. {entry.last_name}", where))
     assert m.decision is MatchDecision.MATCH and m.voter_id == entry.voter_id, m.reason
+    first = {e.field: e for e in m.candidates[0].evidence}["first_name"]
+    assert first.level is ComparisonLevel.INITIAL and "first_name initial" in m.reason
     m = matcher.match(line(f"Odelia {entry.last_name}", where))
     assert m.decision is MatchDecision.REVIEW, m.reason
+    first = {e.field: e for e in m.candidates[0].evidence}["first_name"]
+    assert first.level is ComparisonLevel.LOOSE  # a likeness, weighed as one
     # a house number that differs is against it
     m = matcher.match(line(f"O. {entry.last_name}", f"250 {entry.street_name}, {entry.zip5}"))
     assert m.decision is not MatchDecision.MATCH, m.reason
+
+
+@pytest.fixture(scope="module")
+def loners_and_more():
+    # Invented names: CONNOR STITZ and KY DIXON among voters at addresses of their own.
+    return FSMatcher(
+        [
+            *_loners(),
+            RegisterEntry("C1", "STITZ", "CONNOR", house_number="43", street_name="SKINNER ST"),
+            RegisterEntry("K1", "DIXON", "KY", house_number="148", street_name="JINKA ST"),
+        ],
+        CFG,
+    )
+
+
+def test_a_letter_run_apart_from_an_unknown_given_name_is_read_joined(loners_and_more):
+    # "Cnono R Stitz": no voter is CNONO, so the R may be the given name's last letter run
+    # apart (CNONOR: one slip from CONNOR), or the name written surname first (STITZ CNONOR);
+    # "Ansel Q Quilby" (ANSEL is a voter's given name) is read with a middle initial only.
+    matcher = loners_and_more
+    m = matcher.match(line("Cnono R Stitz", "43 Skinner Street"))
+    assert m.decision is MatchDecision.MATCH and m.voter_id == "C1", m.reason
+    with matcher.store.cursor() as con:
+        q = line_frame(con, [("Cnono R Stitz", ""), ("Ansel Q Quilby", "")], (), readings=True)
+    readings = {(int(r.line), r.n_first, r.n_last) for r in q.itertuples()}
+    assert (0, "CNONOR", "STITZ") in readings and (0, "STITZ", "CNONOR") in readings
+    assert {(ln, f) for ln, f, _ in readings if ln == 1} == {(1, "ANSEL")}
+
+
+def test_a_two_letter_given_name_with_a_letter_added_is_one_slip(loners_and_more):
+    m = loners_and_more.match(line("Kyo Dixon", "148 Jinka Street"))
+    assert m.decision is MatchDecision.MATCH and m.voter_id == "K1", m.reason

@@ -161,6 +161,8 @@ def test_name_readings_swapped_one_word_and_words_run_apart():
     assert name_readings("Robert")[1] == PersonName("ROBERT", "", "", "")
     joins = name_readings("Francesco Finl Ay")[1:]
     assert PersonName("FRANCESCO", "", "FINLAY", "") in joins
+    # the surname first, the given name run apart
+    assert PersonName("SAMANTHA", "", "HUXLEY", "") in name_readings("Huxley Samant Ha")
     assert name_readings("John A Smith") == (split_person_name("John A Smith"),)
     assert name_readings("Smith, John") == (split_person_name("Smith, John"),)
 
@@ -172,6 +174,10 @@ def test_name_readings_swapped_one_word_and_words_run_apart():
         ("12 Main St, Town NY 12345-1234", "12345", "MAIN ST"),
         ("12 Main St, Apt 305", "", "MAIN ST"),
         ("15 Cockcroftavenue, Pakenham 2114", "2114", "COCKCROFT AVE"),
+        # a place whose name starts like a unit ("ST", "SU", "UN", "AP") keeps its postcode
+        ("8 Budgerie, Tungun Street, Stonyfell 3015", "3015", "BUDGERIE"),
+        ("5 Oak Rd, Sunbury 3429", "3429", "OAK RD"),
+        ("12 Main St, Suite 3, 4000", "4000", "MAIN ST"),
     ],
 )
 def test_postcodes_of_any_length_and_street_types_run_in(text, zip5, street):
