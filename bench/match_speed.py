@@ -52,6 +52,12 @@ def _phase(args: argparse.Namespace, name: str) -> dict[str, float]:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+# The confidence of a handwriting-like line's fields: a name read from a hand-filled scan, sure
+# enough to be matched (rules.reading's thresholds: 0.80 read by OCR, 0.90 resolved by the closed
+# world), below a text layer's certainty.
+HAND_CONFIDENCE = 0.95
+
+
 def _lines(args: argparse.Namespace, store) -> tuple[list[SignatureLine], list, list[str]]:
     rng = random.Random(args.seed + 1)
     rids = store.sample_rids(args.lines, args.seed + 1)
@@ -72,9 +78,14 @@ def _lines(args: argparse.Namespace, store) -> tuple[list[SignatureLine], list, 
                 name = f"{e.first_name.title()} {invented}son"
                 residence = noisy_signer(entries[rng.randrange(len(entries))], rng)[1]
             voter = None
+        # A typed line is a text layer's; a handwriting-like one is what the product hands the
+        # matcher from a hand-filled scan: an OCR read (HAND_CONFIDENCE).
+        source, confidence = (
+            (Source.OCR, HAND_CONFIDENCE) if handwriting else (Source.TEXT_LAYER, 1.0)
+        )
         fields = (
-            Field("name", name, 1.0, Source.TEXT_LAYER),
-            Field("residence", residence, 1.0, Source.TEXT_LAYER),
+            Field("name", name, confidence, source),
+            Field("residence", residence, confidence, source),
         )
         lines.append(SignatureLine(f"{k // 20:012x}", k % 20 + 1, fields))
         truth.append(voter)

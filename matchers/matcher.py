@@ -782,15 +782,11 @@ class FSMatcher:
                 and given not in (INITIAL, LOOSE)
                 and (both_names or bc[_STREET] <= CLOSE or bc[_HOUSE] <= CLOSE)
             )
-            or (
-                last <= CLOSE
-                and given in (INITIAL, LOOSE)
-                and at_address
-                and (initial or middle_agrees)
-            )
+            or (last <= CLOSE and given == LOOSE and at_address and middle_agrees)
             or (
                 # an initial with the surname: the street and a house number at most one slip
-                # off, or the middle name agreeing with no part of the address against it
+                # off (at the address, too), or the middle name agreeing with no part of the
+                # address against it
                 last <= CLOSE
                 and initial
                 and address_near

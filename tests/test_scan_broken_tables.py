@@ -97,6 +97,29 @@ def test_a_ruled_row_that_broken_rules_left_several_rows_tall_is_split_on_their_
     assert grid.ys == pytest.approx(rules, abs=3)
 
 
+def test_a_title_row_holding_the_first_row_is_split_on_the_dashes_under_the_titles() -> None:
+    # The rule under a taller title row broken into dashes: the "title row" found holds the
+    # first row too (its entries then read as titles); it is cut on the dashes a row's
+    # height above its foot, and the row is the first of the table's.
+    img = _page()
+    rules = [
+        TOP,
+        TOP + int(1.5 * PITCH),
+        *(TOP + int(1.5 * PITCH) + k * PITCH for k in range(1, 6)),
+    ]
+    xs = [X0, X0 + 200, X0 + 500, X0 + 800, X1]
+    for k, y in enumerate(rules):
+        if k == 1:
+            _dashes_across(img, y)
+        else:
+            cv2.line(img, (X0, y), (X1, y), 0, 2)
+    for x in xs:
+        cv2.line(img, (x, rules[0]), (x, rules[-1]), 0, 2)
+    found = Grid(tuple(xs), (rules[0], *rules[2:]), "rules")
+    grid = with_dashed_rows(_binary(img), found, DPI)
+    assert grid.ys == pytest.approx(rules, abs=3)
+
+
 def test_a_table_whose_column_rules_break_off_over_a_row_is_one_table() -> None:
     # The column rules are lost over one row (a badly copied scan): the row rules' bands are
     # cut there, but the part below has the same columns a row's height on: one table.

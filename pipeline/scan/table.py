@@ -806,18 +806,28 @@ def _split_by_dashes(grid: Grid, lines: Sequence[int], dpi: float) -> Grid:
     keeps only its whole rules, so a found "row" may be several rows: such a row is split on
     the lines of dashes inside it when they cut it into pieces of the table's row height
     (within SPLIT_SLACK; the height is the commonest step between the rules and the dash
-    lines together). Rows that no dashes cut evenly stay as they are."""
+    lines together). Rows that no dashes cut evenly stay as they are. The title row is cut
+    once when the rule under it is broken and it holds the first row too: on the dash line
+    a row's height above its foot."""
     near = dpi * NEAR_STRONG_IN / 2
     body = grid.ys[1:]
-    inside = [y for y in lines if body[0] < y < body[-1] and min(abs(y - z) for z in body) > near]
+    inside = [
+        y for y in lines if grid.ys[0] < y < body[-1] and min(abs(y - z) for z in grid.ys) > near
+    ]
     if not inside:
         return grid
-    steps = np.diff(sorted({*body, *inside}))
+    steps = np.diff(sorted({*body, *(y for y in inside if y > body[0])}))
     steps = steps[steps >= dpi * ROW_MIN_IN]
     if steps.size == 0:
         return grid
     pitch = float(np.median(steps))
-    ys = [grid.ys[0], body[0]]
+    title_cuts = [
+        y
+        for y in inside
+        if grid.ys[0] + dpi * ROW_MIN_IN <= y < body[0]
+        and abs(body[0] - y - pitch) <= SPLIT_SLACK * pitch
+    ]
+    ys = [grid.ys[0], *title_cuts[-1:], body[0]]  # (the lowest: the first row's top)
     for a, b in zip(body, body[1:], strict=False):
         cuts = [y for y in inside if a < y < b]
         pieces = np.diff([a, *cuts, b])
