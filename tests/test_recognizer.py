@@ -92,10 +92,10 @@ def world():  # type: ignore[no-untyped-def]
 
 
 def _date(written: str, seen: str, frames: str) -> Field:
-    """An unsure date: tesseract's lattice of `seen`, the recognizer's frames of `frames`."""
-    return Field(
-        "date", written, 0.3, Source.OCR, None, (lattice(seen, 0.6),), frames=_frames_for(frames)
-    )
+    """An unsure date: tesseract's lattice of `seen`, the recognizer's frames of `frames` (read
+    without a doubt: its costs are weighted low, `Params.frames_weight`)."""
+    sure = _frames_for(frames, sure=0.99999)
+    return Field("date", written, 0.3, Source.OCR, None, (lattice(seen, 0.6),), frames=sure)
 
 
 def test_the_recognizer_settles_a_date_tesseract_misread(world) -> None:  # type: ignore[no-untyped-def]
@@ -140,6 +140,30 @@ def test_the_weights_are_small_and_read_synthetic_dates_in_a_development_font() 
         assert np.allclose(np.exp(frames).sum(axis=1), 1.0, atol=1e-4)
         right += greedy(frames) == text
     assert right >= 18  # most read exactly by best path alone (it scores candidates, not this)
+
+
+def test_training_never_draws_a_held_out_or_calibration_font() -> None:
+    from pipeline.recognizer.samples import calibration_fonts, fonts
+    from synth.handwriting import CALIBRATION_FONTS, DEV_FONTS, HELD_OUT_FONTS, font_path
+
+    hand, prints = fonts()
+    drawn = {p.name for p in hand + prints}
+    unseen = {p.name for p in map(font_path, CALIBRATION_FONTS + HELD_OUT_FONTS) if p}
+    assert unseen and not drawn & unseen
+    assert set(CALIBRATION_FONTS) <= set(DEV_FONTS)  # fitted on: development, not held out
+    assert [p.name for p in calibration_fonts()] == ["Breip.ttf"]
+
+
+def test_training_crops_come_from_the_seed_and_are_labelled_lowercase() -> None:
+    from pipeline.recognizer.samples import fonts, sample
+
+    hand, prints = fonts()
+    a = [sample(random.Random(7), hand, prints) for _ in range(3)]
+    b = [sample(random.Random(7), hand, prints) for _ in range(3)]
+    assert all(np.array_equal(x[0], y[0]) and x[1] == y[1] for x, y in zip(a, b, strict=True))
+    rng = random.Random(11)
+    labels = [sample(rng, hand, prints)[1] for _ in range(40)]
+    assert all(t == t.casefold() and encode(t) is not None for t in labels)
 
 
 def test_the_reader_keeps_frames_for_dates_only() -> None:

@@ -1,8 +1,13 @@
 """Synthetic training crops for the recognizer: dates (in the ways people write them) and
-short numbers, drawn in the development handwriting fonts (synth.handwriting.DEV_FONTS) and
-ordinary print fonts, with strong augmentation, cut to their ink as the reader cuts a cell
-(`scan.reader`: the grey image of the cell's ink alone). The held-out handwriting fonts are
-never drawn (`fonts` refuses them), so the benchmarks' held-out part stays unseen.
+short numbers, drawn in the development handwriting fonts (synth.handwriting.DEV_FONTS) less
+the calibration ones, a script face and every other print family on the machine, a character
+at a time as a hand writes (size, width, tilt, spacing, a wandering baseline), slanted, redrawn
+with another pen (finer, broader, a broad nib), warped, now and then in block capitals, and
+scanned (tones, blur, noise, binarizing, JPEG, a rule's remnant), cut to their ink as the
+reader cuts a cell (`scan.reader`: the grey image of the cell's ink alone). Neither the
+held-out handwriting fonts nor the calibration fonts (synth.handwriting.CALIBRATION_FONTS,
+on whose writing the recognizer's weight and the dates' thresholds are fitted) are ever drawn
+(`fonts` refuses them), so both stay unseen.
 
 Synthetic data only: no real person's writing.
 """
@@ -22,42 +27,93 @@ from PIL import Image, ImageDraw, ImageFont
 from ..closedworld.values import date_forms
 from .model import encode
 
-__all__ = ["PRINT_FONTS", "fonts", "sample", "text_for"]
+__all__ = [
+    "PRINT_FONTS",
+    "SCRIPT_FONTS",
+    "calibration_fonts",
+    "fonts",
+    "sample",
+    "text_for",
+]
 
-PRINT_DIR = Path("/usr/share/fonts/truetype")
-# Ordinary print faces, where the machine has them (a missing one is skipped).
+FONT_DIR = Path("/usr/share/fonts")
+# Ordinary print faces, where the machine has them (a missing one is skipped): every family
+# the machine has that is no handwriting font of the benchmarks' (DejaVu, Liberation, Noto,
+# and the URW base 35: Gothic, Bookman, C059, P052, Nimbus).
 PRINT_FONTS = (
-    "dejavu/DejaVuSans.ttf",
-    "dejavu/DejaVuSans-Oblique.ttf",
-    "dejavu/DejaVuSans-Bold.ttf",
-    "dejavu/DejaVuSansCondensed.ttf",
-    "dejavu/DejaVuSansCondensed-Oblique.ttf",
-    "dejavu/DejaVuSerif.ttf",
-    "dejavu/DejaVuSerif-Italic.ttf",
-    "dejavu/DejaVuSansMono.ttf",
-    "dejavu/DejaVuSans-ExtraLight.ttf",
-    "liberation/LiberationSans-Regular.ttf",
-    "liberation/LiberationSans-Italic.ttf",
-    "liberation/LiberationSerif-Regular.ttf",
-    "liberation/LiberationSerif-Italic.ttf",
-    "liberation/LiberationSansNarrow-Regular.ttf",
-    "liberation/LiberationSansNarrow-Italic.ttf",
-    "liberation/LiberationMono-Regular.ttf",
-    "noto/NotoSansMono-Regular.ttf",
+    "truetype/dejavu/DejaVuSans.ttf",
+    "truetype/dejavu/DejaVuSans-Oblique.ttf",
+    "truetype/dejavu/DejaVuSans-Bold.ttf",
+    "truetype/dejavu/DejaVuSansCondensed.ttf",
+    "truetype/dejavu/DejaVuSansCondensed-Oblique.ttf",
+    "truetype/dejavu/DejaVuSerif.ttf",
+    "truetype/dejavu/DejaVuSerif-Italic.ttf",
+    "truetype/dejavu/DejaVuSansMono.ttf",
+    "truetype/dejavu/DejaVuSans-ExtraLight.ttf",
+    "truetype/liberation/LiberationSans-Regular.ttf",
+    "truetype/liberation/LiberationSans-Italic.ttf",
+    "truetype/liberation/LiberationSerif-Regular.ttf",
+    "truetype/liberation/LiberationSerif-Italic.ttf",
+    "truetype/liberation/LiberationSansNarrow-Regular.ttf",
+    "truetype/liberation/LiberationSansNarrow-Italic.ttf",
+    "truetype/liberation/LiberationMono-Regular.ttf",
+    "truetype/noto/NotoSansMono-Regular.ttf",
+    *(
+        f"opentype/urw-base35/{face}.otf"
+        for face in (
+            "URWGothic-Book",
+            "URWGothic-BookOblique",
+            "URWGothic-Demi",
+            "URWGothic-DemiOblique",
+            "URWBookman-Light",
+            "URWBookman-LightItalic",
+            "URWBookman-Demi",
+            "URWBookman-DemiItalic",
+            "C059-Roman",
+            "C059-Italic",
+            "C059-BdIta",
+            "P052-Roman",
+            "P052-Italic",
+            "P052-BoldItalic",
+            "NimbusSans-Regular",
+            "NimbusSans-Italic",
+            "NimbusSans-BoldItalic",
+            "NimbusRoman-Italic",
+            "NimbusSansNarrow-Oblique",
+            "NimbusMonoPS-Italic",
+        )
+    ),
 )
-# Of every crop, this share in a handwriting font (the rest in print).
-HAND_SHARE = 0.7
+# Script faces among the machine's fonts, drawn as handwriting is (URW Z003, a chancery hand).
+SCRIPT_FONTS = ("opentype/urw-base35/Z003-MediumItalic.otf",)
+# The share of crops written in block capitals ("OCT 8"), as many people write.
+BLOCK_CAPITALS = 0.15
+# Of every crop, this share in a handwriting or script font (the rest in print).
+HAND_SHARE = 0.6
 
 
 def fonts() -> tuple[list[Path], list[Path]]:
-    """The development handwriting fonts' files and the print fonts' found here."""
-    from synth.handwriting import DEV_FONTS, HELD_OUT_FONTS, font_path
+    """The training fonts found here: the development handwriting fonts less the calibration
+    ones, with the script faces; and the print fonts. Neither a held-out font nor a
+    calibration font is ever among them."""
+    from synth.handwriting import CALIBRATION_FONTS, DEV_FONTS, HELD_OUT_FONTS, font_path
 
-    hand = [p for p in map(font_path, DEV_FONTS) if p is not None]
-    held = {p.name for p in map(font_path, HELD_OUT_FONTS) if p is not None}
-    prints = [PRINT_DIR / f for f in PRINT_FONTS if (PRINT_DIR / f).is_file()]
-    assert not held & {p.name for p in hand + prints}, "a held-out font among the training fonts"
+    kept = [f for f in DEV_FONTS if f not in CALIBRATION_FONTS]
+    hand = [p for p in map(font_path, kept) if p is not None]
+    hand += [FONT_DIR / f for f in SCRIPT_FONTS if (FONT_DIR / f).is_file()]
+    unseen = CALIBRATION_FONTS + HELD_OUT_FONTS
+    barred = {p.name for p in map(font_path, unseen) if p is not None}
+    prints = [FONT_DIR / f for f in PRINT_FONTS if (FONT_DIR / f).is_file()]
+    assert not barred & {p.name for p in hand + prints}, "a held-out or calibration font"
     return hand, prints
+
+
+def calibration_fonts() -> list[Path]:
+    """The calibration fonts' files found here (synth.handwriting.CALIBRATION_FONTS: never
+    trained on, `fonts`)."""
+    from synth.handwriting import CALIBRATION_FONTS, font_path
+
+    return [p for p in map(font_path, CALIBRATION_FONTS) if p is not None]
 
 
 def text_for(rng: random.Random) -> str:
@@ -69,26 +125,87 @@ def text_for(rng: random.Random) -> str:
     text = rng.choice(date_forms(day))
     if rng.random() < 0.1:  # no space after a comma, or two spaces
         text = text.replace(", ", rng.choice([",", ",  "]))
+    if rng.random() < BLOCK_CAPITALS:
+        text = text.upper()
     return text
 
 
 def _render(rng: random.Random, text: str, font: Path) -> np.ndarray:
-    """`text` drawn a character at a time (spacing, baseline and size jittered), ink 255 on
-    0, at about 48 px a line, loosely cropped."""
+    """`text` drawn a character at a time, as a hand writes it: each character's size, width,
+    tilt and spacing jittered, the baseline wandering smoothly (a slow wave and a drift), ink
+    255 on 0, at about 48 px a line, loosely cropped."""
     size = rng.randrange(40, 57, 4)
-    face = _face(font, size)
-    small = _face(font, size - 4)
-    width = int(size * (len(text) + 4) * 0.9)
-    img = Image.new("L", (width, size * 3), 0)
-    draw = ImageDraw.Draw(img)
+    width = int(size * (len(text) + 4) * 1.2)
+    img = np.zeros((size * 3, width), np.uint8)
     x, base = size * 0.5, size * 1.9
-    spacing = rng.uniform(-0.04, 0.12) * size
-    wobble = rng.uniform(0, 0.06) * size
+    spacing = rng.uniform(-0.06, 0.14) * size
+    wide = rng.uniform(0.8, 1.25)  # the hand's width
+    tilt = rng.uniform(0, 7)  # each character's tilt, degrees
+    wave, period = rng.uniform(0, 0.08) * size, rng.uniform(2.0, 6.0) * size
+    phase, drift = rng.uniform(0, 2 * np.pi), rng.uniform(-0.06, 0.06)
+    jitter = rng.uniform(0, 0.04) * size
     for ch in text:
-        f = small if rng.random() < 0.15 else face
-        draw.text((x, base + rng.uniform(-wobble, wobble)), ch, fill=255, font=f, anchor="ls")
-        x += f.getlength(ch) + spacing + (rng.uniform(0.1, 0.5) * size if ch == " " else 0)
-    return np.asarray(img)
+        if ch == " ":
+            x += _face(font, size).getlength(" ") + rng.uniform(0.1, 0.5) * size
+            continue
+        f = _face(font, max(12, int(size * rng.uniform(0.88, 1.08))))
+        y = base + wave * np.sin(phase + x / period) + drift * x + rng.uniform(-jitter, jitter)
+        glyph = _glyph(f, ch, wide * rng.uniform(0.9, 1.1), rng.uniform(-tilt, tilt))
+        if glyph is None:
+            continue
+        g, ox, oy = glyph
+        x0, y0 = int(x + ox), int(y + oy)
+        h, w = g.shape
+        if x0 < 0 or y0 < 0 or y0 + h > img.shape[0] or x0 + w > img.shape[1]:
+            continue
+        np.maximum(img[y0 : y0 + h, x0 : x0 + w], g, out=img[y0 : y0 + h, x0 : x0 + w])
+        x += f.getlength(ch) * wide + spacing
+    return img
+
+
+def _glyph(
+    face: ImageFont.FreeTypeFont, ch: str, wide: float, degrees: float
+) -> tuple[np.ndarray, float, float] | None:
+    """One character's ink (255 on 0) stretched `wide` across and turned `degrees`, with the
+    offset of its box from the pen's position on the baseline."""
+    left, top, right, bottom = face.getbbox(ch, anchor="ls")
+    if right <= left or bottom <= top:
+        return None
+    pad = 4
+    im = Image.new("L", (right - left + 2 * pad, bottom - top + 2 * pad), 0)
+    ImageDraw.Draw(im).text((pad - left, pad - top), ch, fill=255, font=face, anchor="ls")
+    g = np.asarray(im)
+    h, w = g.shape
+    g = cv2.resize(g, (max(2, int(round(w * wide))), h), interpolation=cv2.INTER_LINEAR)
+    h, w = g.shape
+    rot = cv2.getRotationMatrix2D((w / 2, h / 2), degrees, 1.0)
+    g = cv2.warpAffine(g, rot, (w, h))
+    return g, (left - pad) * wide, float(top - pad)
+
+
+def _pen(rng: random.Random, ink: np.ndarray, size: float) -> np.ndarray:
+    """The strokes redrawn with another pen: thinned or thickened by a round tip, or drawn
+    with a broad nib at an angle (thick one way, thin the other), or kept."""
+    kind = rng.random()
+    if kind < 0.3:
+        return ink
+    if kind < 0.8:  # a round tip, finer or broader
+        r = rng.choice([-3, -2, -1, 1, 2, 3, 4])
+        disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (abs(r) + 1, abs(r) + 1))
+        out = cv2.dilate(ink, disk) if r > 0 else cv2.erode(ink, disk)
+        return out if out.any() else ink
+    # a broad nib: thin the strokes, then draw them with a short line at an angle
+    thin = cv2.erode(ink, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    thin = thin if thin.any() else ink
+    n = max(3, int(size * rng.uniform(0.06, 0.14)))
+    nib = np.zeros((n, n), np.uint8)
+    angle = rng.uniform(0, np.pi)
+    c = (n - 1) / 2
+    dx, dy = c * np.cos(angle), c * np.sin(angle)
+    cv2.line(
+        nib, (int(round(c - dx)), int(round(c - dy))), (int(round(c + dx)), int(round(c + dy))), 1
+    )
+    return cv2.dilate(thin, nib)
 
 
 @functools.lru_cache(maxsize=256)
@@ -99,7 +216,7 @@ def _face(font: Path, size: int) -> ImageFont.FreeTypeFont:
 def _elastic(rng: random.Random, img: np.ndarray) -> np.ndarray:
     """A smooth random displacement of the strokes (a hand's unevenness)."""
     h, w = img.shape
-    amp = rng.uniform(0.0, 0.06) * h
+    amp = rng.uniform(0.0, 0.1) * h
     if amp < 0.4:
         return img
     seed = np.random.default_rng(rng.getrandbits(32))
@@ -121,17 +238,12 @@ def sample(
             break
     font = rng.choice(list(hand) if rng.random() < HAND_SHARE or not prints else list(prints))
     ink = _render(rng, text, font)
-    # slant (shear), then stroke width, then the hand's unevenness
+    # slant (shear), then the pen, then the hand's unevenness
     h, w = ink.shape
-    slope = rng.uniform(-0.15, 0.45)
+    slope = rng.uniform(-0.25, 0.55)
     matrix = np.array([[1, -slope, slope * h * 0.6], [0, 1, 0]], np.float32)
     ink = cv2.warpAffine(ink, matrix, (w + int(abs(slope) * h), h))
-    k = rng.choice([0, 0, 1, 2, 3, -1, -2])
-    if k:
-        kernel = np.ones((abs(k) + 1, abs(k) + 1), np.uint8)
-        ink = cv2.dilate(ink, kernel) if k > 0 else cv2.erode(ink, kernel)
-        if not ink.any():
-            ink = _render(rng, text, font)
+    ink = _pen(rng, ink, h / 3)
     if rng.random() < 0.3:  # rotation by a degree or two
         h, w = ink.shape
         rot = cv2.getRotationMatrix2D((w / 2, h / 2), rng.uniform(-3, 3), 1.0)
