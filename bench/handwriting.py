@@ -115,6 +115,8 @@ NONE_COSTS = (2.0, 3.0, 4.0, 5.0, 6.0, 7.0, NONE_CAP)
 CAPPED = ("date", "name")
 # The weights of the project's recognizer's costs tried for the dates (`Params.frames_weight`).
 FRAMES_WEIGHTS = (0.0, 0.1, 0.2, 0.3, 0.5, 1.0)
+# The caps tried on a date's lattices' costs when the recognizer read it (`Params.lattice_cap`).
+LATTICE_CAPS = (8.0, 10.0, 12.0, 16.0, math.inf)
 
 
 @dataclass(frozen=True, slots=True)
@@ -593,18 +595,21 @@ def _fit_rows(root: str, entry: dict[str, Any]) -> list[tuple[str, Any, Any, Any
         w_day = dt.date.fromisoformat(want_w["date"]) if want_w.get("date") else None
         day_truth.append(world.day_index.get(w_day, -1) if w_ev is not None else None)
         if any(t is not None for t in day_truth):
-            for weight in FRAMES_WEIGHTS:  # the recognizer's weight, fitted beside the rest
-                chain = _date_chain(sheet, filled, world, case.dates.filed, weight)
-                out.append((f"date@{weight}", chain, np.asarray(world.dates.weights), day_truth))
+            # the recognizer's weight and the lattices' cap, fitted beside the rest
+            for weight in FRAMES_WEIGHTS:
+                for cap in LATTICE_CAPS if weight else (math.inf,):
+                    chain = _date_chain(sheet, filled, world, case.dates.filed, weight, cap)
+                    days = np.asarray(world.dates.weights)
+                    out.append((f"date@{weight}@{cap}", chain, days, day_truth))
     return out
 
 
 def _date_chain(
-    sheet: Any, filled: Sequence[Any], world: Any, filed: dt.date, weight: float
+    sheet: Any, filled: Sequence[Any], world: Any, filed: dt.date, weight: float, cap: float
 ) -> list[tuple[Any, int | None]]:
     """A sheet's dates as the stage's chain reads them (its lines', then its witness's), the
-    recognizer's costs weighted `weight`."""
-    params = replace(PARAMS["date"], frames_weight=weight)
+    recognizer's costs weighted `weight`, the lattices' capped at `cap`."""
+    params = replace(PARAMS["date"], frames_weight=weight, lattice_cap=cap)
     dates = [(ln.get("date"), date_evidence(ln.get("date"), world, params)) for ln in filled]
     w = witness_date_field(sheet)
     dates.append((w, witness_evidence(sheet, world, filed, params)))

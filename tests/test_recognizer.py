@@ -112,6 +112,17 @@ def test_the_recognizer_settles_a_date_tesseract_misread(world) -> None:  # type
     assert plain is not None and plain.text != written  # the lattice alone keeps its misreading
 
 
+def test_lattices_that_explain_no_day_leave_the_date_to_the_recognizer(world) -> None:  # type: ignore[no-untyped-def]
+    case, w = world
+    day = case.dates.filed - dt.timedelta(days=5)
+    written = f"{day.month}/{day.day}/{day.year % 100}"
+    field = _date("Joo gon", "Joo gon", written)  # tesseract read the ink as no date at all
+    on = resolve_line(SignatureLine("abc", 1, (field,)), w).get("date")
+    assert on is not None and on.resolved and on.text == written
+    alone = resolve_line(SignatureLine("abc", 1, (replace(field, frames=()),)), w).get("date")
+    assert alone is not None and not alone.resolved  # tesseract alone: none of these, as read
+
+
 def test_a_date_the_recognizer_reads_outside_the_window_is_none_of_these(world) -> None:  # type: ignore[no-untyped-def]
     case, w = world
     far = case.dates.filed - dt.timedelta(days=900)
@@ -204,7 +215,7 @@ def test_a_case_may_read_its_dates_without_the_recognizer() -> None:
     misread = f"{other.month}/{other.day}/{other.year % 100}"
     sheet = make_sheet((SignatureLine("abc", 1, (_date(misread, misread, written),)),))
     on = case.model_copy(update={"matching": case.matching.model_copy(update={"recognizer": True})})
-    assert not case.matching.recognizer  # off by default: not better on the held-out fonts
+    assert not case.matching.recognizer  # off by default: a held-out line decided wrongly with it
     on_date = resolve_sheets([sheet], on, VOTERS)[0].lines[0].get("date")
     off_date = resolve_sheets([sheet], case, VOTERS)[0].lines[0].get("date")
     assert on_date is not None and on_date.text == written

@@ -70,7 +70,7 @@ log = logging.getLogger(__name__)
 # (3 cases, 120 names resolved: 52 at or above the 0.90 threshold against 33 at 3.0, none
 # wrong; the likeliest wrong one 0.863; at 1.5, 5 of 67 wrong).
 PARAMS: Mapping[str, Params] = {
-    "date": Params(insert=1.5, temperature=1.0, none=8.0, frames_weight=0.2),
+    "date": Params(insert=1.5, temperature=1.0, none=8.0, frames_weight=0.2, lattice_cap=8.0),
     "residence": Params(temperature=1.0, none=14.0),
     "name": Params(temperature=2.0, none=8.0, none_per_char=8.0, none_prior=0.1),
     "ward": Params(temperature=3.0, none=20.0),
@@ -86,9 +86,16 @@ PARAMS: Mapping[str, Params] = {
 # lattices' own, so a sheet's dates the recognizer did not see keep their posterior) and the
 # weights 0 / 0.1 / 0.2 / 0.3 / 0.5: dates at or above the 0.816 threshold 20 / 38 / 41 / 33
 # / 13, none wrong; the likeliest wrong one 0.801 / 0.800 / 0.766 / 0.684 / 0.598. 0.2: the
-# most decided with a margin below the threshold. "None" 8, the cap. A sheet whose dates the
+# most decided with a margin below the threshold. "None" 8, the cap. The lattices' costs of
+# a date the recognizer read are counted up to 8 (`Params.lattice_cap`, "none"'s own): where
+# tesseract read the ink as no date at all ("Joo gon" for a witness's 10/08/2026 that the
+# recognizer read exactly) its lattices no longer vote every day down below "none of these",
+# which left the date as read and its sheet held (SHEET_FIELD_LOW_CONFIDENCE). On the same
+# 238 dates, caps 8 / 10 / 12 / 16 / none at weight 0.2: -log of the truth's probability
+# 1.86 / 2.44 / 2.78 / 2.98 / 2.98 nats a date, 41 / 42 / 41 / 41 / 41 decided, none wrong,
+# the likeliest wrong one 0.706 / 0.765 / 0.766 / 0.766 / 0.766. A sheet whose dates the
 # recognizer did not see (its weights missing) is read on the lattices' own calibration,
-# LATTICE_DATE.
+# LATTICE_DATE, uncapped.
 LATTICE_DATE = Params(insert=1.5, temperature=1.0, none=8.0)
 # A voter's prior: this share goes to the voters at the line's address (by its probability),
 # the rest is spread over every voter.
@@ -187,6 +194,8 @@ def evidence(
         seen = np.minimum(rel, FRAMES_CAP) - min(outside, FRAMES_CAP)
         seen = params.frames_weight * seen
         extra = list(seen if extra is None else np.asarray(extra) + seen)
+    else:  # read by tesseract alone: its lattices' costs as they are
+        params = replace(params, lattice_cap=math.inf)
     values, cost, best = value_costs(
         field.lattices,
         [choices.forms[k] for k in picked],

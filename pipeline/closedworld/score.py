@@ -63,6 +63,10 @@ class Params:
     # the weight of the project's recognizer's costs (`recognizer.relative_costs`), added to
     # the lattices' for a field it read (`Field.frames`); 0: not used
     frames_weight: float = 0.0
+    # a field the recognizer read too: each value's cost against the lattices counted up to
+    # this (nats), so that lattices that explain no value (tesseract read the ink as
+    # "Joo gon") leave the values to the recognizer rather than vote for "none of these"
+    lattice_cap: float = math.inf
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +175,7 @@ def value_costs(
     written one way on a line, not all of them at once), plus that form's own cost (a less
     usual way of writing it). Returns the values (sorted), their costs and the index of each
     one's best form."""
-    cost = mixed_costs(lattices, forms, params)
+    cost = np.minimum(mixed_costs(lattices, forms, params), params.lattice_cap)
     if form_costs is not None:
         cost = cost + np.asarray(form_costs)
     owner_arr = np.asarray(owner)
