@@ -172,7 +172,7 @@ def _glyph(
     if right <= left or bottom <= top:
         return None
     pad = 4
-    im = Image.new("L", (right - left + 2 * pad, bottom - top + 2 * pad), 0)
+    im = Image.new("L", (int(right - left) + 2 * pad, int(bottom - top) + 2 * pad), 0)
     ImageDraw.Draw(im).text((pad - left, pad - top), ch, fill=255, font=face, anchor="ls")
     g = np.asarray(im)
     h, w = g.shape
