@@ -117,7 +117,7 @@ from .compare import (
 from .lines import line_frame
 from .nicknames import KNOWN_GIVEN_NAMES, same_given_name
 from .normalize import name_suffix
-from .sql_pairs import EPSILON, best_pairs
+from .sql_pairs import EPSILON, best_pairs, pair_keys
 from .store import BLOCKING_KEYS, HASH_COLUMNS, RegisterStore
 from .weights import Weights, fit_to_lines, for_register, load_weights
 
@@ -433,7 +433,7 @@ class FSMatcher:
 
     def _prefilter(self) -> str:
         """SQL: the blocked pairs worth scoring (qid, rid, voter: the entry's `vno`, and each
-        compared column as the line has it, l_<col>, and as the register has it, r_<col>). A pair
+        compared column's key of its pair of values, `sql_pairs.pair_keys`). A pair
         neither of whose names is like the line's (Jaro-Winkler below PREFILTER) is kept only for
         a line without a name (ranked by address), when the given name is alike and it shares the
         house number or the postcode (so a household stays visible to the surname check, and a
@@ -441,11 +441,8 @@ class FSMatcher:
         whole address (house number, street and postcode: `_decide` may match it there)."""
         f = PREFILTER
         return (
-            "SELECT p.qid, p.rid, e.vno AS voter, "
-            + ", ".join(
-                f"coalesce(q.{c}, '') AS l_{c}, coalesce(e.{c}, '') AS r_{c}" for c in _COLUMNS
-            )
-            + " FROM pairs p JOIN entries e USING (rid) JOIN q USING (qid) "
+            f"SELECT p.qid, p.rid, e.vno AS voter, {pair_keys(_COLUMNS)} "
+            "FROM pairs p JOIN entries e USING (rid) JOIN q USING (qid) "
             f"WHERE (q.n_last = '' AND q.n_first = '') "
             f"OR jaro_winkler_similarity(q.n_last, e.n_last) >= {f} "
             f"OR (jaro_winkler_similarity(q.n_first, e.n_first) >= {f} "

@@ -1,26 +1,28 @@
 """The scoring half of `FSMatcher` on a large batch: each distinct pair of values compared once,
 and only the pairs that can be among a line's best voters handed to Python.
 
-A batch's candidate pairs (table `cand`: qid, rid, voter (the store's `vno`, one number per voter
-id), and each compared column twice, `l_<col>` the line's value and `r_<col>` the register's) repeat
-the same pairs of values many times over: a line's surname against the same register surname in
-several passes, "12" against "14" for a thousand lines, two common given names.
-`compare.compare_arrays` is elementwise (a pair's level and similarity depend on that pair alone),
-so comparing each distinct pair once and spreading the result gives exactly the same levels for a
-fraction of the work: on 50,000 lines against a 200,000-row register, 2.5 million pairs hold about
-0.3 million distinct pairs a column.
+A batch's candidate pairs (table `cand`: qid, a row of the lines' table `q`; rid, a row of the
+register's `entries`; voter, the store's `vno`, one number per voter id; and per compared column
+`k_<col>`, the 64-bit key of its pair of values, `pair_keys`) repeat the same pairs of values
+many times over: a line's surname against the same register surname in several passes, "12"
+against "14" for a thousand lines, two common given names. `compare.compare_arrays` is
+elementwise (a pair's level and similarity depend on that pair alone), so comparing each
+distinct pair once and spreading the result gives exactly the same levels for a fraction of the
+work: on 50,000 lines against a 200,000-row register, 2.5 million pairs hold about 0.3 million
+distinct pairs a column. The values themselves stay in `q` and `entries` (`cand` holds
+integers only) and are read from there for the distinct pairs and for the pairs kept.
 
-The levels go back to DuckDB (each distinct pair keyed by one 64-bit hash of its two values
-when no two of a batch's pairs share it, which is checked; else by the two values), which sums
-each pair's weight and keeps, per line, the pairs whose weight reaches the `keep`-th best
-voter's (each voter at its best pair), less `EPSILON` for the two sums' rounding. The matcher's
-decision looks at a line's `candidates + 1` best voters only, so it sees exactly what it would
-have seen with every pair (`tests/test_match_scale.py`).
+The levels go back to DuckDB (each distinct pair looked up by its key when no two of a batch's
+distinct pairs share it, which is checked; else by the two values), which sums each pair's
+weight and keeps, per line, the pairs whose weight reaches the `keep`-th best voter's (each voter
+at its best pair), less `EPSILON` for the two sums' rounding. The matcher's decision looks at a
+line's `candidates + 1` best voters only, so it sees exactly what it would have seen with every
+pair (`tests/test_match_scale.py`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import duckdb
 import numpy as np
@@ -28,11 +30,22 @@ import pandas as pd
 
 from .compare import Comparison, compare_arrays
 
-__all__ = ["EPSILON", "best_pairs"]
+__all__ = ["EPSILON", "best_pairs", "pair_keys"]
 
 # Weights are sums of float64 in another order in SQL than in numpy: a pair is dropped only when
 # its weight is below the threshold by more than this (they differ by about 1e-14).
 EPSILON = 1e-6
+
+# A pair's two values: the line's (`q`, aliased q) and the register's (`entries`, aliased e).
+_LINE = "coalesce(q.{0}, '')"
+_REGISTER = "coalesce(e.{0}, '')"
+_VALUES = "JOIN q ON q.qid = c.qid JOIN entries e ON e.rid = c.rid"
+
+
+def pair_keys(columns: Iterable[str]) -> str:
+    """SQL select list for `cand`, in a query over q and entries (aliased e): `k_<col>`, the key
+    `best_pairs` looks each pair's levels up by, for each column."""
+    return ", ".join(f"hash({_LINE.format(c)}, {_REGISTER.format(c)}) AS k_{c}" for c in columns)
 
 
 def best_pairs(
@@ -40,39 +53,48 @@ def best_pairs(
     comparisons: Sequence[Comparison],
     field_columns: Mapping[str, str],
     table: np.ndarray,
-    keep: int,
+    keep: int | None,
 ) -> None:
     """From `cand`, the table `scored` (qid, rid, voter, c_<i> level code and s_<i>
-    similarity of comparison i, l_<col>, r_<col>) of the pairs that may be among their line's
-    `keep` best voters, ordered by qid. `table[i, code]` is comparison i's weight."""
+    similarity of comparison i, l_<col>, r_<col> the two values) of the pairs that may be among
+    their line's `keep` best voters (None: every pair), ordered by qid. `table[i, code]` is
+    comparison i's weight."""
     columns = tuple(dict.fromkeys(field_columns[c.field] for c in comparisons))
     hashed = {
         col: _compare_distinct(con, comparisons, field_columns, col, table) for col in columns
     }
     joins = " ".join(_join_levels(col, hashed[col]) for col in columns)
-    # Every pair's weight (each column's part looked up by its pair of values); the levels and
-    # values are fetched for the pairs kept only, a few percent of them.
+    # the values, only where some column's keys are not unique (looked up by value)
+    by_value = "" if all(hashed.values()) else _VALUES
+    # Every pair's weight (each column's part looked up by its key); the levels and values are
+    # fetched for the pairs kept only, a few percent of them.
     con.execute(
-        "CREATE OR REPLACE TEMP TABLE w AS SELECT c.qid, c.rid, c.voter, "
+        "CREATE OR REPLACE TEMP TABLE w AS SELECT c.*, "
         + " + ".join(f"lv_{col}.w" for col in columns)
-        + " AS weight FROM cand c "
-        + joins
+        + f" AS weight FROM cand c {by_value} {joins}"
     )
     levels = ", ".join(
         f"lv_{field_columns[cmp.field]}.c_{i}, lv_{field_columns[cmp.field]}.s_{i}"
         for i, cmp in enumerate(comparisons)
     )
-    values = ", ".join(f"c.l_{col}, c.r_{col}" for col in columns)
+    values = ", ".join(
+        f"{_LINE.format(col)} AS l_{col}, {_REGISTER.format(col)} AS r_{col}" for col in columns
+    )
+    # the keep-th best voter's weight (each voter at its best pair), where a line has so many
+    kept = (
+        "SELECT * FROM w"
+        if keep is None
+        else f"""WITH v AS (SELECT qid, voter, max(weight) AS weight FROM w GROUP BY qid, voter),
+t AS (SELECT qid, max(weight, {int(keep)})[{int(keep)}] AS weight FROM v GROUP BY qid)
+SELECT w.* FROM w LEFT JOIN t USING (qid)
+WHERE t.weight IS NULL OR w.weight >= t.weight - {EPSILON}"""
+    )
     con.execute(
         f"""
 CREATE OR REPLACE TEMP TABLE scored AS
-WITH v AS (SELECT qid, voter, max(weight) AS weight FROM w GROUP BY qid, voter),
-t AS (SELECT qid, weight FROM (SELECT qid, weight,
-    row_number() OVER (PARTITION BY qid ORDER BY weight DESC) AS n FROM v) WHERE n = {int(keep)}),
-k AS (SELECT w.qid, w.rid FROM w LEFT JOIN t USING (qid)
-    WHERE t.weight IS NULL OR w.weight >= t.weight - {EPSILON})
+WITH c AS ({kept})
 SELECT c.qid, c.rid, c.voter, {levels}, {values}
-FROM k JOIN cand c ON c.qid = k.qid AND c.rid = k.rid {joins}
+FROM c {_VALUES} {joins}
 ORDER BY c.qid
 """
     )
@@ -83,8 +105,11 @@ ORDER BY c.qid
 
 def _join_levels(col: str, hashed: bool) -> str:
     if hashed:  # one 64-bit key, not two strings, for each of the many pairs
-        return f"JOIN lv_{col} ON lv_{col}.h = hash(c.l_{col}, c.r_{col})"
-    return f"JOIN lv_{col} ON lv_{col}.a = c.l_{col} AND lv_{col}.b = c.r_{col}"
+        return f"JOIN lv_{col} ON lv_{col}.h = c.k_{col}"
+    return (
+        f"JOIN lv_{col} ON lv_{col}.a = {_LINE.format(col)} "
+        f"AND lv_{col}.b = {_REGISTER.format(col)}"
+    )
 
 
 def _compare_distinct(
@@ -94,12 +119,15 @@ def _compare_distinct(
     col: str,
     table: np.ndarray,
 ) -> bool:
-    """The table `lv_<col>` (a, b, c_<i>, s_<i>, w, h): every distinct (l_<col>, r_<col>) pair
-    of `cand`, with the level code and similarity of each comparison i on that column, the sum
-    w of their weights, and h = hash(a, b). True when no two of its pairs share h (then a pair
-    of `cand` is looked up by its hash alone: it is one of these pairs, so it finds only its
-    own row), False otherwise (looked up by its two values)."""
-    got = con.execute(f"SELECT DISTINCT l_{col} AS a, r_{col} AS b FROM cand").fetchnumpy()
+    """The table `lv_<col>` (a, b, c_<i>, s_<i>, w, h): every distinct pair of values (a, b)
+    of `cand`'s pairs in column col, with the level code and similarity of each comparison i on
+    that column, the sum w of their weights, and h = its key (`pair_keys`). True when no two of
+    its pairs share h (then a pair of `cand` is looked up by its key alone: it is one of these
+    pairs, so it finds only its own row), False otherwise (looked up by its two values)."""
+    got = con.execute(
+        f"SELECT DISTINCT {_LINE.format(col)} AS a, {_REGISTER.format(col)} AS b "
+        f"FROM cand c {_VALUES}"
+    ).fetchnumpy()
     a = np.asarray(got["a"], dtype=object)
     b = np.asarray(got["b"], dtype=object)
     frame = {"a": a, "b": b}
