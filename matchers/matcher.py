@@ -326,7 +326,7 @@ class FSMatcher:
         texts: Sequence[tuple[str, str]],
     ) -> tuple[Match, ...]:
         q = line_frame(con, texts, self._places, readings=True)
-        self._block(con)
+        self._block(con, passes=False)
         con.execute(f"CREATE OR REPLACE TEMP TABLE cand AS {self._prefilter()}")
         con.execute("DROP TABLE pairs")
         # Each distinct pair of values compared once for the whole batch; only the pairs that
@@ -360,7 +360,7 @@ class FSMatcher:
         name; qid is the text's position."""
         with self._store.cursor() as con:
             line_frame(con, texts, self._places, readings=True)
-            self._block(con)
+            self._block(con, passes=True)
             return con.execute(
                 "SELECT q.line AS qid, p.rid, e.voter_id, bit_or(p.passes) AS passes FROM pairs p "
                 "JOIN entries e USING (rid) JOIN q USING (qid) GROUP BY q.line, p.rid, e.voter_id "
@@ -402,12 +402,13 @@ class FSMatcher:
         )
         return _Batch(fit.weights, fit.weights.table, fit.log2_prior, fit.registered)
 
-    def _block(self, con: duckdb.DuckDBPyConnection) -> None:
+    def _block(self, con: duckdb.DuckDBPyConnection, *, passes: bool) -> None:
         # Per reading and pass, the key's register block (its size stored at import,
         # `store.blocks`) if it is at most max_block entries; of those, the smallest first while
         # the blocks taken so far hold fewer than block_budget entries (the smallest always):
         # a small block is a specific key that agreed, a large one a common value. Then the
-        # entries in the blocks taken: one join on the key's hash per pass.
+        # entries in the blocks taken: one join on the key's hash per pass. The table `pairs`
+        # (qid, rid, and with `passes` which passes proposed the pair: bit i, BLOCKING_KEYS[i]).
         m = int(self._max_block)
         keys = " UNION ALL ".join(
             f"SELECT qid, {bit} AS pass, hash({key}) AS h FROM q WHERE {key} IS NOT NULL"
@@ -424,10 +425,12 @@ class FSMatcher:
             f"JOIN entries e ON e.{HASH_COLUMNS[key]} = qb.h WHERE qb.pass = {bit}"
             for bit, key in enumerate(BLOCKING_KEYS)
         ]
+        found = " UNION ALL ".join(f"({p})" for p in parts)
         con.execute(
-            "CREATE OR REPLACE TEMP TABLE pairs AS SELECT qid, rid, bit_or(pass) AS passes FROM ("
-            + " UNION ALL ".join(f"({p})" for p in parts)
-            + ") GROUP BY qid, rid"
+            f"CREATE OR REPLACE TEMP TABLE pairs AS SELECT qid, rid, bit_or(pass) AS passes FROM "
+            f"({found}) GROUP BY qid, rid"
+            if passes
+            else f"CREATE OR REPLACE TEMP TABLE pairs AS SELECT DISTINCT qid, rid FROM ({found})"
         )
         con.execute("DROP TABLE qb")
 

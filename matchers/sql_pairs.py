@@ -40,12 +40,16 @@ EPSILON = 1e-6
 _LINE = "coalesce(q.{0}, '')"
 _REGISTER = "coalesce(e.{0}, '')"
 _VALUES = "JOIN q ON q.qid = c.qid JOIN entries e ON e.rid = c.rid"
+# A pair's key: 64 bits, of its two values
+_KEY = "hash({a}, {b})"
 
 
 def pair_keys(columns: Iterable[str]) -> str:
     """SQL select list for `cand`, in a query over q and entries (aliased e): `k_<col>`, the key
     `best_pairs` looks each pair's levels up by, for each column."""
-    return ", ".join(f"hash({_LINE.format(c)}, {_REGISTER.format(c)}) AS k_{c}" for c in columns)
+    return ", ".join(
+        f"{_KEY.format(a=_LINE.format(c), b=_REGISTER.format(c))} AS k_{c}" for c in columns
+    )
 
 
 def best_pairs(
@@ -119,31 +123,34 @@ def _compare_distinct(
     col: str,
     table: np.ndarray,
 ) -> bool:
-    """The table `lv_<col>` (a, b, c_<i>, s_<i>, w, h): every distinct pair of values (a, b)
-    of `cand`'s pairs in column col, with the level code and similarity of each comparison i on
-    that column, the sum w of their weights, and h = its key (`pair_keys`). True when no two of
-    its pairs share h (then a pair of `cand` is looked up by its key alone: it is one of these
-    pairs, so it finds only its own row), False otherwise (looked up by its two values)."""
-    got = con.execute(
+    """The table `lv_<col>` (h, c_<i>, s_<i>, w; a, b): every distinct pair of values (a, b) of
+    `cand`'s pairs in column col, with its key h (`pair_keys`), the level code and similarity
+    of each comparison i on that column and the sum w of their weights. True when no two of its
+    pairs share h (then a pair of `cand` is looked up by its key alone: it is one of these
+    pairs, so it finds only its own row, and a and b are left out), False otherwise (looked up
+    by its two values)."""
+    distinct = (
         f"SELECT DISTINCT {_LINE.format(col)} AS a, {_REGISTER.format(col)} AS b "
         f"FROM cand c {_VALUES}"
+    )
+    got = con.execute(
+        f"SELECT a, b, {_KEY.format(a='a', b='b')} AS h FROM ({distinct})"
     ).fetchnumpy()
-    a = np.asarray(got["a"], dtype=object)
-    b = np.asarray(got["b"], dtype=object)
-    frame = {"a": a, "b": b}
-    aa, bb = a.tolist(), b.tolist()
-    weight = np.zeros(len(a))
+    aa, bb = list(got["a"]), list(got["b"])
+    h = np.asarray(got["h"], dtype=np.uint64)
+    unique = len(np.unique(h)) == len(h)
+    # the two values only where they are looked up by (unique: the key alone)
+    frame: dict[str, object] = {"h": h} if unique else {"h": h, "a": aa, "b": bb}
+    weight = np.zeros(len(h))
     for i, cmp in enumerate(comparisons):
         if field_columns[cmp.field] == col:
-            frame[f"c_{i}"], frame[f"s_{i}"] = compare_arrays(cmp, aa, bb)
-            weight = weight + table[i][frame[f"c_{i}"]]
+            codes, sims = compare_arrays(cmp, aa, bb)
+            frame[f"c_{i}"], frame[f"s_{i}"] = codes, sims
+            weight = weight + table[i][codes]
     frame["w"] = weight
     con.register("lv_df", pd.DataFrame(frame))
     try:
-        con.execute(
-            f"CREATE OR REPLACE TEMP TABLE lv_{col} AS SELECT *, hash(a, b) AS h FROM lv_df"
-        )
+        con.execute(f"CREATE OR REPLACE TEMP TABLE lv_{col} AS SELECT * FROM lv_df")
     finally:
         con.unregister("lv_df")
-    unique = con.execute(f"SELECT count(*) = count(DISTINCT h) FROM lv_{col}").fetchall()
-    return bool(unique[0][0])
+    return unique

@@ -15,8 +15,9 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from matchers import sql_pairs
 from matchers.compare import COMPARISONS, FIELD_COLUMNS, compare_arrays
-from matchers.sql_pairs import best_pairs, pair_keys
+from matchers.sql_pairs import best_pairs
 from matchers.weights import load_weights
 
 _VALUES = {
@@ -59,7 +60,7 @@ def _tables(frame: pd.DataFrame) -> duckdb.DuckDBPyConnection:
     con.execute("CREATE TEMP TABLE entries AS SELECT * FROM e_df")
     con.register("pairs_df", frame[["qid", "rid", "voter"]])
     con.execute(
-        f"CREATE TEMP TABLE cand AS SELECT p.qid, p.rid, p.voter, {pair_keys(_VALUES)} "
+        f"CREATE TEMP TABLE cand AS SELECT p.qid, p.rid, p.voter, {sql_pairs.pair_keys(_VALUES)} "
         "FROM pairs_df p JOIN q USING (qid) JOIN entries e USING (rid)"
     )
     return con
@@ -88,17 +89,12 @@ def test_each_distinct_pair_compared_once_gives_every_pair_its_own_levels():
 
 def test_pairs_whose_keys_collide_are_looked_up_by_their_values(monkeypatch):
     """Should two distinct pairs of values share a key, the levels are looked up by value (the
-    same levels as by key). Forced here with keys that all collide."""
+    same levels as by key). Forced here with a key that is 0 for every pair."""
     import matchers.sql_pairs as sql_pairs
 
+    monkeypatch.setattr(sql_pairs, "_KEY", "CAST(0 AS UBIGINT)")
     frame = _cand(500, seed=7)
     con = _tables(frame)
-    con.execute(
-        "CREATE OR REPLACE TEMP TABLE cand AS SELECT qid, rid, voter, "
-        + ", ".join(f"CAST(0 AS UBIGINT) AS k_{c}" for c in _VALUES)
-        + " FROM cand"
-    )
-    monkeypatch.setattr(sql_pairs, "_compare_distinct", _collided(sql_pairs._compare_distinct))
     best_pairs(con, COMPARISONS, FIELD_COLUMNS, load_weights().table, keep=None)
     got = con.execute("SELECT * FROM scored ORDER BY rid").fetchnumpy()
     assert np.array_equal(got["rid"], np.arange(len(frame)))
@@ -106,17 +102,6 @@ def test_pairs_whose_keys_collide_are_looked_up_by_their_values(monkeypatch):
         col = FIELD_COLUMNS[cmp.field]
         codes, _ = compare_arrays(cmp, frame[f"l_{col}"].tolist(), frame[f"r_{col}"].tolist())
         assert np.array_equal(got[f"c_{i}"], codes), cmp.field
-
-
-def _collided(compare_distinct):
-    """`_compare_distinct` with every distinct pair's key set to 0 (as `cand`'s are)."""
-
-    def run(con, comparisons, field_columns, col, table):
-        compare_distinct(con, comparisons, field_columns, col, table)
-        con.execute(f"UPDATE lv_{col} SET h = 0")
-        return bool(con.execute(f"SELECT count(*) <= 1 FROM lv_{col}").fetchall()[0][0])
-
-    return run
 
 
 def test_only_pairs_that_cannot_be_among_the_best_voters_are_dropped():
