@@ -136,6 +136,8 @@ SURNAME_LIKE_AT_ALL = 0.80  # ... and, when no candidate was found at all, this 
 SURNAME_LIKE = 80.0  # a candidate's surname this like (Jaro-Winkler 0..100) keeps NO_MATCH off
 PREFILTER = 0.75  # Jaro-Winkler of a surname below which a pair is not scored (see _prefilter)
 
+# the columns of the lines' table `q` the decision reads (in Python)
+_Q_COLUMNS = ("qid", "line", "penalty", "n_first", "n_last", "n_house", "n_street")
 _FIELD_INDEX = {c.field: i for i, c in enumerate(COMPARISONS)}
 _COLUMNS = tuple(dict.fromkeys(FIELD_COLUMNS.values()))
 _OPTIONAL = frozenset({"suffix", "unit", "zip5"})  # evidence shown only when the line has one
@@ -325,7 +327,7 @@ class FSMatcher:
         lines: Sequence[SignatureLine],
         texts: Sequence[tuple[str, str]],
     ) -> tuple[Match, ...]:
-        q = line_frame(con, texts, self._places, readings=True)
+        q = line_frame(con, texts, self._places, readings=True, columns=_Q_COLUMNS)
         self._block(con, passes=False)
         con.execute(f"CREATE OR REPLACE TEMP TABLE cand AS {self._prefilter()}")
         con.execute("DROP TABLE pairs")
@@ -346,11 +348,10 @@ class FSMatcher:
         ]
         # The entries shown as candidates, looked up once for the whole batch: each look-up
         # scans the register (13 million rows in a state's).
-        shown = sorted({int(c.scored.rid[j]) for c in chunks for js in c.kept for j in js})
-        entries = {
-            rid: (e, e.display) for rid, e in zip(shown, self._store.by_rid(shown), strict=True)
-        }
-        out = [m for c in chunks for m in self._matches(c, entries)]
+        shown = self._store.shown(
+            sorted({int(c.scored.rid[j]) for c in chunks for js in c.kept for j in js})
+        )
+        out = [m for c in chunks for m in self._matches(c, shown)]
         log.debug("matched %d lines; registered share estimated %.3f", len(out), batch.registered)
         return tuple(out)
 
@@ -572,20 +573,16 @@ class FSMatcher:
         ]
         return _Chunk(lines, scored, decided, kept, post)
 
-    def _matches(self, c: _Chunk, entries: dict[int, tuple[RegisterEntry, str]]) -> list[Match]:
-        """The chunk's matches, its candidates' entries (and their display) by rid."""
+    def _matches(self, c: _Chunk, shown: dict[int, tuple[str, str]]) -> list[Match]:
+        """The chunk's matches, its candidates' voter ids and displays by rid (`store.shown`)."""
         evidence = _evidence(c.scored, sorted({j for js in c.kept for j in js}))
         out = []
         rid = c.scored.rid
         for line, (decision, why), js, p in zip(c.lines, c.decided, c.kept, c.post, strict=True):
             candidates = tuple(
-                Candidate(
-                    entries[int(rid[j])][0].voter_id,
-                    round(100.0 * float(p[n]), 1),
-                    evidence[j],
-                    entries[int(rid[j])][1],
-                )
+                Candidate(voter_id, round(100.0 * float(p[n]), 1), evidence[j], display)
                 for n, j in enumerate(js)
+                for voter_id, display in (shown[int(rid[j])],)
             )
             voter = candidates[0].voter_id if decision is MatchDecision.MATCH else None
             probability = round(float(p[0]), 6) if len(p) else None
@@ -914,25 +911,32 @@ def _evidence(s: _Scored, rows: Sequence[int]) -> dict[int, tuple[FieldEvidence,
     Built a field at a time for all the rows, each distinct piece of evidence once (they are
     frozen: candidates of one line share a street, a postcode)."""
     at = np.asarray(rows, dtype=np.int64)
-    made: dict[tuple[int, int, float, str, str], FieldEvidence] = {}
     columns = []
     for f, cmp in enumerate(COMPARISONS):
-        codes = s.codes[at, f].tolist()
-        sims = s.sims[at, f].tolist()
-        ours = s.line_values[cmp.field][at].tolist()
-        theirs = s.reg_values[cmp.field][at].tolist()
-        optional = cmp.field in _OPTIONAL
-        column: list[FieldEvidence | None] = []
-        for code, sim, a, b in zip(codes, sims, ours, theirs, strict=True):
-            if optional and code == MISSING and not a:
-                column.append(None)  # the signer did not write one: nothing to show
-                continue
-            key = (f, code, sim, a, b)
-            got = made.get(key)
-            if got is None:
-                got = made[key] = FieldEvidence(cmp.field, LEVELS[code], round(sim, 1), a, b)
-            column.append(got)
-        columns.append(column)
+        codes = s.codes[at, f]
+        sims = s.sims[at, f]
+        ours, our_values = pd.factorize(s.line_values[cmp.field][at], use_na_sentinel=False)
+        theirs, their_values = pd.factorize(s.reg_values[cmp.field][at], use_na_sentinel=False)
+        # one integer per distinct (level, similarity, line value, register value)
+        sim_values, sim_ids = np.unique(sims, return_inverse=True)
+        key = codes.astype(np.int64) * len(sim_values) + sim_ids
+        key = (key * len(our_values) + ours) * len(their_values) + theirs
+        _, first, ids = np.unique(key, return_index=True, return_inverse=True)
+        made = np.empty(len(first), dtype=object)
+        made[:] = [
+            FieldEvidence(
+                cmp.field,
+                LEVELS[int(codes[j])],
+                round(float(sims[j]), 1),
+                str(our_values[ours[j]]),
+                str(their_values[theirs[j]]),
+            )
+            for j in first.tolist()
+        ]
+        column = made[ids]
+        if cmp.field in _OPTIONAL:  # the signer did not write one: nothing to show
+            column[(codes == MISSING) & (s.line_values[cmp.field][at] == "")] = None
+        columns.append(column.tolist())
     return {
         j: tuple(e for e in row if e is not None)
         for j, row in zip(rows, zip(*columns, strict=True), strict=True)
