@@ -117,7 +117,7 @@ from .compare import (
 from .lines import line_frame
 from .nicknames import KNOWN_GIVEN_NAMES, same_given_name
 from .normalize import name_suffix
-from .sql_pairs import EPSILON, best_pairs, pair_keys
+from .sql_pairs import EPSILON, best_pairs, pair_columns
 from .store import BLOCKING_KEYS, HASH_COLUMNS, RegisterStore
 from .weights import Weights, fit_to_lines, for_register, load_weights
 
@@ -437,7 +437,8 @@ class FSMatcher:
 
     def _prefilter(self) -> str:
         """SQL: the blocked pairs worth scoring (qid, rid, voter: the entry's `vno`, and each
-        compared column's key of its pair of values, `sql_pairs.pair_keys`). A pair
+        compared column's key of its pair of values and the register's value,
+        `sql_pairs.pair_columns`). A pair
         neither of whose names is like the line's (Jaro-Winkler below PREFILTER) is kept only for
         a line without a name (ranked by address), when the given name is alike and it shares the
         house number or the postcode (so a household stays visible to the surname check, and a
@@ -445,7 +446,7 @@ class FSMatcher:
         whole address (house number, street and postcode: `_decide` may match it there)."""
         f = PREFILTER
         return (
-            f"SELECT p.qid, p.rid, e.vno AS voter, {pair_keys(_COLUMNS)} "
+            f"SELECT p.qid, p.rid, e.vno AS voter, {pair_columns(_COLUMNS)} "
             "FROM pairs p JOIN entries e USING (rid) JOIN q USING (qid) "
             f"WHERE (q.n_last = '' AND q.n_first = '') "
             f"OR jaro_winkler_similarity(q.n_last, e.n_last) >= {f} "

@@ -3,14 +3,15 @@ and only the pairs that can be among a line's best voters handed to Python.
 
 A batch's candidate pairs (table `cand`: qid, a row of the lines' table `q`; rid, a row of the
 register's `entries`; voter, the store's `vno`, one number per voter id; and per compared column
-`k_<col>`, the 64-bit key of its pair of values, `pair_keys`) repeat the same pairs of values
+`k_<col>`, the 64-bit key of its pair of values, and `r_<col>`, the register's value:
+`pair_columns`) repeat the same pairs of values
 many times over: a line's surname against the same register surname in several passes, "12"
 against "14" for a thousand lines, two common given names. `compare.compare_arrays` is
 elementwise (a pair's level and similarity depend on that pair alone), so comparing each
 distinct pair once and spreading the result gives exactly the same levels for a fraction of the
 work: on 50,000 lines against a 200,000-row register, 2.5 million pairs hold about 0.3 million
-distinct pairs a column. The values themselves stay in `q` and `entries` (`cand` holds
-integers only) and are read from there for the distinct pairs and for the pairs kept.
+distinct pairs a column. The line's values stay in `q` (a few rows a line), read from there
+for the distinct pairs and for the pairs kept; the register is read once, for `cand`.
 
 The levels go back to DuckDB (each distinct pair looked up by its key when no two of a batch's
 distinct pairs share it, which is checked; else by the two values), which sums each pair's
@@ -30,25 +31,29 @@ import pandas as pd
 
 from .compare import Comparison, compare_arrays
 
-__all__ = ["EPSILON", "best_pairs", "pair_keys"]
+__all__ = ["EPSILON", "best_pairs", "pair_columns"]
 
 # Weights are sums of float64 in another order in SQL than in numpy: a pair is dropped only when
 # its weight is below the threshold by more than this (they differ by about 1e-14).
 EPSILON = 1e-6
 
-# A pair's two values: the line's (`q`, aliased q) and the register's (`entries`, aliased e).
+# A pair's two values: the line's (in `q`) and the register's (in `cand`, aliased c)
 _LINE = "coalesce(q.{0}, '')"
-_REGISTER = "coalesce(e.{0}, '')"
-_VALUES = "JOIN q ON q.qid = c.qid JOIN entries e ON e.rid = c.rid"
+_REGISTER = "c.r_{0}"
+_ENTRY = "coalesce(e.{0}, '')"  # the register's, read from `entries` for `cand`
+_VALUES = "JOIN q ON q.qid = c.qid"
 # A pair's key: 64 bits, of its two values
 _KEY = "hash({a}, {b})"
 
 
-def pair_keys(columns: Iterable[str]) -> str:
-    """SQL select list for `cand`, in a query over q and entries (aliased e): `k_<col>`, the key
-    `best_pairs` looks each pair's levels up by, for each column."""
+def pair_columns(columns: Iterable[str]) -> str:
+    """SQL select list for `cand`, in a query over q and entries (aliased e): for each column,
+    `k_<col>`, the key `best_pairs` looks each pair's levels up by, and `r_<col>`, the
+    register's value."""
     return ", ".join(
-        f"{_KEY.format(a=_LINE.format(c), b=_REGISTER.format(c))} AS k_{c}" for c in columns
+        f"{_KEY.format(a=_LINE.format(c), b=_ENTRY.format(c))} AS k_{c}, "
+        f"{_ENTRY.format(c)} AS r_{c}"
+        for c in columns
     )
 
 
@@ -73,7 +78,7 @@ def best_pairs(
     # Every pair's weight (each column's part looked up by its key); the levels and values are
     # fetched for the pairs kept only, a few percent of them.
     con.execute(
-        "CREATE OR REPLACE TEMP TABLE w AS SELECT c.*, "
+        "CREATE OR REPLACE TEMP TABLE w AS SELECT c.qid, c.rid, c.voter, "
         + " + ".join(f"lv_{col}.w" for col in columns)
         + f" AS weight FROM cand c {by_value} {joins}"
     )
@@ -86,11 +91,11 @@ def best_pairs(
     )
     # the keep-th best voter's weight (each voter at its best pair), where a line has so many
     kept = (
-        "SELECT * FROM w"
+        "SELECT * FROM cand"
         if keep is None
         else f"""WITH v AS (SELECT qid, voter, max(weight) AS weight FROM w GROUP BY qid, voter),
 t AS (SELECT qid, max(weight, {int(keep)})[{int(keep)}] AS weight FROM v GROUP BY qid)
-SELECT w.* FROM w LEFT JOIN t USING (qid)
+SELECT cand.* FROM w LEFT JOIN t USING (qid) JOIN cand USING (qid, rid)
 WHERE t.weight IS NULL OR w.weight >= t.weight - {EPSILON}"""
     )
     con.execute(
@@ -124,7 +129,7 @@ def _compare_distinct(
     table: np.ndarray,
 ) -> bool:
     """The table `lv_<col>` (h, c_<i>, s_<i>, w; a, b): every distinct pair of values (a, b) of
-    `cand`'s pairs in column col, with its key h (`pair_keys`), the level code and similarity
+    `cand`'s pairs in column col, with its key h (`pair_columns`), the level code and similarity
     of each comparison i on that column and the sum w of their weights. True when no two of its
     pairs share h (then a pair of `cand` is looked up by its key alone: it is one of these
     pairs, so it finds only its own row, and a and b are left out), False otherwise (looked up

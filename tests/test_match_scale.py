@@ -51,7 +51,7 @@ def _cand(n: int, seed: int) -> pd.DataFrame:
 
 def _tables(frame: pd.DataFrame) -> duckdb.DuckDBPyConnection:
     """The tables `best_pairs` reads: the lines `q`, the register `entries` and the pairs
-    `cand` (keyed as the matcher's prefilter keys them, `sql_pairs.pair_keys`)."""
+    `cand` (keyed as the matcher's prefilter keys them, `sql_pairs.pair_columns`)."""
     con = duckdb.connect(":memory:")
     lines = frame.drop_duplicates("qid")
     con.register("q_df", lines.rename(columns=lambda c: c.removeprefix("l_"))[["qid", *_VALUES]])
@@ -59,8 +59,9 @@ def _tables(frame: pd.DataFrame) -> duckdb.DuckDBPyConnection:
     con.execute("CREATE TEMP TABLE q AS SELECT * FROM q_df")
     con.execute("CREATE TEMP TABLE entries AS SELECT * FROM e_df")
     con.register("pairs_df", frame[["qid", "rid", "voter"]])
+    columns = sql_pairs.pair_columns(_VALUES)
     con.execute(
-        f"CREATE TEMP TABLE cand AS SELECT p.qid, p.rid, p.voter, {sql_pairs.pair_keys(_VALUES)} "
+        f"CREATE TEMP TABLE cand AS SELECT p.qid, p.rid, p.voter, {columns} "
         "FROM pairs_df p JOIN q USING (qid) JOIN entries e USING (rid)"
     )
     return con
