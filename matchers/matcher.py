@@ -438,12 +438,12 @@ class FSMatcher:
     def _prefilter(self) -> str:
         """SQL: the blocked pairs worth scoring (qid, rid, voter: the entry's `vno`, and each
         compared column's key of its pair of values and the register's value,
-        `sql_pairs.pair_columns`). A pair
-        neither of whose names is like the line's (Jaro-Winkler below PREFILTER) is kept only for
-        a line without a name (ranked by address), when the given name is alike and it shares the
-        house number or the postcode (so a household stays visible to the surname check, and a
-        changed surname can be weighed), or when it shares the
-        whole address (house number, street and postcode: `_decide` may match it there)."""
+        `sql_pairs.pair_columns`). A pair neither of whose names is like the line's
+        (Jaro-Winkler below PREFILTER) is kept only for a line without a name (ranked by
+        address), when the given name is alike and it shares the house number or the postcode
+        (so a household stays visible to the surname check, and a changed surname can be
+        weighed), or when it shares the whole address (house number, street and postcode:
+        `_decide` may match it there)."""
         f = PREFILTER
         return (
             f"SELECT p.qid, p.rid, e.vno AS voter, {pair_columns(_COLUMNS)} "

@@ -4,14 +4,14 @@ and only the pairs that can be among a line's best voters handed to Python.
 A batch's candidate pairs (table `cand`: qid, a row of the lines' table `q`; rid, a row of the
 register's `entries`; voter, the store's `vno`, one number per voter id; and per compared column
 `k_<col>`, the 64-bit key of its pair of values, and `r_<col>`, the register's value:
-`pair_columns`) repeat the same pairs of values
-many times over: a line's surname against the same register surname in several passes, "12"
-against "14" for a thousand lines, two common given names. `compare.compare_arrays` is
-elementwise (a pair's level and similarity depend on that pair alone), so comparing each
-distinct pair once and spreading the result gives exactly the same levels for a fraction of the
-work: on 50,000 lines against a 200,000-row register, 2.5 million pairs hold about 0.3 million
-distinct pairs a column. The line's values stay in `q` (a few rows a line), read from there
-for the distinct pairs and for the pairs kept; the register is read once, for `cand`.
+`pair_columns`) repeat the same pairs of values many times over: a line's surname against the
+same register surname in several passes, "12" against "14" for a thousand lines, two common
+given names. `compare.compare_arrays` is elementwise (a pair's level and similarity depend on
+that pair alone), so comparing each distinct pair once and spreading the result gives exactly the
+same levels for a fraction of the work: on 50,000 lines against a 200,000-row register, 2.5
+million pairs hold about 0.3 million distinct pairs a column. The line's values stay in `q` (a
+few rows a line), read from there for the distinct pairs and for the pairs kept; the register is
+read once, for `cand`.
 
 The levels go back to DuckDB (each distinct pair looked up by its key when no two of a batch's
 distinct pairs share it, which is checked; else by the two values), which sums each pair's
@@ -89,7 +89,8 @@ def best_pairs(
     values = ", ".join(
         f"{_LINE.format(col)} AS l_{col}, {_REGISTER.format(col)} AS r_{col}" for col in columns
     )
-    # the keep-th best voter's weight (each voter at its best pair), where a line has so many
+    # the pairs kept: those reaching their line's keep-th best voter's weight (each voter at its
+    # best pair), all of a line's that has fewer voters
     kept = (
         "SELECT * FROM cand"
         if keep is None
