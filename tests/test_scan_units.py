@@ -81,6 +81,31 @@ def test_even_lighting_flattens_a_shadow() -> None:
     assert np.percentile(paper, 5) > 200  # the dark corner's paper is paper again
 
 
+@pytest.mark.parametrize("beyond", ["lid-brighter-than-shade", "dark-lid"])
+def test_what_lies_beyond_the_sheets_edge_is_no_ink(beyond: str) -> None:
+    """A skewed scan shows the scanner's background past the paper's edge: a lid brighter than
+    the sheet's shaded corner (the shaded paper along the edge then reads as ink) or a dark
+    lid. Cleaned, nothing past the sheet's edge is ink (no cell, rule or text line may reach
+    into it), and the table is found as on the sheet alone."""
+    dpi = DPI
+    img = _form(dpi=dpi, rows=8)
+    if beyond == "dark-lid":
+        hgt, wid = img.shape
+        pad = int(0.3 * dpi)
+        page = np.full((hgt + pad, wid + pad), 40, np.uint8)
+        page[:hgt, :wid] = degrade(img, Degrade(uneven_light=0.2, seed=1), dpi)
+        page = degrade(page, Degrade(skew=-1.2, seed=2), dpi)
+    else:
+        page = degrade(img, Degrade(uneven_light=0.4, skew=1.6, seed=1), dpi)
+    cleaned = clean_page(page, dpi)
+    edge = int(8.1 * dpi)  # the paper ends at 8.5 in, the table's rules at 8.0 in
+    assert np.count_nonzero(cleaned.binary[:, edge:]) == 0
+    assert np.count_nonzero(cleaned.binary[int(10.9 * dpi) :]) == 0
+    grid = find_grid(cleaned.binary, dpi)
+    assert grid is not None and grid.n_rows == 8 and len(grid.xs) == 6
+    assert grid.xs[-1] < edge
+
+
 def test_grid_rows_and_columns() -> None:
     cleaned = clean_page(_form(rows=8), DPI)
     grid = find_grid(cleaned.binary, DPI)
