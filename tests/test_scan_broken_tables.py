@@ -194,29 +194,3 @@ def test_a_short_ruled_table_among_many_lines_of_prose_keeps_its_band() -> None:
     bands = table_bands(horiz, vert, DPI)
     table = [b for b in bands if b[0] <= rules[0] and rules[-1] <= b[1]]
     assert len(table) == 1
-
-
-def test_the_statements_lines_under_a_table_found_by_its_text_are_not_dashed_rows() -> None:
-    """A table found by its text, its rules broken into dashes: its rows go on the dashes,
-    but not on down into the statement under it, whose letters' feet along each line pass
-    for dashes a row's height apart (the notary's lines were read as two more rows)."""
-    import numpy as np
-
-    from pipeline.scan.table import Grid, with_dashed_rows
-
-    dpi = 150.0
-    binary = np.zeros((800, 1200), np.uint8)
-
-    def dashes(y: int) -> None:
-        for x in range(100, 1100, 28):
-            binary[y - 1 : y + 1, x : x + 20] = 255
-
-    for y in (100, 150, 200, 250):
-        dashes(y)
-    binary[170:185, 120:300] = binary[220:235, 120:300] = 255  # two entries
-    for top in (278, 328):  # the statement's lines: letters, their feet along a line
-        for x in range(100, 1100, 9):
-            binary[top : top + 22, x : x + 3] = 255
-        dashes(top + 22)
-    grid = with_dashed_rows(binary, Grid((100, 400, 700, 1100), (100, 150, 200, 250), "text"), dpi)
-    assert grid.n_rows == 2

@@ -24,8 +24,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .blocks import inked_lines
-
 __all__ = [
     "Grid",
     "dashed_rules",
@@ -800,26 +798,11 @@ def with_dashed_rows(binary: np.ndarray, grid: Grid, dpi: float) -> Grid:
         if len(chain) < 2:
             return grid
         return Grid(grid.xs, (*grid.ys[:-1], *chain), "rules+dashes")
-    chain = _above_text_below(binary, grid, chain, dpi)
     centres = [(a + b) / 2 for a, b in zip(grid.ys[1:], grid.ys[2:], strict=False)]
     rows = [sum(a < c < b for c in centres) for a, b in zip(chain, chain[1:], strict=False)]
     if len(chain) < 3 or len(chain) < len(grid.ys) - 1 or max(rows) > 1:
         return grid
     return Grid(grid.xs, (grid.ys[0], *chain), grid.method)
-
-
-# A line of text is at least this tall (inches); a line of dashes is a rule's thickness.
-TEXT_LINE_MIN_IN = 0.08
-
-
-def _above_text_below(binary: np.ndarray, grid: Grid, chain: list[int], dpi: float) -> list[int]:
-    """The dash lines of `chain` above the first line of text under a table found by its text
-    (every entry is a row of that table, so the text under it is the statement's: the feet of
-    its letters along a line pass for dashes, a row's height apart)."""
-    below = grid.ys[-1] + max(2, int(dpi * 0.04))
-    lines = inked_lines(binary[below:, grid.xs[0] : grid.xs[-1]], dpi)
-    tops = [a for a, b in lines if b - a >= dpi * TEXT_LINE_MIN_IN]
-    return [y for y in chain if y < below + tops[0]] if tops else chain
 
 
 # A row split by the dash lines inside it: every piece within this share of the table's row
