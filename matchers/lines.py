@@ -80,13 +80,15 @@ def line_frame(
     places: Sequence[str],
     *,
     readings: bool = False,
+    columns: Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """(name, residence) texts -> the temp table `q` of `con` (a store's cursor: normalized
     fields and blocking keys, `qid` = row, `line` = the text's position, `penalty` = bits the
     reading costs), returned as a frame in qid order. With `readings`, each name read every way
     `name_readings` gives, with each way `street_readings` reads the residence (consecutive rows
     of one line; the usual reading first, penalty 0, each other way of the name or of the
-    residence READING_PENALTY); else one row a line (qid = line)."""
+    residence READING_PENALTY); else one row a line (qid = line). The frame holds `columns`
+    (default: all of them)."""
     place_set = frozenset(p for p in places if p)
     longest = max((len(p.split()) for p in place_set), default=0)
     rows: list[tuple[object, ...]] = []
@@ -150,4 +152,4 @@ def line_frame(
         )
     finally:
         con.unregister("q_df")
-    return con.execute("SELECT * FROM q ORDER BY qid").df()
+    return con.execute(f"SELECT {', '.join(columns or ('*',))} FROM q ORDER BY qid").df()

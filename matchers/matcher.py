@@ -117,7 +117,7 @@ from .compare import (
 from .lines import line_frame
 from .nicknames import KNOWN_GIVEN_NAMES, same_given_name
 from .normalize import name_suffix
-from .sql_pairs import EPSILON, best_pairs
+from .sql_pairs import EPSILON, best_pairs, pair_columns
 from .store import BLOCKING_KEYS, HASH_COLUMNS, RegisterStore
 from .weights import Weights, fit_to_lines, for_register, load_weights
 
@@ -136,6 +136,8 @@ SURNAME_LIKE_AT_ALL = 0.80  # ... and, when no candidate was found at all, this 
 SURNAME_LIKE = 80.0  # a candidate's surname this like (Jaro-Winkler 0..100) keeps NO_MATCH off
 PREFILTER = 0.75  # Jaro-Winkler of a surname below which a pair is not scored (see _prefilter)
 
+# the columns of the lines' table `q` the decision reads (in Python)
+_Q_COLUMNS = ("qid", "line", "penalty", "n_first", "n_last", "n_house", "n_street")
 _FIELD_INDEX = {c.field: i for i, c in enumerate(COMPARISONS)}
 _COLUMNS = tuple(dict.fromkeys(FIELD_COLUMNS.values()))
 _OPTIONAL = frozenset({"suffix", "unit", "zip5"})  # evidence shown only when the line has one
@@ -325,8 +327,8 @@ class FSMatcher:
         lines: Sequence[SignatureLine],
         texts: Sequence[tuple[str, str]],
     ) -> tuple[Match, ...]:
-        q = line_frame(con, texts, self._places, readings=True)
-        self._block(con)
+        q = line_frame(con, texts, self._places, readings=True, columns=_Q_COLUMNS)
+        self._block(con, passes=False)
         con.execute(f"CREATE OR REPLACE TEMP TABLE cand AS {self._prefilter()}")
         con.execute("DROP TABLE pairs")
         # Each distinct pair of values compared once for the whole batch; only the pairs that
@@ -346,11 +348,10 @@ class FSMatcher:
         ]
         # The entries shown as candidates, looked up once for the whole batch: each look-up
         # scans the register (13 million rows in a state's).
-        shown = sorted({int(c.scored.rid[j]) for c in chunks for js in c.kept for j in js})
-        entries = {
-            rid: (e, e.display) for rid, e in zip(shown, self._store.by_rid(shown), strict=True)
-        }
-        out = [m for c in chunks for m in self._matches(c, entries)]
+        shown = self._store.shown(
+            sorted({int(c.scored.rid[j]) for c in chunks for js in c.kept for j in js})
+        )
+        out = [m for c in chunks for m in self._matches(c, shown)]
         log.debug("matched %d lines; registered share estimated %.3f", len(out), batch.registered)
         return tuple(out)
 
@@ -360,7 +361,7 @@ class FSMatcher:
         name; qid is the text's position."""
         with self._store.cursor() as con:
             line_frame(con, texts, self._places, readings=True)
-            self._block(con)
+            self._block(con, passes=True)
             return con.execute(
                 "SELECT q.line AS qid, p.rid, e.voter_id, bit_or(p.passes) AS passes FROM pairs p "
                 "JOIN entries e USING (rid) JOIN q USING (qid) GROUP BY q.line, p.rid, e.voter_id "
@@ -402,12 +403,13 @@ class FSMatcher:
         )
         return _Batch(fit.weights, fit.weights.table, fit.log2_prior, fit.registered)
 
-    def _block(self, con: duckdb.DuckDBPyConnection) -> None:
+    def _block(self, con: duckdb.DuckDBPyConnection, *, passes: bool) -> None:
         # Per reading and pass, the key's register block (its size stored at import,
         # `store.blocks`) if it is at most max_block entries; of those, the smallest first while
         # the blocks taken so far hold fewer than block_budget entries (the smallest always):
         # a small block is a specific key that agreed, a large one a common value. Then the
-        # entries in the blocks taken: one join on the key's hash per pass.
+        # entries in the blocks taken: one join on the key's hash per pass. The table `pairs`
+        # (qid, rid, and with `passes` which passes proposed the pair: bit i, BLOCKING_KEYS[i]).
         m = int(self._max_block)
         keys = " UNION ALL ".join(
             f"SELECT qid, {bit} AS pass, hash({key}) AS h FROM q WHERE {key} IS NOT NULL"
@@ -424,28 +426,28 @@ class FSMatcher:
             f"JOIN entries e ON e.{HASH_COLUMNS[key]} = qb.h WHERE qb.pass = {bit}"
             for bit, key in enumerate(BLOCKING_KEYS)
         ]
+        found = " UNION ALL ".join(f"({p})" for p in parts)
         con.execute(
-            "CREATE OR REPLACE TEMP TABLE pairs AS SELECT qid, rid, bit_or(pass) AS passes FROM ("
-            + " UNION ALL ".join(f"({p})" for p in parts)
-            + ") GROUP BY qid, rid"
+            f"CREATE OR REPLACE TEMP TABLE pairs AS SELECT qid, rid, bit_or(pass) AS passes FROM "
+            f"({found}) GROUP BY qid, rid"
+            if passes
+            else f"CREATE OR REPLACE TEMP TABLE pairs AS SELECT DISTINCT qid, rid FROM ({found})"
         )
         con.execute("DROP TABLE qb")
 
     def _prefilter(self) -> str:
         """SQL: the blocked pairs worth scoring (qid, rid, voter: the entry's `vno`, and each
-        compared column as the line has it, l_<col>, and as the register has it, r_<col>). A pair
-        neither of whose names is like the line's (Jaro-Winkler below PREFILTER) is kept only for
-        a line without a name (ranked by address), when the given name is alike and it shares the
-        house number or the postcode (so a household stays visible to the surname check, and a
-        changed surname can be weighed), or when it shares the
-        whole address (house number, street and postcode: `_decide` may match it there)."""
+        compared column's key of its pair of values and the register's value,
+        `sql_pairs.pair_columns`). A pair neither of whose names is like the line's
+        (Jaro-Winkler below PREFILTER) is kept only for a line without a name (ranked by
+        address), when the given name is alike and it shares the house number or the postcode
+        (so a household stays visible to the surname check, and a changed surname can be
+        weighed), or when it shares the whole address (house number, street and postcode:
+        `_decide` may match it there)."""
         f = PREFILTER
         return (
-            "SELECT p.qid, p.rid, e.vno AS voter, "
-            + ", ".join(
-                f"coalesce(q.{c}, '') AS l_{c}, coalesce(e.{c}, '') AS r_{c}" for c in _COLUMNS
-            )
-            + " FROM pairs p JOIN entries e USING (rid) JOIN q USING (qid) "
+            f"SELECT p.qid, p.rid, e.vno AS voter, {pair_columns(_COLUMNS)} "
+            "FROM pairs p JOIN entries e USING (rid) JOIN q USING (qid) "
             f"WHERE (q.n_last = '' AND q.n_first = '') "
             f"OR jaro_winkler_similarity(q.n_last, e.n_last) >= {f} "
             f"OR (jaro_winkler_similarity(q.n_first, e.n_first) >= {f} "
@@ -572,20 +574,16 @@ class FSMatcher:
         ]
         return _Chunk(lines, scored, decided, kept, post)
 
-    def _matches(self, c: _Chunk, entries: dict[int, tuple[RegisterEntry, str]]) -> list[Match]:
-        """The chunk's matches, its candidates' entries (and their display) by rid."""
+    def _matches(self, c: _Chunk, shown: dict[int, tuple[str, str]]) -> list[Match]:
+        """The chunk's matches, its candidates' voter ids and displays by rid (`store.shown`)."""
         evidence = _evidence(c.scored, sorted({j for js in c.kept for j in js}))
         out = []
         rid = c.scored.rid
         for line, (decision, why), js, p in zip(c.lines, c.decided, c.kept, c.post, strict=True):
             candidates = tuple(
-                Candidate(
-                    entries[int(rid[j])][0].voter_id,
-                    round(100.0 * float(p[n]), 1),
-                    evidence[j],
-                    entries[int(rid[j])][1],
-                )
+                Candidate(voter_id, round(100.0 * float(p[n]), 1), evidence[j], display)
                 for n, j in enumerate(js)
+                for voter_id, display in (shown[int(rid[j])],)
             )
             voter = candidates[0].voter_id if decision is MatchDecision.MATCH else None
             probability = round(float(p[0]), 6) if len(p) else None
@@ -914,25 +912,32 @@ def _evidence(s: _Scored, rows: Sequence[int]) -> dict[int, tuple[FieldEvidence,
     Built a field at a time for all the rows, each distinct piece of evidence once (they are
     frozen: candidates of one line share a street, a postcode)."""
     at = np.asarray(rows, dtype=np.int64)
-    made: dict[tuple[int, int, float, str, str], FieldEvidence] = {}
     columns = []
     for f, cmp in enumerate(COMPARISONS):
-        codes = s.codes[at, f].tolist()
-        sims = s.sims[at, f].tolist()
-        ours = s.line_values[cmp.field][at].tolist()
-        theirs = s.reg_values[cmp.field][at].tolist()
-        optional = cmp.field in _OPTIONAL
-        column: list[FieldEvidence | None] = []
-        for code, sim, a, b in zip(codes, sims, ours, theirs, strict=True):
-            if optional and code == MISSING and not a:
-                column.append(None)  # the signer did not write one: nothing to show
-                continue
-            key = (f, code, sim, a, b)
-            got = made.get(key)
-            if got is None:
-                got = made[key] = FieldEvidence(cmp.field, LEVELS[code], round(sim, 1), a, b)
-            column.append(got)
-        columns.append(column)
+        codes = s.codes[at, f]
+        sims = s.sims[at, f]
+        ours, our_values = pd.factorize(s.line_values[cmp.field][at], use_na_sentinel=False)
+        theirs, their_values = pd.factorize(s.reg_values[cmp.field][at], use_na_sentinel=False)
+        # one integer per distinct (level, similarity, line value, register value)
+        sim_values, sim_ids = np.unique(sims, return_inverse=True)
+        key = codes.astype(np.int64) * len(sim_values) + sim_ids
+        key = (key * len(our_values) + ours) * len(their_values) + theirs
+        _, first, ids = np.unique(key, return_index=True, return_inverse=True)
+        made = np.empty(len(first), dtype=object)
+        made[:] = [
+            FieldEvidence(
+                cmp.field,
+                LEVELS[int(codes[j])],
+                round(float(sims[j]), 1),
+                str(our_values[ours[j]]),
+                str(their_values[theirs[j]]),
+            )
+            for j in first.tolist()
+        ]
+        column = made[ids]
+        if cmp.field in _OPTIONAL:  # the signer did not write one: nothing to show
+            column[(codes == MISSING) & (s.line_values[cmp.field][at] == "")] = None
+        columns.append(column.tolist())
     return {
         j: tuple(e for e in row if e is not None)
         for j, row in zip(rows, zip(*columns, strict=True), strict=True)

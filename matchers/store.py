@@ -295,6 +295,11 @@ def status_on(entry: RegisterEntry, day: dt.date) -> str:
 
 
 _ENTRY_COLUMNS = ", ".join((*_TEXT_FIELDS, *_DATE_FIELDS, "source_row"))
+# the fields `RegisterEntry.display` reads
+_SHOWN = (
+    "voter_id", "first_name", "middle_name", "last_name", "suffix", "house_number", "half_code",
+    "pre_direction", "street_name", "post_direction", "apartment",
+)  # fmt: skip
 
 
 class RegisterStore:
@@ -416,6 +421,21 @@ class RegisterStore:
         )
         by = {row[0]: _entry(row[1:]) for row in got}
         return [by[r] for r in rids]
+
+    def shown(self, rids: Sequence[int]) -> dict[int, tuple[str, str]]:
+        """(voter id, `RegisterEntry.display`) by internal row id: what a candidate shows, read
+        without the rest of the entry."""
+        if not len(rids):
+            return {}
+        got = self._rows(
+            f"SELECT rid, {', '.join(_SHOWN)} FROM entries WHERE rid IN (SELECT unnest(?))",
+            [sorted({int(r) for r in rids})],
+        )
+        shown = {}
+        for rid, *row in got:
+            e = RegisterEntry(**{f: str(v or "") for f, v in zip(_SHOWN, row, strict=True)})  # type: ignore[arg-type]
+            shown[int(rid)] = (e.voter_id, e.display)  # type: ignore[call-overload]
+        return shown
 
     def sample_rids(self, n: int, seed: int) -> list[int]:
         """`n` internal row ids drawn at random (with replacement), reproducibly."""

@@ -15,6 +15,7 @@ import duckdb
 import numpy as np
 import pandas as pd
 
+from matchers import sql_pairs
 from matchers.compare import COMPARISONS, FIELD_COLUMNS, compare_arrays
 from matchers.sql_pairs import best_pairs
 from matchers.weights import load_weights
@@ -32,42 +33,81 @@ _VALUES = {
 
 
 def _cand(n: int, seed: int) -> pd.DataFrame:
-    """n candidate pairs over a few lines, values drawn from small sets (many repeats)."""
+    """n candidate pairs over a few lines, values drawn from small sets (many repeats): each
+    pair (qid, rid) with the line's values (l_<col>) and the entry's (r_<col>)."""
     rng = random.Random(seed)
-    rows: dict[str, list[object]] = {"qid": [], "rid": [], "voter": []}
+    lines = n // 10 + 1
+    rows: dict[str, list[object]] = {
+        "qid": sorted(rng.randrange(lines) for _ in range(n)),
+        "rid": list(range(n)),
+        "voter": [rng.randrange(n) for _ in range(n)],  # a voter's rows share a number
+    }
     for col, values in _VALUES.items():
-        rows[f"l_{col}"] = [rng.choice(values) for _ in range(n)]
+        line = [rng.choice(values) for _ in range(lines)]
+        rows[f"l_{col}"] = [line[q] for q in rows["qid"]]  # type: ignore[index]
         rows[f"r_{col}"] = [rng.choice(values) for _ in range(n)]
-    rows["qid"] = sorted(rng.randrange(n // 10 + 1) for _ in range(n))
-    rows["rid"] = list(range(n))
-    rows["voter"] = [rng.randrange(n) for _ in range(n)]  # a voter's rows share a number
     return pd.DataFrame(rows)
+
+
+def _tables(frame: pd.DataFrame) -> duckdb.DuckDBPyConnection:
+    """The tables `best_pairs` reads: the lines `q`, the register `entries` and the pairs
+    `cand` (keyed as the matcher's prefilter keys them, `sql_pairs.pair_columns`)."""
+    con = duckdb.connect(":memory:")
+    lines = frame.drop_duplicates("qid")
+    con.register("q_df", lines.rename(columns=lambda c: c.removeprefix("l_"))[["qid", *_VALUES]])
+    con.register("e_df", frame.rename(columns=lambda c: c.removeprefix("r_"))[["rid", *_VALUES]])
+    con.execute("CREATE TEMP TABLE q AS SELECT * FROM q_df")
+    con.execute("CREATE TEMP TABLE entries AS SELECT * FROM e_df")
+    con.register("pairs_df", frame[["qid", "rid", "voter"]])
+    columns = sql_pairs.pair_columns(_VALUES)
+    con.execute(
+        f"CREATE TEMP TABLE cand AS SELECT p.qid, p.rid, p.voter, {columns} "
+        "FROM pairs_df p JOIN q USING (qid) JOIN entries e USING (rid)"
+    )
+    return con
 
 
 def test_each_distinct_pair_compared_once_gives_every_pair_its_own_levels():
     frame = _cand(3_000, seed=5)
-    con = duckdb.connect(":memory:")
-    con.register("cand_df", frame)
-    con.execute("CREATE TEMP TABLE cand AS SELECT * FROM cand_df")
-    distinct = con.execute("SELECT count(DISTINCT (l_n_last, r_n_last)) FROM cand").fetchall()
+    con = _tables(frame)
+    distinct = con.execute(
+        "SELECT count(DISTINCT (q.n_last, e.n_last)) FROM cand "
+        "JOIN q USING (qid) JOIN entries e USING (rid)"
+    ).fetchall()
     assert distinct[0][0] < len(frame) / 4  # the point: far fewer comparisons than pairs
     table = load_weights().table
-    best_pairs(con, COMPARISONS, FIELD_COLUMNS, table, keep=10**9)  # keep every pair
+    best_pairs(con, COMPARISONS, FIELD_COLUMNS, table, keep=None)  # keep every pair
     got = con.execute("SELECT * FROM scored ORDER BY rid").fetchnumpy()
     assert np.array_equal(got["rid"], np.arange(len(frame)))
     for i, cmp in enumerate(COMPARISONS):
         col = FIELD_COLUMNS[cmp.field]
         assert np.array_equal(got[f"l_{col}"], frame[f"l_{col}"].to_numpy(dtype=object))
+        assert np.array_equal(got[f"r_{col}"], frame[f"r_{col}"].to_numpy(dtype=object))
         codes, sims = compare_arrays(cmp, frame[f"l_{col}"].tolist(), frame[f"r_{col}"].tolist())
         assert np.array_equal(got[f"c_{i}"], codes), cmp.field
         assert np.array_equal(got[f"s_{i}"], sims), cmp.field
 
 
+def test_pairs_whose_keys_collide_are_looked_up_by_their_values(monkeypatch):
+    """Should two distinct pairs of values share a key, the levels are looked up by value (the
+    same levels as by key). Forced here with a key that is 0 for every pair."""
+    import matchers.sql_pairs as sql_pairs
+
+    monkeypatch.setattr(sql_pairs, "_KEY", "CAST(0 AS UBIGINT)")
+    frame = _cand(500, seed=7)
+    con = _tables(frame)
+    best_pairs(con, COMPARISONS, FIELD_COLUMNS, load_weights().table, keep=None)
+    got = con.execute("SELECT * FROM scored ORDER BY rid").fetchnumpy()
+    assert np.array_equal(got["rid"], np.arange(len(frame)))
+    for i, cmp in enumerate(COMPARISONS):
+        col = FIELD_COLUMNS[cmp.field]
+        codes, _ = compare_arrays(cmp, frame[f"l_{col}"].tolist(), frame[f"r_{col}"].tolist())
+        assert np.array_equal(got[f"c_{i}"], codes), cmp.field
+
+
 def test_only_pairs_that_cannot_be_among_the_best_voters_are_dropped():
     frame = _cand(3_000, seed=6)
-    con = duckdb.connect(":memory:")
-    con.register("cand_df", frame)
-    con.execute("CREATE TEMP TABLE cand AS SELECT * FROM cand_df")
+    con = _tables(frame)
     table = load_weights().table
     best_pairs(con, COMPARISONS, FIELD_COLUMNS, table, keep=3)
     got = con.execute("SELECT * FROM scored").df()
@@ -117,7 +157,7 @@ def test_keeping_only_the_best_voters_decides_as_scoring_every_pair(tmp_path, mo
 
     def counted(keep_all):
         def best(con, comparisons, columns, table, keep):
-            original(con, comparisons, columns, table, 10**9 if keep_all else keep)
+            original(con, comparisons, columns, table, None if keep_all else keep)
             counts.append(
                 con.execute("SELECT (SELECT count(*) FROM cand), count(*) FROM scored").fetchall()[
                     0
