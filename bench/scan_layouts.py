@@ -11,8 +11,10 @@ of their own: their text layer is read by `pipeline/texttable.py`, not by the sc
 every page is read and compared with its truth:
 
 - rows: table rows found / rows in truth (blank rows included); invented: rows read that truth
-  does not have; blank->signed: a blank row read as signed; lost signed: a signed row missing
-  or read as blank;
+  does not have; "rows the page shows": the same, truth's blank rows after the last entry of
+  a table printed without rules or line numbers left out (nothing on the page marks them:
+  no reader can find them, and they hold no signature); blank->signed: a blank row read as
+  signed; lost signed: a signed row missing or read as blank;
 - missed rows caught: sheets with rows missed that the reader flagged (a layout doubt, no
   table read, or the witness's stated count disagreeing with the lines read), of all such
   sheets, and of those whose missed rows hold signatures; rows doubted needlessly: sheets read
@@ -91,17 +93,22 @@ def measure(corpus: Path, verbose: bool = False, style: str = "scan") -> Counter
         # the case's sheet numbers read among each other, as the pipeline does (pipeline.run)
         for sheet, t in zip(resolve_sheet_numbers(sheets), truth["sheets"], strict=True):
             before = c.copy()
-            _score(c, sheet, t)
+            _score(c, sheet, t, truth.get("layout", {}).get("rules"))
             if verbose:
                 _print_sheet(case.relative_to(corpus), t, sheet, c - before)
     return c
 
 
-def _score(c: Counter, sheet, t: dict) -> None:  # type: ignore[no-untyped-def]
+def _score(c: Counter, sheet, t: dict, rules: str | None = None) -> None:  # type: ignore[no-untyped-def]
     c["sheets"] += 1
     lines = t["lines"]
     c["rows"] += len(lines)
     c["found"] += min(len(sheet.lines), len(lines))
+    shown = len(lines)
+    if rules == "none" and "line_number" not in t.get("columns", ()):
+        shown = max((k + 1 for k, tl in enumerate(lines) if not tl["blank"]), default=0)
+    c["rows_shown"] += shown
+    c["found_shown"] += min(len(sheet.lines), shown)
     c["invented"] += max(0, len(sheet.lines) - len(lines))
     c["signed"] += sum(not tl["blank"] for tl in lines)
     c["lost_signed"] += sum(not tl["blank"] for tl in lines[len(sheet.lines) :])
@@ -174,6 +181,12 @@ def report(parts: dict[str, Counter]) -> None:
     rows = [
         ("sheets", lambda c: str(c["sheets"])),
         ("rows found", lambda c: f"{c['found']}/{c['rows']} ({_pct(c['found'], c['rows'])})"),
+        (
+            "rows the page shows: found",
+            lambda c: (
+                f"{c['found_shown']}/{c['rows_shown']} ({_pct(c['found_shown'], c['rows_shown'])})"
+            ),
+        ),
         ("rows invented", lambda c: str(c["invented"])),
         ("blank read as signed", lambda c: str(c["blank_as_signed"])),
         ("signed rows lost", lambda c: f"{c['lost_signed']}/{c['signed']}"),

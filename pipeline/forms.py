@@ -93,7 +93,10 @@ class Statement:
     - `jurat`: the wording that dates it, when a jurat does ("Sworn to before me This 5th
       day of October, 2026", groups d, m, y), rather than a date blank above its signature;
     - `outranks`: found beside another statement's opening words, it is this one (the
-      notary's statement mentions a sworn statement too)."""
+      notary's statement mentions a sworn statement too);
+    - `wording`: phrases of its fixed text after the opening (its body and its captions), by
+      which it is known when its opening words are lost (a line OCR misread, a heading set
+      in other words or left out): WORDING_MIN of them."""
 
     form: str
     opening: re.Pattern[str]
@@ -102,6 +105,16 @@ class Statement:
     counts: tuple[re.Pattern[str], ...] = ()
     jurat: re.Pattern[str] | None = None
     outranks: bool = False
+    wording: tuple[re.Pattern[str], ...] = ()
+
+
+def _phrases(*texts: str) -> tuple[re.Pattern[str], ...]:
+    """Phrases of a statement's wording, matched with any spacing and line breaks."""
+    return tuple(re.compile(t.replace(" ", r"\s+"), _I) for t in texts)
+
+
+# A statement whose opening words are not found is known by this many of its phrases.
+WORDING_MIN = 2
 
 
 # Village Law § 9-902(8) and the nominating petition (both versions): "Statement of Witness".
@@ -111,6 +124,15 @@ WITNESS = Statement(
     names=NAMES,
     residences=RESIDENCES,
     counts=COUNTS,
+    wording=_phrases(
+        r"over the age of eighteen",
+        r"duly qualified voter",
+        r"(?:electors|voters) whose names are subscribed",
+        r"subscribed (?:his|her)(?: or her)? name in my presence",
+        r"equivalent of an affidavit",
+        r"same penalties as if",
+        r"signature of (?:the )?witness",
+    ),
 )
 # The nominating petition, subd. 2: the notary's statement names no one and gives no residence.
 NOTARY = Statement(
@@ -118,6 +140,15 @@ NOTARY = Statement(
     re.compile(r"before\s+me\s+personally\s+came", _I),
     counts=COUNTS,
     outranks=True,
+    wording=_phrases(
+        r"on the dates? above indicated",
+        r"whose signatures appear on this petition",
+        r"signed (?:the )?same in my presence",
+        r"being by me duly sworn",
+        r"foregoing statement made and subscribed",
+        r"officer administering (?:the )?oath",
+        r"notary public|commissioner of deeds",
+    ),
 )
 # Village Law § 2-202(1)(e)(4): the authenticating affidavit, dated by its jurat.
 AFFIDAVIT = Statement(
@@ -127,6 +158,14 @@ AFFIDAVIT = Statement(
     residences=RESIDENCES,
     counts=COUNTS,
     jurat=JURAT,
+    wording=_phrases(
+        r"\bss\b\.?\s*:",
+        r"I know each of the persons",
+        r"subscribed to the above sheet",
+        r"subscribed the same in my presence",
+        r"sworn to before me",
+        r"official title of officer",
+    ),
 )
 # The statements the statutes give: what a reader looks for when it is given no others.
 STANDARD_STATEMENTS: tuple[Statement, ...] = (NOTARY, AFFIDAVIT, WITNESS)
@@ -165,10 +204,24 @@ def statement_form(
     text: str, statements: Sequence[Statement] = STANDARD_STATEMENTS
 ) -> tuple[Statement, int, int] | None:
     """Which of the `statements` the text holds and the span of its opening words: the one
-    whose opening comes first, unless one found that `outranks` the others."""
+    whose opening comes first, unless one found that `outranks` the others. When no opening
+    is found, the statement WORDING_MIN of whose phrases are (the most of them; the first
+    found on a tie), its span empty at the start of the line above its first phrase's (its
+    blanks are read from there on: the lost opening's line may hold the first of them, "I,
+    ..., state")."""
     found = [(m.start(), m.end(), st) for st in statements if (m := st.opening.search(text))]
-    if not found:
+    if found:
+        start, end, statement = min(found, key=lambda f: (f[0], f[1], f[2].form))
+        statement = next((st for _, _, st in found if st.outranks), statement)
+        return statement, start, end
+    worded = []
+    for st in statements:
+        starts = [m.start() for p in st.wording if (m := p.search(text))]
+        if len(starts) >= WORDING_MIN:
+            worded.append((-len(starts), min(starts), st))
+    if not worded:
         return None
-    start, end, statement = min(found, key=lambda f: (f[0], f[1], f[2].form))
-    statement = next((st for _, _, st in found if st.outranks), statement)
-    return statement, start, end
+    _, first, statement = min(worded, key=lambda f: (f[0], f[1], f[2].form))
+    line = text.rfind("\n", 0, first)
+    start = text.rfind("\n", 0, max(0, line)) + 1
+    return statement, start, start

@@ -181,10 +181,12 @@ def _locate_table(
     rules: Sequence[Any],
     page_height: float,
     statements: Sequence[Statement],
+    drawn: Sequence[Any] = (),
 ) -> tuple[TextTable | None, float]:
-    """The table and where the statement under it starts (the page's foot if none does)."""
+    """The table and where the statement under it starts (the page's foot if none does);
+    `drawn`: the page's images and vector paths."""
     for stop in [*_stops(words, statements), page_height]:
-        table = find_table(words, rules, stop)
+        table = find_table(words, rules, stop, drawn)
         if table is not None:
             return table, stop
     return None, page_height
@@ -319,10 +321,10 @@ def _read_table(
     """The table, its lines, the fields its columns give, the layout's doubts, and where the
     statement below it starts."""
     rules = rules_of(page.lines, page.rects)
-    table, stop = _locate_table(words, rules, float(page.height), statements)
+    ink = [*page.images, *page.curves]
+    table, stop = _locate_table(words, rules, float(page.height), statements, ink)
     if table is None:
         return None, (), (), (), stop
-    ink = [*page.images, *page.curves]
     known = [*page.chars, *page.images, *page.curves, *page.lines, *page.rects]
     grid = table.cells(words, ink)
     roles, doubts = _place_by_content(table, grid)

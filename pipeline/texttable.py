@@ -10,9 +10,11 @@ titles, its rules (a full grid, horizontal rules only, or none) and its text row
 2. The columns: between the table's vertical rules when it has them; else between the titles,
    at the gap the entries leave (a column's entries start at its left edge).
 3. The rows: between the horizontal rules below the titles when there are any; else on a
-   lattice fitted to the printed line numbers, or to the entries' text lines (blank rows at
-   the foot down to the statement below), which the table then says (`doubts` when the
-   entries do not keep to one spacing).
+   lattice fitted to the printed line numbers (down to the last number), or to the entries'
+   text lines down to the last entry: the blank rows under it are marked by nothing on the
+   page, so none is guessed. The table says what it doubts (`doubts`): entries that do not
+   keep to one spacing, or something drawn between its last row and the statement (a
+   signature pasted or drawn in a row with no typed entry) that no row holds.
 
 Pure geometry on pdfplumber's word and object dicts (x0, x1, top, bottom in points, y down); it
 knows nothing of the statute, the statement or the fields' meaning beyond the column roles.
@@ -28,7 +30,16 @@ from typing import Any
 from .columns import TitleMatch, place_title
 from .forms import find_sheet_number
 
-__all__ = ["Cell", "Rule", "TextTable", "find_table", "merged", "rules_of", "text_lines"]
+__all__ = [
+    "UNMARKED_ROWS",
+    "Cell",
+    "Rule",
+    "TextTable",
+    "find_table",
+    "merged",
+    "rules_of",
+    "text_lines",
+]
 
 Obj = Mapping[str, Any]
 
@@ -41,6 +52,12 @@ ENTRY_APART = 8.0
 MIN_ROW = 10.0  # rules closer than this do not make a row (a double rule)
 DEFAULT_ROW = 16.0  # a table without rules: the least and the most a row's height is taken as
 MAX_ROW = 60.0
+# The doubt of a table without rules that ends at its last entry or number with something
+# drawn below it, above the statement.
+UNMARKED_ROWS = (
+    "something is drawn below the last row of a table without rules, above the statement:"
+    " it may be in a row that nothing on the page marks"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,34 +365,44 @@ def _gap_bounds(blocks: Sequence[Block], body: Sequence[Obj]) -> list[float]:
 
 
 def _lattice(
-    centers: Sequence[float], stop: float, after: float, title_middle: float
+    centers: Sequence[float], after: float, title_middle: float
 ) -> tuple[list[tuple[float, float]], bool]:
-    """Rows on one spacing through text-line centres, down to `stop` (the statement); and
-    whether every centre keeps to it. One entry alone gives no spacing: its distance from the
-    title row's middle is taken as a row's (half the title row and half the first row), and
-    the rows fill the space from the titles' foot (`after`) to `stop`, so the blank rows under
-    it, which nothing marks on a table without rules, are still rows."""
+    """Rows on one spacing through text-line centres (the entries', or the printed line
+    numbers'), down to the last centre, and whether every centre keeps to it. One entry alone
+    gives no spacing: its distance from the title row's middle is taken as a row's (half the
+    title row and half the first row). The blank rows below the last centre are not guessed
+    from the gap down to the statement (the statement's own spacing fills it too)."""
     centers = sorted(centers)
     first = centers[0]
     steps = [b - a for a, b in zip(centers, centers[1:], strict=False) if b - a >= MIN_ROW]
     if not steps:
         pitch = min(max(DEFAULT_ROW, first - title_middle), MAX_ROW)
-        top = max(after, first - pitch / 2)
-        n = max(round((stop - after) / pitch), 1) if stop < float("inf") else 1
-        if stop < float("inf") and stop - top >= n * DEFAULT_ROW:  # n rows down to the stop
-            pitch = (stop - top) / n
-            return [(top + k * pitch, top + (k + 1) * pitch) for k in range(n)], True
     else:
         pitch = min(statistics.median(steps), min(steps) * 1.6)
-        n = max(round((stop - first) / pitch), round((centers[-1] - first) / pitch) + 1, 1)
+    n = round((centers[-1] - first) / pitch) + 1
     rows = [(max(after, first + (k - 0.5) * pitch), first + (k + 0.5) * pitch) for k in range(n)]
     regular = all(abs((c - first) / pitch - round((c - first) / pitch)) <= 0.3 for c in centers)
     return rows, regular
 
 
-def find_table(words: Sequence[Obj], rules: Sequence[Rule], stop: float) -> TextTable | None:
+def _drawn_between(
+    objects: Sequence[Obj], top: float, bottom: float, left: float, right: float
+) -> bool:
+    """Something drawn (a word, an image, a vector path) with its middle between `top` and
+    `bottom` and across the table's columns, from `left` to `right`."""
+    return any(
+        top < (o["top"] + o["bottom"]) / 2 < bottom and o["x1"] > left and o["x0"] < right
+        for o in objects
+    )
+
+
+def find_table(
+    words: Sequence[Obj], rules: Sequence[Rule], stop: float, drawn: Sequence[Obj] = ()
+) -> TextTable | None:
     """The signature table among the page's words (pdfplumber `extract_words`) and rules
-    (`rules_of`), above `stop` (the top of the statement below it, or the page's foot)."""
+    (`rules_of`), above `stop` (the top of the statement below it, or the page's foot);
+    `drawn`: the page's images and vector paths (a table without rules is doubted when one
+    lies below its last row)."""
     lines = text_lines(w for w in words if w["bottom"] <= stop)
     blocks = _title_band(lines)
     if blocks is None:
@@ -444,9 +471,11 @@ def find_table(words: Sequence[Obj], rules: Sequence[Rule], stop: float) -> Text
                 ("a table of titles with no rows under them",),
             )
         title_middle = statistics.median((b.top + b.bottom) / 2 for b in placed)
-        rows, regular = _lattice(centers, stop, band_bottom, title_middle)
+        rows, regular = _lattice(centers, band_bottom, title_middle)
         if not regular:
             doubts.append("the entries do not keep to the rows' spacing (a table without rules)")
+        if _drawn_between([*body, *drawn], rows[-1][1], stop, left, right):
+            doubts.append(UNMARKED_ROWS)
     return TextTable(
         tuple(titles),
         tuple(roles),

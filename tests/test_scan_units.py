@@ -81,6 +81,58 @@ def test_even_lighting_flattens_a_shadow() -> None:
     assert np.percentile(paper, 5) > 200  # the dark corner's paper is paper again
 
 
+@pytest.mark.parametrize("beyond", ["lid-brighter-than-shade", "dark-lid"])
+def test_what_lies_beyond_the_sheets_edge_is_no_ink(beyond: str) -> None:
+    """A skewed scan shows the scanner's background past the paper's edge: a lid brighter than
+    the sheet's shaded corner (the shaded paper along the edge then reads as ink) or a dark
+    lid. Cleaned, nothing past the sheet's edge is ink (no cell, rule or text line may reach
+    into it), and the table is found as on the sheet alone."""
+    dpi = DPI
+    img = _form(dpi=dpi, rows=8)
+    if beyond == "dark-lid":
+        hgt, wid = img.shape
+        pad = int(0.3 * dpi)
+        page = np.full((hgt + pad, wid + pad), 40, np.uint8)
+        page[:hgt, :wid] = degrade(img, Degrade(uneven_light=0.2, seed=1), dpi)
+        page = degrade(page, Degrade(skew=-1.2, seed=2), dpi)
+    else:
+        page = degrade(img, Degrade(uneven_light=0.4, skew=1.6, seed=1), dpi)
+    cleaned = clean_page(page, dpi)
+    edge = int(8.1 * dpi)  # the paper ends at 8.5 in, the table's rules at 8.0 in
+    assert np.count_nonzero(cleaned.binary[:, edge:]) == 0
+    assert np.count_nonzero(cleaned.binary[int(10.9 * dpi) :]) == 0
+    grid = find_grid(cleaned.binary, dpi)
+    assert grid is not None and grid.n_rows == 8 and len(grid.xs) == 6
+    assert grid.xs[-1] < edge
+
+
+def test_a_close_paragraph_above_a_ruled_table_is_not_its_title_row() -> None:
+    """A paragraph set close above a fully ruled table on a speckled scan: its lines smear into
+    long strokes with ink on both sides, and its letters' strokes, bridged from line to line,
+    stand where three of the table's column rules are. No column rule runs through the gap
+    between it and the table, so its lines are not the table's first rules (they were: the
+    table's titles were then read from the paragraph, and the sheet read as no table)."""
+    dpi = DPI
+    hgt, wid = int(11 * dpi), int(8.5 * dpi)
+    binary = np.zeros((hgt, wid), np.uint8)
+    horiz, vert = np.zeros_like(binary), np.zeros_like(binary)
+    xs = [75, 210, 450, 750, 1200]
+    table = [300, 345, *range(390, 390 + 45 * 8, 45)]
+    for y in table:
+        binary[y - 1 : y + 2, xs[0] : xs[-1]] = horiz[y - 1 : y + 2, xs[0] : xs[-1]] = 255
+    for x in xs:
+        binary[table[0] : table[-1], x - 1 : x + 2] = 255
+        vert[table[0] : table[-1], x - 1 : x + 2] = 255
+    for y in (180, 230):  # the paragraph's lines, smeared: the letters' ink above and below
+        binary[y - 12 : y + 12, xs[0] : xs[-1] : 2] = 255
+        horiz[y - 1 : y + 2, xs[0] : xs[-1]] = 255
+    for x in xs[1:4]:  # letters' strokes bridged through the paragraph's lines
+        vert[168:242, x - 1 : x + 2] = 255
+    grid = find_grid(binary, dpi, (horiz, vert))
+    assert grid is not None
+    assert grid.ys[0] == table[0] and grid.n_rows == 8
+
+
 def test_grid_rows_and_columns() -> None:
     cleaned = clean_page(_form(rows=8), DPI)
     grid = find_grid(cleaned.binary, DPI)

@@ -181,3 +181,26 @@ def test_page_no_at_the_foot(tmp_path):
         foot="Page No. 7",
     )
     assert read(path).sheet_number_value == 7
+
+
+@pytest.mark.parametrize(
+    ("lines", "lost", "form"),
+    [(NOMINATING_NEW, [0], "witness"), (NOTARY, [0], "notary"), (AFFIDAVIT, [0, 2], "affidavit")],
+    ids=["witness", "notary", "affidavit"],
+)
+def test_a_statement_whose_opening_is_lost_is_known_by_its_wording(lines, lost, form):
+    """A statement's opening lines misread (as OCR may misread a scan's) or its heading set in
+    other words: it is still that statement, known by the rest of its wording, and its
+    blanks are read. A table's row, or one phrase alone, is no statement."""
+    from pipeline.forms import STANDARD_STATEMENTS, statement_form
+
+    misread = str.maketrans({"e": "3", "E": "3", "o": "0", "O": "0"})
+    text = "\n".join(line.translate(misread) if k in lost else line for k, line in enumerate(lines))
+    assert all(st.opening.search(text) is None for st in STANDARD_STATEMENTS)
+    found = statement_form(text)
+    assert found is not None and found[0].form == form
+    statement, _, end = found
+    assert any((m := p.search(text, end)) and m["x"].strip() == "2" for p in statement.counts)
+    assert statement_form("10/03/2026  Rhoda D Juniper  73 Willow Way, Greenfield") is None
+    for one in ("over the age of eighteen", "being by me duly sworn", "sworn to before me"):
+        assert statement_form(f"12 Main St {one}") is None

@@ -15,6 +15,7 @@ from reportlab.lib.pagesizes import landscape, legal, letter
 
 from pipeline.records import PageKind, PageRef, Source
 from pipeline.textlayer import SIGNED, read_text_page
+from pipeline.texttable import UNMARKED_ROWS
 from synth.sheets import CLASSIC, LinePlan, SheetPlan, WitnessPlan, write_pdf
 from tests.test_textlayer_forms import read
 
@@ -88,13 +89,14 @@ WIDE = [
 def test_every_rule_style_reads_every_row(tmp_path: Path, rules: str) -> None:
     layout = replace(CLASSIC, family="t", rules=rules, row_h=30.0, heading="PETITION")
     sheet = _read(tmp_path, _plan(WIDE, layout))
-    assert len(sheet.lines) == 5, rules
+    # without rules nothing on the page shows the two blank rows: read down to the last entry
+    assert len(sheet.lines) == (3 if rules == "none" else 5), rules
     assert [ln.text("residence") for ln in sheet.lines[:3]] == [
         "12 Maple Ave",
         "4 Elm St",
         "9 Oak St",
     ]
-    assert [ln.blank for ln in sheet.lines] == [False, False, False, True, True]
+    assert [ln.blank for ln in sheet.lines] == [False, False, False, True, True][: len(sheet.lines)]
     assert sheet.lines[2].text("signature") == ""  # not signed: no ink at all
     assert sheet.sheet_number_value == 3
     assert sheet.witness is not None and sheet.witness.signature.text == "Wanda Witness"
@@ -216,20 +218,50 @@ def test_a_table_without_rules_or_statement_ends_at_the_foot_caption(tmp_path: P
     layout = replace(CLASSIC, family="t", rules="none", number_caption="Page {n} of {of}")
     plan = replace(_plan(WIDE, layout), witness=None)
     sheet = _read(tmp_path, plan)
-    assert 5 <= len(sheet.lines) <= 30  # the blank rows' count is a guess without rules
-    assert [ln.blank for ln in sheet.lines[:3]] == [False, False, False]
-    assert all(ln.blank for ln in sheet.lines[3:])
+    assert [ln.blank for ln in sheet.lines] == [False, False, False]  # the caption is no row
+    assert sheet.layout_doubts == ()
     assert sheet.sheet_number_value == 3
 
 
 @pytest.mark.parametrize("row_h", [22.0, 36.0])
 def test_one_entry_over_blank_rows_without_rules(tmp_path: Path, row_h: float) -> None:
-    """A table without rules with one entry: its blank rows, which nothing marks, are still
-    rows (their spacing from the title row to the entry)."""
+    """A table without rules with one entry: its blank rows, which nothing marks, are not
+    guessed from the gap down to the statement (that guess invented a row); nothing is drawn
+    below the entry, so nothing is doubted."""
     layout = replace(CLASSIC, family="t", rules="none", row_h=row_h, heading="PETITION")
     sheet = _read(tmp_path, _plan(WIDE, layout, rows=ROWS[:1], blanks=5))
-    assert len(sheet.lines) == 6
-    assert [ln.blank for ln in sheet.lines] == [False] + [True] * 5
+    assert [ln.blank for ln in sheet.lines] == [False]
+    assert sheet.layout_doubts == ()
+
+
+@pytest.mark.parametrize("ink", ["image", "vector"])
+def test_a_signature_drawn_below_the_last_typed_entry_is_doubted(tmp_path: Path, ink: str) -> None:
+    """A table without rules whose last row holds only a signature pasted as a picture or
+    drawn as strokes (no typed entry to place a row by): the sheet says that something lies
+    below its last row, so a person looks at it; it is never silently left out."""
+    import random
+
+    from synth.handwriting import available_fonts, pick_hand
+
+    hand = pick_hand(random.Random(1), available_fonts(False))
+    layout = replace(CLASSIC, family="t", rules="none", row_h=30.0, signature_ink=ink)
+    drawn_only = {k: ("Dee Eve" if k == "signature" else "") for k in ROWS[0]}
+    plan = _plan(WIDE, layout, rows=(*ROWS, drawn_only), blanks=1)
+    sheet = _read(tmp_path, replace(plan, hands=(hand,) * 5, witness_hand=hand))
+    assert [ln.blank for ln in sheet.lines] == [False, False, False]
+    assert UNMARKED_ROWS in sheet.layout_doubts
+
+
+def test_printed_line_numbers_show_the_blank_rows_of_a_table_without_rules(
+    tmp_path: Path,
+) -> None:
+    """The line-number column marks every row, blank ones too: the rows end at the last
+    number, not at the last entry, and nothing is doubted."""
+    columns = [("No.", "line_number", 30.0), *WIDE]
+    layout = replace(CLASSIC, family="t", rules="none", row_h=30.0, heading="PETITION")
+    sheet = _read(tmp_path, _plan(columns, layout, blanks=3))
+    assert [ln.blank for ln in sheet.lines] == [False] * 3 + [True] * 3
+    assert sheet.layout_doubts == ()
 
 
 @pytest.mark.parametrize("rules", ["horizontal", "none"])

@@ -20,6 +20,7 @@ __all__ = [
     "deskew_angle",
     "even_lighting",
     "is_sideways",
+    "off_paper",
     "rotate_quarter",
     "rotate_small",
 ]
@@ -37,6 +38,11 @@ INK_RATIO = 0.72
 # For the rule finder only: faint grey rules count too (the long-stroke filter drops the noise
 # this lets in).
 RULE_RATIO = 0.88
+# Beyond the sheet's edge: ink touching the image's border that is thicker than any pen stroke
+# or rule (half of it this many inches), or that lies wholly within this many inches of the
+# border (a scanner's edge shadow: nothing is written or printed there).
+OFF_PAPER_HALF_IN = 0.03
+OFF_PAPER_EDGE_IN = 0.03
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,10 +160,43 @@ def rotate_small(img: np.ndarray, angle: float, fill: int) -> np.ndarray:
     )
 
 
+def off_paper(gray: np.ndarray, dpi: float) -> np.ndarray:
+    """Where the image shows what lies beyond the sheet's edge (True), on a page whose lighting
+    is evened: the scanner's background past the paper (a dark lid, or a lid brighter than a
+    shaded sheet, whose edge then reads as ink), the corners a deskew turns in. It is ink
+    reaching the image's border as no writing does: a solid mass along it (thicker than
+    2 * OFF_PAPER_HALF_IN: a pen stroke or a heavy rule is thinner) or a sliver hugging it
+    (within OFF_PAPER_EDGE_IN). Found on the faint-ink binarization, so that no grey edge of
+    it is left to pass for a rule."""
+    binary = binarize(gray, RULE_RATIO)
+    hgt, wid = binary.shape
+    edge = max(2, int(dpi * OFF_PAPER_EDGE_IN))
+    out = np.zeros(binary.shape, bool)
+    border = np.zeros(binary.shape, bool)
+    border[[0, -1], :] = border[:, [0, -1]] = True
+    if not binary[border].any():
+        return out
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    touching = np.unique(labels[border & (binary > 0)])
+    half = dpi * OFF_PAPER_HALF_IN
+    for k in touching[touching > 0]:
+        x, y, w, h = (int(v) for v in stats[k, :4])
+        hugging = w <= edge and (x == 0 or x + w >= wid)
+        hugging |= h <= edge and (y == 0 or y + h >= hgt)
+        mine = labels[y : y + h, x : x + w] == k
+        if not hugging and min(w, h) > 2 * half:
+            solid = np.pad(mine, 1).astype(np.uint8)  # (the border is not paper either)
+            hugging = float(cv2.distanceTransform(solid, cv2.DIST_L2, 3).max()) > half
+        if hugging:
+            out[y : y + h, x : x + w] |= mine
+    return out
+
+
 def clean_page(gray: np.ndarray, dpi: float, quarter_turns: int | None = None) -> Cleaned:
     """Even the lighting, turn a sideways page (unless `quarter_turns` is given), deskew,
     filter speckle, binarize. Upside down is decided later, by the reader (a 180-degree turn
-    leaves every profile the same)."""
+    leaves every profile the same). What lies beyond the sheet's edge (`off_paper`) is made
+    paper: no cell, rule or line of text reaches past it."""
     flat = even_lighting(gray, dpi)
     binary = binarize(flat)
     speckled = _despeckle_needed(binary)
@@ -177,6 +216,10 @@ def clean_page(gray: np.ndarray, dpi: float, quarter_turns: int | None = None) -
     if abs(angle) >= 0.01:
         flat = rotate_small(flat, angle, 255)
         binary = binarize(flat)
+    beyond = off_paper(flat, dpi)
+    if beyond.any():
+        flat[beyond] = 255
+        binary[beyond] = 0
     log.debug(
         "cleaned: %d quarter turns, skew %.2f deg, speckle %s", quarter_turns, angle, speckled
     )

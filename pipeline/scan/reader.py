@@ -400,7 +400,9 @@ TEXT_TABLES = 2
 # a band cut through the statement's prose may hold only its middle lines)
 _STATEMENT_WORDING = re.compile(
     r"statement|witness|affidavit|notary|sworn|subscribed|undersigned|\bI,|post\s?office"
-    r"|eighteen|in my presence|penalt|equivalent|whose names",
+    r"|eighteen|in my presence|penalt|equivalent|whose names"
+    r"|petition\s+sheet|fill\s+in\s+number|before\s+me|above\s+indicated|signatures\s+appear"
+    r"|personally\s+came|duly\s+qualified",
     re.IGNORECASE,
 )
 

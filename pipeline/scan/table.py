@@ -555,15 +555,24 @@ def find_grid(
         # a paragraph just above (or below) the table, its lines bridged into long strokes
         # that letters carry across the column rules' line, has ink on both sides, and most
         # column rules do not run on to it (a heavy or shaded title row's rule has ink on
-        # both sides too, but the column rules run through the title row)
+        # both sides too, but the column rules run through the title row); when its lines
+        # are close, their letters' strokes bridge into "column rules" too, but the gap
+        # between it and the table is one no column rule runs through
         def prose(a: int, b: int, y: int) -> bool:
             return not _thin_line(y, horiz, binary, dpi) and _spanning(
                 vert, a, b, dpi, xs
             ) * 2 <= len(xs)
 
-        while len(ys) > 2 and prose(ys[0], ys[1], ys[0]):
+        def apart(a: int, b: int, y: int) -> bool:
+            return not _thin_line(y, horiz, binary, dpi) and not _spanning(vert, a, b, dpi, xs)
+
+        while len(ys) > 2 and (
+            prose(ys[0], ys[1], ys[0]) or (len(ys) > 3 and apart(ys[1], ys[2], ys[0]))
+        ):
             ys = ys[1:]
-        while len(ys) > 2 and prose(ys[-2], ys[-1], ys[-1]):
+        while len(ys) > 2 and (
+            prose(ys[-2], ys[-1], ys[-1]) or (len(ys) > 3 and apart(ys[-3], ys[-2], ys[-1]))
+        ):
             ys = ys[:-1]
         near = dpi * NEAR_STRONG_IN
         thin = [
