@@ -29,7 +29,9 @@ The figures:
 
 - rows: table rows found / rows in truth (blank rows included), matched by (file, page, row);
   `signed` the same for the rows truth says are signed (a signed row read as blank is lost);
-  `invented`: rows read that truth does not have.
+  `invented`: rows read that truth does not have; "rows the page shows" the same without the
+  blank rows after the last entry of a table printed with neither rules nor line numbers
+  (nothing on the page marks them, `synth.truth.rows_the_page_shows`).
 - CER per column: Levenshtein distance / truth characters, over the rows found. The signature
   column's truth is the name as signed; a reader that only tells ink from no ink scores high.
 - match P / R / F1: the register id the pipeline matched against truth's, over signed rows
@@ -78,6 +80,7 @@ from synth.kinds import VARIANTS as KIND_VARIANTS  # noqa: E402
 from synth.kinds import generate_kind  # noqa: E402
 from synth.layouts import SPLITS  # noqa: E402
 from synth.scan import scan_case  # noqa: E402
+from synth.truth import rows_the_page_shows  # noqa: E402
 from synth.varied import Variation  # noqa: E402
 
 log = logging.getLogger("bench.accuracy")
@@ -124,6 +127,7 @@ class RowResult:
     got_voter: str | None
     truth_codes: tuple[str, ...]
     got_codes: tuple[str, ...]
+    shown: bool = True  # False: a blank row nothing on its page marks (rows_the_page_shows)
 
     @property
     def signed(self) -> bool:
@@ -188,9 +192,11 @@ def compare(case: str, style: str, truth: dict[str, Any], report: SufficiencyRep
         got[(file, page, j.line.line_no)] = (j, voter)
     rows: list[RowResult] = []
     seen = set()
+    rules = truth.get("layout", {}).get("rules")
     for sheet in truth["sheets"]:
         file, page = Path(sheet["file"]).name, sheet["page_index"]
-        for ln in sheet["lines"]:
+        shown = rows_the_page_shows(sheet, rules)
+        for k, ln in enumerate(sheet["lines"]):
             key = (file, page, ln["line_no"])
             seen.add(key)
             hit = got.get(key)
@@ -208,6 +214,7 @@ def compare(case: str, style: str, truth: dict[str, Any], report: SufficiencyRep
                     voter,
                     tuple(ln["defects"]),
                     () if j is None else tuple(sorted({f.code for f in j.findings})),
+                    shown=k < shown,
                 )
             )
     for key, (j, voter) in got.items():
@@ -311,6 +318,8 @@ def figures(results: Sequence[CaseResult]) -> dict[str, Any]:
     rows = [r for c in results for r in c.rows]
     true_rows = [r for r in rows if r.truth_status is not None]
     found = [r for r in true_rows if r.got_status is not None]
+    shown = [r for r in true_rows if r.shown]
+    shown_found = [r for r in shown if r.got_status is not None]
     signed = [r for r in true_rows if r.signed]
     signed_found = [r for r in signed if r.got_status not in (None, "blank")]
     invented = [r for r in rows if r.truth_status is None]
@@ -339,6 +348,9 @@ def figures(results: Sequence[CaseResult]) -> dict[str, Any]:
         "rows_true": len(true_rows),
         "rows_found": len(found),
         "rows_recall": _ratio(len(found), len(true_rows)),
+        "rows_shown": len(shown),
+        "rows_shown_found": len(shown_found),
+        "rows_shown_recall": _ratio(len(shown_found), len(shown)),
         "signed_true": len(signed),
         "signed_recall": _ratio(len(signed_found), len(signed)),
         "invented": len(invented),
@@ -417,6 +429,10 @@ def split_table(results: Sequence[CaseResult]) -> str:
     rows: list[tuple[str, Any]] = [
         ("case folders", lambda f: str(f["cases"])),
         ("rows found", lambda f: f"{f['rows_found']}/{f['rows_true']} {_pct(f['rows_recall'])}"),
+        (
+            "rows the page shows: found",
+            lambda f: f"{f['rows_shown_found']}/{f['rows_shown']} {_pct(f['rows_shown_recall'])}",
+        ),
         ("signed rows found", lambda f: _pct(f["signed_recall"])),
         ("rows invented", lambda f: str(f["invented"])),
         ("blank rows read as signed", lambda f: str(f["blank_signed"])),

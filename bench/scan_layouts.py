@@ -50,6 +50,7 @@ from pipeline.ingest import ingest_file, read_page  # noqa: E402
 from pipeline.rules.reading import threshold_for  # noqa: E402
 from pipeline.scan.context import ReadContext  # noqa: E402
 from pipeline.scan.metrics import cer  # noqa: E402
+from synth.truth import rows_the_page_shows  # noqa: E402
 
 PRINT_FONTS = ("Helvetica", "Times-Roman", "Courier")
 FIELDS = ("date", "name", "residence", "ward", "election_district")
@@ -104,9 +105,7 @@ def _score(c: Counter, sheet, t: dict, rules: str | None = None) -> None:  # typ
     lines = t["lines"]
     c["rows"] += len(lines)
     c["found"] += min(len(sheet.lines), len(lines))
-    shown = len(lines)
-    if rules == "none" and "line_number" not in t.get("columns", ()):
-        shown = max((k + 1 for k, tl in enumerate(lines) if not tl["blank"]), default=0)
+    shown = rows_the_page_shows(t, rules)
     c["rows_shown"] += shown
     c["found_shown"] += min(len(sheet.lines), shown)
     c["invented"] += max(0, len(sheet.lines) - len(lines))

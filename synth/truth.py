@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 
 from .sheets import LinePlan
 
-__all__ = ["DATE_STYLES", "MONTHS", "LineTruth", "format_date"]
+__all__ = ["DATE_STYLES", "MONTHS", "LineTruth", "format_date", "rows_the_page_shows"]
 
 MONTHS = (
     "January", "February", "March", "April", "May", "June", "July", "August", "September",
@@ -47,3 +48,14 @@ def format_date(d: dt.date, style: str) -> str:
     if style == "full":
         return f"{MONTHS[d.month - 1]} {d.day}, {d.year}"
     return f"{MONTHS[d.month - 1][:3]} {d.day}, {d.year}"
+
+
+def rows_the_page_shows(sheet: dict[str, Any], rules: str | None) -> int:
+    """How many of a truth.json sheet's rows its page marks. A table printed without rules or
+    line numbers shows nothing of the blank rows after its last entry: no reader can find them,
+    and they hold no signature. The benchmarks count them apart (`rules`: the case's layout's,
+    truth.json's "layout")."""
+    lines = sheet["lines"]
+    if rules != "none" or "line_number" in sheet.get("columns", ()):
+        return len(lines)
+    return max((k + 1 for k, ln in enumerate(lines) if not ln["blank"]), default=0)

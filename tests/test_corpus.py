@@ -27,6 +27,7 @@ from synth import generate_case
 from synth import handwriting as hw
 from synth.corpus import STYLES, generate_corpus
 from synth.scan import degrade, pick_degradation, render_page, scan_case
+from synth.truth import rows_the_page_shows
 from synth.varied import (
     LINE_FATAL,
     LINE_REVIEW,
@@ -423,3 +424,17 @@ def test_benchmark_reports_the_kinds_by_hand(
         assert f["rows_recall"] == 1.0 and f["silent_wrong"] == 0 and f["verdict_accuracy"] == 1
     assert "kinds by hand, born-digital" in bench.format_tables(results)
     assert bench.generate_other_kinds(tmp_path / "t", 7, ["born-digital"], "none") == extra[:1]
+
+
+def test_the_rows_a_page_shows_leave_out_only_unmarked_blank_rows() -> None:
+    """A table printed with neither rules nor line numbers shows nothing of the blank rows after
+    its last entry; rules, or a line-number column, mark every row (synthetic truth records)."""
+    lines = [{"blank": b} for b in (False, True, False, True, True)]
+    sheet = {"lines": lines, "columns": ["date", "signature"]}
+    assert rows_the_page_shows(sheet, "none") == 3  # the blank row between entries is shown
+    assert rows_the_page_shows(sheet, "horizontal") == 5
+    assert rows_the_page_shows(sheet, None) == 5  # a layout not recorded: every row counts
+    numbered = {"lines": lines, "columns": ["line_number", "date", "signature"]}
+    assert rows_the_page_shows(numbered, "none") == 5
+    empty = {"lines": [{"blank": True}] * 4, "columns": []}
+    assert rows_the_page_shows(empty, "none") == 0
