@@ -918,10 +918,12 @@ def _evidence(s: _Scored, rows: Sequence[int]) -> dict[int, tuple[FieldEvidence,
         sims = s.sims[at, f]
         ours, our_values = pd.factorize(s.line_values[cmp.field][at], use_na_sentinel=False)
         theirs, their_values = pd.factorize(s.reg_values[cmp.field][at], use_na_sentinel=False)
-        # one integer per distinct (level, similarity, line value, register value)
-        sim_values, sim_ids = np.unique(sims, return_inverse=True)
-        key = codes.astype(np.int64) * len(sim_values) + sim_ids
-        key = (key * len(our_values) + ours) * len(their_values) + theirs
+        # one integer per distinct (level, similarity, line value, register value): the parts
+        # joined one at a time, renumbered after each, so the key never outgrows int64
+        _, sim_ids = np.unique(sims, return_inverse=True)
+        key = np.zeros(len(at), dtype=np.int64)
+        for part in (codes.astype(np.int64), sim_ids, ours, theirs):
+            key = np.unique(key * (int(part.max(initial=0)) + 1) + part, return_inverse=True)[1]
         _, first, ids = np.unique(key, return_index=True, return_inverse=True)
         made = np.empty(len(first), dtype=object)
         made[:] = [
