@@ -17,6 +17,7 @@ with ReLU, pooling the height to 2 and the width by 4, the two rows' channels jo
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -115,8 +116,11 @@ class Recognizer:
     def frames(self, gray: np.ndarray) -> np.ndarray:
         """Per frame, the log-probability of each class (T, len(CHARSET) + 1). Its products
         run on one BLAS thread: they are small, and OpenBLAS's threads on a busy machine make
-        them 10x slower (measured, load 10 on 2 cores)."""
-        with _blas().limit(limits=1, user_api="blas"):
+        them 10x slower (measured, load 10 on 2 cores). The limit is the process's: one
+        thread at a time holds it (`_ONE_BLAS_THREAD`), so that no thread's leaving it gives
+        another's products back their threads midway (their sums then round otherwise, and a
+        flow's threads read what the plain pipeline did not)."""
+        with _ONE_BLAS_THREAD, _blas().limit(limits=1, user_api="blas"):
             return self._frames(gray)
 
     def _frames(self, gray: np.ndarray) -> np.ndarray:
@@ -129,6 +133,9 @@ class Recognizer:
             x = np.maximum(_conv1d(x, w[name + ".w"], w[name + ".b"]), 0.0)
         logits = (w["out.w"] @ x + w["out.b"][:, None]).T
         return _log_softmax(logits.astype(np.float64))
+
+
+_ONE_BLAS_THREAD = threading.Lock()
 
 
 @functools.cache
