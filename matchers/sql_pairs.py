@@ -144,7 +144,10 @@ def _compare_distinct(
     ).fetchnumpy()
     aa, bb = list(got["a"]), list(got["b"])
     h = np.asarray(got["h"], dtype=np.uint64)
-    unique = len(np.unique(h)) == len(h)
+    # sorted, not np.unique: numpy's hash-based unique took 0.3-1 s a column on a batch's
+    # million distinct pairs, the sort a hundredth of it
+    ordered = np.sort(h)
+    unique = not bool((ordered[1:] == ordered[:-1]).any())
     # the two values only where they are looked up by (unique: the key alone)
     frame: dict[str, object] = {"h": h} if unique else {"h": h, "a": aa, "b": bb}
     weight = np.zeros(len(h))
