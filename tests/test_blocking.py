@@ -188,6 +188,30 @@ def test_a_reading_takes_its_smallest_blocks_first_up_to_the_budget():
     assert len(tight.candidate_pairs([("John Smith", "")])) == 30
 
 
+def test_the_default_budget_stops_a_reading_after_its_specific_blocks_and_one_common_one():
+    """At the default budget (150 entries), a reading whose specific blocks (the voter alone)
+    are followed by two common ones of 201 takes the first of those only: at 300 it took both,
+    and the candidate pairs a line (and their cost) nearly doubled on a 1,000,000-voter
+    register with no decision changed (bench/match_speed.py). Invented people."""
+    voter = RegisterEntry("V000", "Smith", "John", house_number="7", street_name="Main St")
+    housemates = tuple(  # k_address "7|MAI": 201 entries, pass 0, so first of the large
+        RegisterEntry(f"H{i:03d}", "Jones", "Mary", house_number="7", street_name="Main St")
+        for i in range(200)
+    )
+    namesakes = tuple(  # k_name "S530|J" and the other name passes: 201 entries
+        RegisterEntry(f"N{i:03d}", "Smith", "John", house_number=str(100 + i), street_name="Elm")
+        for i in range(200)
+    )
+    line = [("John Smith", "7 Main St")]
+    found = set(
+        FSMatcher((voter, *housemates, *namesakes), MatchingConfig()).candidate_pairs(line).voter_id
+    )
+    assert "V000" in found and "H000" in found
+    assert not any(v.startswith("N") for v in found)
+    wider = FSMatcher((voter, *housemates, *namesakes), MatchingConfig(), block_budget=300)
+    assert any(v.startswith("N") for v in wider.candidate_pairs(line).voter_id)
+
+
 def test_a_surname_slip_without_an_address_keeps_a_pass_when_common_keys_are_too_big():
     # Invented names. The common passes on the name (soundex + initial, a q-gram) share one
     # block of 31 > max_block; the whole given name with the surname's tail still finds him.
