@@ -452,8 +452,10 @@ class FSMatcher:
             f"SELECT p.qid, p.rid, e.vno AS voter, {pair_columns(_COLUMNS)} "
             "FROM pairs p JOIN entries e USING (rid) JOIN q USING (qid) "
             f"WHERE (q.n_last = '' AND q.n_first = '') "
-            # equal first: DuckDB then computes the similarity only for the other pairs
-            f"OR q.n_last = e.n_last OR jaro_winkler_similarity(q.n_last, e.n_last) >= {f} "
+            # equal first: DuckDB then computes the similarity only for the other pairs (two
+            # empty surnames are not alike: their similarity is 0)
+            "OR (q.n_last = e.n_last AND q.n_last <> '') "
+            f"OR jaro_winkler_similarity(q.n_last, e.n_last) >= {f} "
             f"OR (jaro_winkler_similarity(q.n_first, e.n_first) >= {f} "
             "AND (q.n_house = e.n_house OR (q.n_zip <> '' AND q.n_zip = e.n_zip))) "
             # the whole address the same: what the names lack the address may carry (_decide)

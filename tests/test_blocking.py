@@ -249,3 +249,22 @@ def test_a_changed_surname_is_proposed_by_the_given_name_and_the_address_in_its_
         assert len(row) == 1, residence
         bits = int(row.passes.iloc[0])
         assert {k for b, k in enumerate(BLOCKING_KEYS) if bits & (1 << b)} == {key}
+
+
+def test_the_prefilter_does_not_take_two_empty_surnames_for_alike():
+    """A reading without a surname (one word read as a given name) and an entry without one
+    share no surname: the pair is scored only when another of the prefilter's rules holds
+    (here none: the given names are unlike and there is no postcode), as when the surnames'
+    similarity alone was tested (Jaro-Winkler of two empty strings is 0). Invented people."""
+    from matchers.lines import line_frame
+
+    entry = RegisterEntry("E000", "", "Marcus", house_number="9", street_name="Elm St")
+    m = FSMatcher((entry,), MatchingConfig())
+    with m.store.cursor() as con:
+        q = line_frame(con, [("Quinto", "9 Elm St")], m._places, readings=True)
+        assert "" in set(q.n_last)  # the reading as a given name
+        m._block(con, passes=False)
+        proposed = con.execute("SELECT q.n_last FROM pairs JOIN q USING (qid)").fetchall()
+        assert ("",) in proposed  # the address pass proposes the entry to that reading
+        got = con.execute(f"SELECT q.n_last FROM ({m._prefilter()}) c JOIN q USING (qid)")
+        assert ("",) not in got.fetchall()
