@@ -188,6 +188,30 @@ def test_a_reading_takes_its_smallest_blocks_first_up_to_the_budget():
     assert len(tight.candidate_pairs([("John Smith", "")])) == 30
 
 
+def test_the_default_budget_stops_a_reading_after_its_specific_blocks_and_one_common_one():
+    """At the default budget (150 entries), a reading whose specific blocks (the voter alone)
+    are followed by two common ones of 201 takes the first of those only: at 300 it took both,
+    and the candidate pairs a line (and their cost) nearly doubled on a 1,000,000-voter
+    register with no decision changed (bench/match_speed.py). Invented people."""
+    voter = RegisterEntry("V000", "Smith", "John", house_number="7", street_name="Main St")
+    housemates = tuple(  # k_address "7|MAI": 201 entries, pass 0, so first of the large
+        RegisterEntry(f"H{i:03d}", "Jones", "Mary", house_number="7", street_name="Main St")
+        for i in range(200)
+    )
+    namesakes = tuple(  # k_name "S530|J" and the other name passes: 201 entries
+        RegisterEntry(f"N{i:03d}", "Smith", "John", house_number=str(100 + i), street_name="Elm")
+        for i in range(200)
+    )
+    line = [("John Smith", "7 Main St")]
+    found = set(
+        FSMatcher((voter, *housemates, *namesakes), MatchingConfig()).candidate_pairs(line).voter_id
+    )
+    assert "V000" in found and "H000" in found
+    assert not any(v.startswith("N") for v in found)
+    wider = FSMatcher((voter, *housemates, *namesakes), MatchingConfig(), block_budget=300)
+    assert any(v.startswith("N") for v in wider.candidate_pairs(line).voter_id)
+
+
 def test_a_surname_slip_without_an_address_keeps_a_pass_when_common_keys_are_too_big():
     # Invented names. The common passes on the name (soundex + initial, a q-gram) share one
     # block of 31 > max_block; the whole given name with the surname's tail still finds him.
@@ -225,3 +249,22 @@ def test_a_changed_surname_is_proposed_by_the_given_name_and_the_address_in_its_
         assert len(row) == 1, residence
         bits = int(row.passes.iloc[0])
         assert {k for b, k in enumerate(BLOCKING_KEYS) if bits & (1 << b)} == {key}
+
+
+def test_the_prefilter_does_not_take_two_empty_surnames_for_alike():
+    """A reading without a surname (one word read as a given name) and an entry without one
+    share no surname: the pair is scored only when another of the prefilter's rules holds
+    (here none: the given names are unlike and there is no postcode), as when the surnames'
+    similarity alone was tested (Jaro-Winkler of two empty strings is 0). Invented people."""
+    from matchers.lines import line_frame
+
+    entry = RegisterEntry("E000", "", "Marcus", house_number="9", street_name="Elm St")
+    m = FSMatcher((entry,), MatchingConfig())
+    with m.store.cursor() as con:
+        q = line_frame(con, [("Quinto", "9 Elm St")], m._places, readings=True)
+        assert "" in set(q.n_last)  # the reading as a given name
+        m._block(con, passes=False)
+        proposed = con.execute("SELECT q.n_last FROM pairs JOIN q USING (qid)").fetchall()
+        assert ("",) in proposed  # the address pass proposes the entry to that reading
+        got = con.execute(f"SELECT q.n_last FROM ({m._prefilter()}) c JOIN q USING (qid)")
+        assert ("",) not in got.fetchall()
