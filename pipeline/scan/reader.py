@@ -84,6 +84,7 @@ from .ink import measure_ink
 from .layer import LayerWord, layer_words, on_cleaned_page
 from .sheetno import Caption, NumberRead, find_captions, number_text, read_number
 from .table import (
+    RULE_BAND_IN,
     Grid,
     dashed_rules,
     find_grids,
@@ -124,8 +125,6 @@ CELL_SETTINGS: dict[str, tuple[Psm, str]] = {
 # they can hold against them): a date, a name, a residence, a signature's text, a ward or
 # election district.
 LATTICE_FIELDS = frozenset({"date", "name", "residence", "signature", "ward", "election_district"})
-# The rule strokes erased lie within this distance (inches) of the grid's lines.
-RULE_BAND_IN = 0.03
 # The witness's date and signature are the words this far (inches) above their caption.
 CAPTION_REACH_IN = 0.35
 # Cells are read this far (inches) inside their rules.
