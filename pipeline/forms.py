@@ -10,6 +10,7 @@ groups given). They are loose where OCR differs from a text layer ("1," for "I,"
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ __all__ = [
     "AFFIDAVIT",
     "COUNTIES",
     "COUNTS",
+    "FOOT_MARKS",
     "HEADER_VILLAGE",
     "JURAT",
     "NAMES",
@@ -33,6 +35,7 @@ __all__ = [
     "WITNESS",
     "Statement",
     "find_sheet_number",
+    "prose_pattern",
     "statement_form",
 ]
 
@@ -96,7 +99,10 @@ class Statement:
       notary's statement mentions a sworn statement too);
     - `wording`: phrases of its fixed text after the opening (its body and its captions), by
       which it is known when its opening words are lost (a line OCR misread, a heading set
-      in other words or left out): WORDING_MIN of them."""
+      in other words or left out): WORDING_MIN of them;
+    - `marks`: single words (or two) of its text, as patterns, by which one garbled line cut
+      through its prose is known as the statement's and not a signature row: the loose use of
+      its wording, where `wording` is the strict one (`prose_pattern`)."""
 
     form: str
     opening: re.Pattern[str]
@@ -106,6 +112,7 @@ class Statement:
     jurat: re.Pattern[str] | None = None
     outranks: bool = False
     wording: tuple[re.Pattern[str], ...] = ()
+    marks: tuple[str, ...] = ()
 
 
 def _phrases(*texts: str) -> tuple[re.Pattern[str], ...]:
@@ -133,6 +140,17 @@ WITNESS = Statement(
         r"same penalties as if",
         r"signature of (?:the )?witness",
     ),
+    marks=(
+        r"witness",
+        r"subscribed",
+        r"eighteen",
+        r"in my presence",
+        r"penalt",
+        r"equivalent",
+        r"whose names",
+        r"duly\s+qualified",
+        r"post\s?office",
+    ),
 )
 # The nominating petition, subd. 2: the notary's statement names no one and gives no residence.
 NOTARY = Statement(
@@ -148,6 +166,16 @@ NOTARY = Statement(
         r"foregoing statement made and subscribed",
         r"officer administering (?:the )?oath",
         r"notary public|commissioner of deeds",
+    ),
+    marks=(
+        r"notary",
+        r"sworn",
+        r"subscribed",
+        r"in my presence",
+        r"before\s+me",
+        r"above\s+indicated",
+        r"signatures\s+appear",
+        r"personally\s+came",
     ),
 )
 # Village Law § 2-202(1)(e)(4): the authenticating affidavit, dated by its jurat.
@@ -166,9 +194,26 @@ AFFIDAVIT = Statement(
         r"sworn to before me",
         r"official title of officer",
     ),
+    marks=(r"affidavit", r"sworn", r"subscribed", r"in my presence"),
 )
 # The statements the statutes give: what a reader looks for when it is given no others.
 STANDARD_STATEMENTS: tuple[Statement, ...] = (NOTARY, AFFIDAVIT, WITNESS)
+
+# Words a sheet's foot prints whatever its statement: the heading's "Statement", the "I, ..."
+# that opens its first blank, the sheet number's caption ("Petition sheet No. __ (fill in
+# number)"); and the header's "the undersigned", which a band cut high may hold.
+FOOT_MARKS = (r"statement", r"\bI,", r"petition\s+sheet", r"fill\s+in\s+number", r"undersigned")
+
+
+@functools.lru_cache(maxsize=16)
+def prose_pattern(statements: tuple[Statement, ...] = STANDARD_STATEMENTS) -> re.Pattern[str]:
+    """A line that reads as the wording of one of `statements` (or of a sheet's foot), not as
+    a signature row: a row holds names, addresses and dates, never these words. The loose use
+    of the statements' wording (their `marks`): the scan reader runs it on OCR of a band cut
+    through the prose at a table's foot, which may hold only its middle lines, garbled."""
+    marks = dict.fromkeys([*FOOT_MARKS, *(m for st in statements for m in st.marks)])
+    return re.compile("|".join(marks), _I)
+
 
 # The captions under the statement's date and signature blanks.
 SIGNATURE_CAPTIONS = ("signature of witness", "signature and official title")

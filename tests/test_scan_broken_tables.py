@@ -194,3 +194,38 @@ def test_a_short_ruled_table_among_many_lines_of_prose_keeps_its_band() -> None:
     bands = table_bands(horiz, vert, DPI)
     table = [b for b in bands if b[0] <= rules[0] and rules[-1] <= b[1]]
     assert len(table) == 1
+
+
+def test_a_stroke_the_rule_mask_took_from_a_bold_title_is_not_erased_as_a_rule() -> None:
+    # A table ruled across only. Its rule mask also holds a stroke along a bold title's
+    # baseline ("Signature": letters bridged into a line an inch long), which is no rule of
+    # the table. Erasing it with the rules took the title's short letters and cut the title
+    # in two, so a column boundary fell inside it (the title row read "Signat" and "re", the
+    # Signature column was lost and the sheet's blank rows with it). Only the rules the
+    # table is ruled at are erased: one boundary between each two titles.
+    img = _page()
+    rules = [TOP, TOP + 60] + [TOP + 60 + k * PITCH for k in range(1, 6)]
+    for y in rules:
+        cv2.line(img, (X0, y), (X1, y), 0, 2)
+    head = (rules[0] + 18, rules[1] - 18)  # the titles' ink, top to baseline
+    x_height = head[1] - 12
+    titles = [(X0 + 40, X0 + 140), (X0 + 300, X0 + 420), (X0 + 720, X0 + 840)]
+    for a, b in titles:
+        img[head[0] : head[1], a:b] = 0
+    # "Signature": tall letters, then short ones (x-height only, under the stroke), then tall
+    sig = (X0 + 440, X0 + 640)
+    img[head[0] : head[1], sig[0] : sig[0] + 60] = 0
+    img[x_height : head[1], sig[0] + 64 : sig[1] - 30] = 0
+    img[head[0] : head[1], sig[1] - 26 : sig[1]] = 0
+    for top, bottom in zip(rules[1:], rules[2:], strict=False):  # each row's entries
+        for a, b in [(X0 + 40, X0 + 120), (sig[0], sig[0] + 50), (X0 + 300, X0 + 400)]:
+            img[top + 15 : bottom - 15, a:b] = 0
+    binary = _binary(img)
+    horiz, vert = rule_masks(binary, DPI)
+    horiz[x_height + 2 : head[1] - 2, sig[0] : sig[1]] = 255  # the stroke along the baseline
+    grid = find_grid(binary, DPI, (horiz, vert))
+    assert grid is not None
+    assert grid.ys == pytest.approx(rules, abs=3)
+    inner = grid.xs[1:-1]
+    assert len(inner) == 3  # four titles: three boundaries
+    assert not any(sig[0] < x < sig[1] for x in inner)

@@ -797,3 +797,36 @@ def test_a_foot_row_holding_the_statements_wording_is_no_row() -> None:
     ink[ys[-2] + 30 : ys[-2] + 45, 45:320] = 0
     ink[ys[-2] + 30 : ys[-2] + 45, 210:500] = 255
     assert _without_statement_rows(grid, ink, FakeEngine(answer), DPI) is grid
+
+
+def test_a_kinds_own_statement_ends_the_table_by_its_own_words() -> None:
+    # The loose check for statement prose at a table's foot uses the words the statements in
+    # the reading context bring (`Statement.marks`), not a list of its own: a kind whose
+    # statement is worded otherwise ("Declaration of Circulator") ends its tables too, and
+    # a statute's statement left out of the context is not looked for.
+    import re
+
+    from pipeline.forms import STANDARD_STATEMENTS, Statement, prose_pattern
+    from pipeline.scan.reader import _without_statement_rows
+    from pipeline.scan.table import Grid
+    from tests.fakes import FakeEngine
+
+    own = Statement(
+        "circulator", re.compile(r"Declaration\s+of\s+Circulator", re.I), marks=("circulat",)
+    )
+    line = "1 circulated this sheet"
+    assert not prose_pattern(STANDARD_STATEMENTS).search(line)
+    assert prose_pattern((*STANDARD_STATEMENTS, own)).search(line)
+    for word in ("personally came", "eighteen", "affidavit", "Petition Sheet", "I, Ann"):
+        assert prose_pattern(STANDARD_STATEMENTS).search(word), word
+    assert not prose_pattern(STANDARD_STATEMENTS[2:]).search("personally came")  # the notary's
+
+    xs, pitch = (40, 200, 600, 1200), 60
+    ys = tuple(100 + k * pitch for k in range(7))
+    ink = np.zeros((800, 1300), np.uint8)
+    ink[ys[-2] + 30 : ys[-2] + 45, 45:320] = 255  # the declaration, across the boundary at 200
+    grid = Grid(xs, ys, "rules+projection")
+    engine = FakeEngine(lambda *a: line)
+    assert _without_statement_rows(grid, ink, engine, DPI) is grid
+    trimmed = _without_statement_rows(grid, ink, engine, DPI, (*STANDARD_STATEMENTS, own))
+    assert trimmed.ys == ys[:-1]

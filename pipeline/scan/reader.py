@@ -48,6 +48,7 @@ from ..forms import (
     VILLAGES,
     WITNESS,
     Statement,
+    prose_pattern,
     statement_form,
 )
 from ..records import (
@@ -83,6 +84,7 @@ from .ink import measure_ink
 from .layer import LayerWord, layer_words, on_cleaned_page
 from .sheetno import Caption, NumberRead, find_captions, number_text, read_number
 from .table import (
+    RULE_BAND_IN,
     Grid,
     dashed_rules,
     find_grids,
@@ -123,8 +125,6 @@ CELL_SETTINGS: dict[str, tuple[Psm, str]] = {
 # they can hold against them): a date, a name, a residence, a signature's text, a ward or
 # election district.
 LATTICE_FIELDS = frozenset({"date", "name", "residence", "signature", "ward", "election_district"})
-# The rule strokes erased lie within this distance (inches) of the grid's lines.
-RULE_BAND_IN = 0.03
 # The witness's date and signature are the words this far (inches) above their caption.
 CAPTION_REACH_IN = 0.35
 # Cells are read this far (inches) inside their rules.
@@ -365,7 +365,13 @@ def _content_kind(
     return kind_of_content(reads)
 
 
-def _try_layout(cleaned: Cleaned, dpi: float, engine: OcrEngine, flipped: bool) -> _Layout:
+def _try_layout(
+    cleaned: Cleaned,
+    dpi: float,
+    engine: OcrEngine,
+    flipped: bool,
+    statements: tuple[Statement, ...] = STANDARD_STATEMENTS,
+) -> _Layout:
     """The page's signature table in this orientation. A page may hold several ruled tables
     (the nominating petition's candidates table above its signatures): each is tried, the
     tallest first, until one's header row maps Date and Signature; then a table without
@@ -373,17 +379,17 @@ def _try_layout(cleaned: Cleaned, dpi: float, engine: OcrEngine, flipped: bool) 
     masks = rule_masks(binarize(cleaned.gray, RULE_RATIO), dpi)
     tried: list[_Layout] = []
     for grid in find_grids(cleaned.binary, dpi, masks):
-        tried.append(_layout_for(cleaned, masks, grid, dpi, engine, flipped))
+        tried.append(_layout_for(cleaned, masks, grid, dpi, engine, flipped, statements))
         if _good(tried[-1]):
             return tried[-1]
     # No ruled table holds the signatures: the table may be printed without rules.
     engine.set_page(cleaned.gray, dpi)
-    prose = partial(_statement_line, engine, cleaned.gray.shape[1])
+    prose = partial(_statement_line, engine, cleaned.gray.shape[1], statements)
     unruled: list[Grid | None] = [*text_grids(cleaned.binary, dpi, prose, TEXT_TABLES)]
     if not unruled and not tried:  # a page with no table at all is laid out once
         unruled = [None]
     for maybe in unruled:
-        tried.append(_layout_for(cleaned, masks, maybe, dpi, engine, flipped))
+        tried.append(_layout_for(cleaned, masks, maybe, dpi, engine, flipped, statements))
         if _good(tried[-1]):
             return tried[-1]
     best = max(tried, key=_score)
@@ -396,25 +402,17 @@ def _try_layout(cleaned: Cleaned, dpi: float, engine: OcrEngine, flipped: bool) 
 # make pieces like a title row's).
 TEXT_TABLES = 2
 
-# (the statements' own words: a signature row holds names, addresses and dates, never these;
-# a band cut through the statement's prose may hold only its middle lines)
-_STATEMENT_WORDING = re.compile(
-    r"statement|witness|affidavit|notary|sworn|subscribed|undersigned|\bI,|post\s?office"
-    r"|eighteen|in my presence|penalt|equivalent|whose names"
-    r"|petition\s+sheet|fill\s+in\s+number|before\s+me|above\s+indicated|signatures\s+appear"
-    r"|personally\s+came|duly\s+qualified",
-    re.IGNORECASE,
-)
 
-
-def _statement_line(engine: OcrEngine, width: int, top: int, bottom: int) -> bool:
-    """A text line (of the page the engine has) that reads as the statement's wording (or a
-    notary's, an affidavit's), not as a signature row: the table ends above it."""
+def _statement_line(
+    engine: OcrEngine, width: int, statements: tuple[Statement, ...], top: int, bottom: int
+) -> bool:
+    """A text line (of the page the engine has) that reads as the wording of one of the
+    `statements` (`forms.prose_pattern`), not as a signature row: the table ends above it."""
     pad = max(2, (bottom - top) // 4)
     text = engine.read(
         (1, max(0, top - pad), width - 2, bottom - top + 2 * pad), Psm.SINGLE_LINE
     ).text
-    return bool(_STATEMENT_WORDING.search(text))
+    return bool(prose_pattern(statements).search(text))
 
 
 def _layout_for(
@@ -424,6 +422,7 @@ def _layout_for(
     dpi: float,
     engine: OcrEngine,
     flipped: bool,
+    statements: tuple[Statement, ...] = STANDARD_STATEMENTS,
 ) -> _Layout:
     if grid is not None:  # faint dashes too: the rules' own binarization
         grid = with_dashed_rows(binarize(cleaned.gray, RULE_RATIO), grid, dpi)
@@ -432,7 +431,7 @@ def _layout_for(
     columns = Columns((), ())
     statement_at = None
     if grid is not None:
-        trimmed = _without_statement_rows(grid, ink, engine, dpi)
+        trimmed = _without_statement_rows(grid, ink, engine, dpi, statements)
         if trimmed is not grid:  # the rules erased again: the statement's lines kept whole
             statement_at, grid = grid.ys[len(trimmed.ys) - 1], trimmed
             ocr_gray, ink = _erase_rules(cleaned, masks, grid, dpi)
@@ -441,12 +440,18 @@ def _layout_for(
     return _Layout(cleaned, grid, ocr_gray, ink, columns, flipped, masks, statement_at)
 
 
-def _without_statement_rows(grid: Grid, ink: np.ndarray, engine: OcrEngine, dpi: float) -> Grid:
+def _without_statement_rows(
+    grid: Grid,
+    ink: np.ndarray,
+    engine: OcrEngine,
+    dpi: float,
+    statements: tuple[Statement, ...] = STANDARD_STATEMENTS,
+) -> Grid:
     """The table without the rows at its foot that hold the statement's wording: a line of its
     prose smeared into a long stroke passes for a row rule under a table ruled across only,
     and the heading above it ("Statement of Witness:") then sits in a "row". Such a row's
     writing runs across a column boundary and reads as the statement's wording
-    (`_STATEMENT_WORDING`); a row of the table (an overflowing signature crosses a boundary
+    (`forms.prose_pattern`); a row of the table (an overflowing signature crosses a boundary
     too) does not say "statement", "witness", "sworn", ... The rows are looked at from the
     foot up, and the first that is not the statement's ends the looking."""
     ys = list(grid.ys)
@@ -459,7 +464,7 @@ def _without_statement_rows(grid: Grid, ink: np.ndarray, engine: OcrEngine, dpi:
         if bottom - top < 2 or not crossed:
             break
         rect = (grid.xs[0], top, grid.xs[-1] - grid.xs[0], bottom - top)
-        if not _STATEMENT_WORDING.search(engine.read(rect, Psm.SINGLE_BLOCK).text):
+        if not prose_pattern(statements).search(engine.read(rect, Psm.SINGLE_BLOCK).text):
             break
         ys.pop()
     return grid if len(ys) == len(grid.ys) else replace(grid, ys=tuple(ys))
@@ -492,7 +497,12 @@ def _bottom_heavy(binary: np.ndarray) -> bool:
     return bool(np.count_nonzero(sample[half:]) > np.count_nonzero(sample[:half]))
 
 
-def _upright_layout(gray: np.ndarray, dpi: float, engine: OcrEngine) -> _Layout:
+def _upright_layout(
+    gray: np.ndarray,
+    dpi: float,
+    engine: OcrEngine,
+    statements: tuple[Statement, ...] = STANDARD_STATEMENTS,
+) -> _Layout:
     """The page turned so that the table's titles read: as cleaned and upside down (the more
     likely of the two first), then on the other side. The first orientation whose header row
     maps Date and Signature wins; failing that, the one that mapped the most columns."""
@@ -504,7 +514,7 @@ def _upright_layout(gray: np.ndarray, dpi: float, engine: OcrEngine) -> _Layout:
         first = _bottom_heavy(cleaned.binary)
         for flipped in (first, not first):
             page = _flip(cleaned) if flipped else cleaned
-            tried.append(_try_layout(page, dpi, engine, flipped=flipped))
+            tried.append(_try_layout(page, dpi, engine, flipped, statements))
             if _good(tried[-1]):
                 return tried[-1]
     best = max(tried, key=_score)
@@ -1254,7 +1264,7 @@ def read_scan(
     `layer`: the words of an earlier OCR's text layer on it, used when good enough
     (`_blocks_from_layer`)."""
     engine = context.engine()
-    layout = _upright_layout(gray, dpi, engine)
+    layout = _upright_layout(gray, dpi, engine, context.statements)
     hgt, wid = layout.ocr_gray.shape
     grid = layout.grid
     lines: tuple[SignatureLine, ...] = ()

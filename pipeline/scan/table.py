@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 __all__ = [
+    "RULE_BAND_IN",
     "Grid",
     "dashed_rules",
     "find_grid",
@@ -612,7 +613,10 @@ def find_grid(
             return None
         from .textgrid import title_columns  # (textgrid builds on this module's Grid)
 
-        rules = cv2.dilate(horiz, np.ones((5, 1), np.uint8))
+        # only the table's own rules are erased: the mask also holds strokes that are no rule
+        # (a bold title's letters bridged along their baseline), and erasing those would cut
+        # the titles into pieces that pass for more columns
+        rules = cv2.dilate(_near_rows(horiz, ys, dpi), np.ones((5, 1), np.uint8))
         pitch = int(np.median(np.diff(ys)))
         rules = cv2.bitwise_or(
             rules, dashed_rules(binary, (left, max(0, ys[0] - pitch), right, ys[-1] + pitch), dpi)
@@ -878,6 +882,20 @@ def _columns_on(binary: np.ndarray, xs: Sequence[int], top: int, bottom: int, dp
         for x in inner
     )
     return on * 2 >= len(inner)
+
+
+# The rule strokes erased lie within this distance (inches) of the grid's lines (a rule's
+# thickness, a residual skew across the width).
+RULE_BAND_IN = 0.03
+
+
+def _near_rows(mask: np.ndarray, ys: Sequence[int], dpi: float) -> np.ndarray:
+    """The mask's pixels within RULE_BAND_IN of the rows `ys`, nothing else."""
+    out = np.zeros_like(mask)
+    near = max(3, int(dpi * RULE_BAND_IN))
+    for y in ys:
+        out[max(0, y - near) : y + near + 1] = mask[max(0, y - near) : y + near + 1]
+    return out
 
 
 def _only_rows(mask: np.ndarray, top: int, bottom: int) -> np.ndarray:
