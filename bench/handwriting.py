@@ -75,6 +75,7 @@ from pipeline.closedworld.resolve import (  # noqa: E402
     LATTICE_DATE,
     PARAMS,
     date_evidence,
+    evidence,
     params_for,
     sure_day,
     witness_date_field,
@@ -115,6 +116,8 @@ NONE_COSTS = (2.0, 3.0, 4.0, 5.0, 6.0, 7.0, NONE_CAP)
 CAPPED = ("date", "name")
 # The weights of the project's recognizer's costs tried for the dates (`Params.frames_weight`).
 FRAMES_WEIGHTS = (0.0, 0.1, 0.2, 0.3, 0.5, 1.0)
+# The fields whose recognizer weight is fitted beside the dates' (`Params.frames_weight`).
+NUMBERS = ("ward", "election_district")
 # The caps tried on a date's lattices' costs when the recognizer read it (`Params.lattice_cap`).
 LATTICE_CAPS = (8.0, 10.0, 12.0, 16.0, math.inf)
 
@@ -561,7 +564,7 @@ def _fit_rows(root: str, entry: dict[str, Any]) -> list[tuple[str, Any, Any, Any
         day_truth = []
         for line in filled:
             want = tl.get((Path(sheet.page.path).name, sheet.page.page_index, line.line_no))
-            evs = line_evidence(line, world)
+            evs = line_evidence(line, world, recognizer=False)  # the numbers: below
             date = evs.get("date")
             day = parse_written_date(
                 (want or {}).get("fields", {}).get("date", ""), case.dates.filed
@@ -569,6 +572,26 @@ def _fit_rows(root: str, entry: dict[str, Any]) -> list[tuple[str, Any, Any, Any
             day_truth.append(world.day_index.get(day, -1) if (date is not None and want) else None)
             if want is None:
                 continue
+            # the numbers with what the recognizer saw (some weight: those only it saw too)
+            on = {k: replace(p, frames_weight=1.0) for k, p in PARAMS.items() if k in NUMBERS}
+            seen = line_evidence(line, world, number_params={**PARAMS, **on})
+            weighted = {}
+            for key in NUMBERS:
+                got = seen.get(key)
+                if got is None:
+                    continue
+                prior = () if got.prior is None else got.prior
+                priors = dict(zip(map(int, got.values), prior, strict=False))
+                for weight in FRAMES_WEIGHTS:
+                    params = replace(PARAMS[key], frames_weight=weight)
+                    forms = range(len(got.choices.forms))
+                    weighted[key, weight] = evidence(got.field, got.choices, forms, params, priors)
+            for (key, weight), ev in weighted.items():
+                if ev is not None:  # the recognizer's weight for the numbers, fitted beside
+                    values = [ev.choices.values[int(v)] for v in ev.values]
+                    text = want["fields"].get(key, "")
+                    hits = [k for k, v in enumerate(values) if v == (text.lstrip("0") or text)]
+                    out.append((f"{key}@{weight}", ev.cost, ev.prior, hits[0] if hits else -1))
             for name, ev in evs.items():
                 if name == "date":
                     continue
@@ -642,8 +665,8 @@ def fit(rows: Sequence[tuple[str, Any, Any, Any]]) -> str:
     """Per field: the calibration of least negative log-likelihood and the threshold at
     which nothing decided was wrong."""
     out = []
-    dates = sorted({r[0] for r in rows if r[0].startswith("date")})
-    for field in (*dates, "residence", "name", "ward", "election_district"):
+    weighted = sorted({r[0] for r in rows if "@" in r[0]})
+    for field in (*weighted, "residence", "name", "ward", "election_district"):
         mine = [r for r in rows if r[0] == field]
         base = field.split("@")[0]
         if not mine:

@@ -344,6 +344,65 @@ def test_a_resolved_date_keeps_the_days_it_may_be(world) -> None:  # type: ignor
     assert len(got.alternatives) > 1 and sum(p for _, p in got.alternatives) <= 1.0 + 1e-9
 
 
+def _unsure_ward(p: float, others: dict[str, float]) -> Field:
+    """A ward the closed-world stage read as "1" with probability `p`, the rest on `others`."""
+    alternatives = (("1", p), *others.items())
+    return Field("ward", "1", p, Source.OCR, None, (lattice("1"),), True, alternatives)
+
+
+def _ward_held(field: Field, wards: tuple[str, ...]) -> tuple[bool, float]:
+    """Whether the line with `field` as its ward is held for it (9-902, the village's wards
+    `wards`), and the field's `value_settled`."""
+    from pipeline.rules.base import LineContext
+    from pipeline.rules.reading import low_confidence_fields, value_settled
+    from tests.builders import line as make_line
+    from tests.builders import sheet as make_sheet
+
+    case = case_config(municipality={"wards": list(wards)})
+    line = replace(
+        make_line(1), fields=tuple(field if f.name == "ward" else f for f in make_line(1).fields)
+    )
+    ctx = LineContext(line, make_sheet((line,)), None, None, dt.date(2026, 10, 1), case)
+    low = [name for f in low_confidence_fields(ctx) for name in f.evidence["fields"]]
+    return "ward" in low, value_settled(ctx, "ward")
+
+
+def test_an_unsure_ward_does_not_hold_the_line_when_any_of_its_numbers_gives_one() -> None:
+    """9-902(8) asks for "the ward if any", not which: a ward torn between the village's
+    wards 1 and 7 gives the line a ward either way, so it does not hold the line; with a real
+    share on "none of these" (ink that may be no ward), or not resolved at all, it does."""
+    wards = ("1", "2", "7")
+    for field, held in (
+        (_unsure_ward(0.55, {"7": 0.44}), False),
+        (_unsure_ward(0.55, {"7": 0.3}), True),  # "none of these": 0.15
+        (replace(_unsure_ward(0.55, {"7": 0.44}), resolved=False, alternatives=()), True),
+    ):
+        got_held, settled = _ward_held(field, wards)
+        assert got_held is held, field.alternatives
+        listed = sum(p for _, p in field.alternatives)  # every number gives a ward
+        assert settled == pytest.approx(listed if field.resolved else 0.0)
+
+
+def test_a_ward_read_as_nothing_holds_the_line_only_where_the_village_has_wards() -> None:
+    """A ward cell whose ink tesseract read as nothing (confidence 0, no lattices): where the
+    case lists no wards the rules ask for none (`line_has_ward_and_district`), so whatever it
+    says the line is judged alike and the doubt does not hold it; where it lists them, empty
+    is WARD_MISSING and a number is not, so a person looks."""
+    unread = Field("ward", "", 0.0, Source.OCR)
+    assert _ward_held(unread, ()) == (False, 1.0)
+    assert _ward_held(unread, ("1", "2")) == (True, 0.0)
+
+
+def test_a_resolved_ward_keeps_the_numbers_it_may_be() -> None:
+    case = case_config(municipality={"wards": ["1", "2", "7"]})
+    w = world_of(case, VOTERS)
+    seen = ((("7", 0.5), ("1", 0.45)),)
+    got = resolve_line(_line(_field("ward", "7", seen)), w).get("ward")
+    assert got is not None and got.resolved
+    assert [v for v, _ in got.alternatives][:2] == ["7", "1"]
+    assert got.alternatives[0][1] == pytest.approx(got.confidence, abs=1e-3)
+
+
 def test_an_unsure_witness_date_weighs_on_the_lines_it_may_fall_before() -> None:
     """The witness's date torn between 10/03 and 10/08 does not hold the sheet (its rules find
     the same either way), but it holds a line dated 10/05 (after 10/03: DATE_AFTER_WITNESS_DATE)

@@ -177,10 +177,11 @@ def test_training_crops_come_from_the_seed_and_are_labelled_lowercase() -> None:
     assert all(t == t.casefold() and encode(t) is not None for t in labels)
 
 
-def test_the_reader_keeps_frames_for_dates_only() -> None:
+def test_the_reader_keeps_frames_for_dates_wards_and_districts_only() -> None:
     crop = np.full((40, 160), 255, np.uint8)
     crop[10:30, 20:25] = 0  # a stroke
     assert recognized("residence", crop) == ()
+    assert recognized("ward", crop) and recognized("election_district", crop)
     frames = recognized("date", crop)
     assert frames and len(frames) == prepare(crop).shape[1] // 4
     assert prepare(crop).shape[0] == HEIGHT
@@ -220,3 +221,35 @@ def test_a_case_may_read_its_dates_without_the_recognizer() -> None:
     off_date = resolve_sheets([sheet], case, VOTERS)[0].lines[0].get("date")
     assert on_date is not None and on_date.text == written
     assert off_date is not None and off_date.text != written
+
+
+def test_frames_that_read_nothing_make_none_of_these_cheap() -> None:
+    """Every frame a blank: the likeliest string is the empty one, which no candidate is, so
+    "none of these" costs about nothing and every number more (it was counted infinite, so
+    that a crop the recognizer read as nothing made every candidate likelier than none)."""
+    blank = _frames_for("", sure=0.99)
+    rel, outside = relative_costs(blank, ["1", "2", "3"])
+    assert outside == pytest.approx(0.0, abs=0.1) and (rel > 3).all()
+
+
+def _ward_seen_only(frames: str) -> Field:
+    """A ward cell whose ink tesseract read as nothing (no lattices) and the recognizer read as
+    `frames`."""
+    return Field("ward", "", 0.0, Source.OCR, None, (), frames=_frames_for(frames, sure=0.999))
+
+
+def test_a_number_only_the_recognizer_saw_is_read_in_the_closed_world_when_it_is_on() -> None:
+    """A "1" tesseract read as nothing, that the recognizer read: with the recognizer on it
+    is read among the village's wards as 1; off, it is left as read (empty, unsure). A cell
+    the recognizer read as nothing is left as read either way."""
+    from pipeline.closedworld import resolve_sheets
+    from tests.builders import sheet as make_sheet
+
+    case = case_config(municipality={"wards": ["1", "2", "3"]})
+    on = case.model_copy(update={"matching": case.matching.model_copy(update={"recognizer": True})})
+    for frames, on_text in (("1", "1"), ("", "")):
+        sheet = make_sheet((SignatureLine("abc", 1, (_ward_seen_only(frames),)),))
+        got_on = resolve_sheets([sheet], on, VOTERS)[0].lines[0].get("ward")
+        got_off = resolve_sheets([sheet], case, VOTERS)[0].lines[0].get("ward")
+        assert got_on is not None and got_on.text == on_text and got_on.resolved == bool(on_text)
+        assert got_off is not None and got_off.text == "" and not got_off.resolved

@@ -97,6 +97,19 @@ PARAMS: Mapping[str, Params] = {
 # recognizer did not see (its weights missing) is read on the lattices' own calibration,
 # LATTICE_DATE, uncapped.
 LATTICE_DATE = Params(insert=1.5, temperature=1.0, none=8.0)
+# A ward's or district's number the project's recognizer read too (`[matching] recognizer`; a
+# number only it saw anything in, a "1" tesseract read as nothing, among them): its exact CTC
+# costs (weight 1) beside the lattices, at the temperature and "none" fitted with them on
+# writing it never trained on, the calibration font (`bench/handwriting.py --fit --fonts
+# calibration --cases 4 --seed 2101`: 98 wards, 133 districts). Weights 0 / 0.1 / 0.2 / 0.3 /
+# 0.5 / 1: -log of the truth's probability 0.084 / 0.075 / 0.065 / 0.055 / 0.038 / 0.015 nats
+# a ward, 0.293 / 0.226 / 0.161 / 0.106 / 0.042 / 0.007 a district; at 1, 98 of 98 wards and
+# 127 of 133 districts resolved at 0.5 or more, none wrong (those ride on the address's
+# prior: a district's probability to decide by is its RESOLVED_THRESHOLDS' 0.80).
+RECOGNIZED_NUMBERS: Mapping[str, Params] = {
+    "ward": Params(temperature=1.0, none=20.0, frames_weight=1.0),
+    "election_district": Params(temperature=0.7, none=3.0, frames_weight=1.0),
+}
 # A voter's prior: this share goes to the voters at the line's address (by its probability),
 # the rest is spread over every voter.
 AT_ADDRESS = 0.9
@@ -129,6 +142,8 @@ def params_for(ev: Evidence) -> Params:
     """The calibration of one field's evidence: its kind's (a signature's: the name's), its
     "none of these" cost grown with the doubt of what was read (`score.for_reading`)."""
     name = "name" if ev.field.name == "signature" else ev.field.name
+    if ev.seen and name in RECOGNIZED_NUMBERS:
+        return for_reading(RECOGNIZED_NUMBERS[name], ev.field.lattices)
     return for_reading(PARAMS[name], ev.field.lattices)
 
 
@@ -175,6 +190,7 @@ class Evidence:
     cost: np.ndarray  # each value's cost (its best form's)
     form: np.ndarray  # each value's best form (index into choices.forms)
     prior: np.ndarray | None
+    seen: bool = False  # the project's recognizer's costs are in `cost` (`Field.frames`)
 
 
 def evidence(
@@ -207,7 +223,8 @@ def evidence(
     prior = None
     if priors is not None:
         prior = np.array([priors.get(int(v), 0.0) for v in values])
-    return Evidence(field, choices, values, cost, form, prior)
+    seen = bool(field.frames and params.frames_weight and picked)
+    return Evidence(field, choices, values, cost, form, prior, seen)
 
 
 def decide(ev: Evidence, params: Params, post: Posterior | None = None) -> tuple[Field, Posterior]:
@@ -224,8 +241,10 @@ def decide(ev: Evidence, params: Params, post: Posterior | None = None) -> tuple
         text = ev.choices.forms[int(ev.form[best[0]])]
     field = replace(ev.field, text=text, confidence=round(best[1], 3), resolved=True)
     days = [(ev.choices.values[int(ev.values[k])], p) for k, p in post.ranked]
-    if all(isinstance(day, dt.date) for day, _ in days):  # a date keeps the days it may be
-        listed = tuple((str(day), round(p, 4)) for day, p in days)  # ISO: str of a date
+    # a date keeps the days it may be (ISO: str of a date), a ward or district the numbers
+    # (`rules.reading`: whether its doubt changes what the law makes of the line)
+    if ev.choices.says_value or all(isinstance(day, dt.date) for day, _ in days):
+        listed = tuple((str(day), round(p, 4)) for day, p in days)
         field = replace(field, alternatives=listed)
     return field, post
 
@@ -234,11 +253,30 @@ def _unsure(f: Field | None) -> bool:
     return f is not None and f.source is Source.OCR and bool(f.lattices) and not f.resolved
 
 
+def _seen_only(f: Field | None) -> bool:
+    """A field only the project's recognizer saw anything in (a ward's or district's number
+    whose ink tesseract read as nothing)."""
+    return (
+        f is not None
+        and f.source is Source.OCR
+        and not f.lattices
+        and bool(f.frames)
+        and not f.resolved
+    )
+
+
 def line_evidence(
-    line: SignatureLine, world: World, date_params: Params | None = None
+    line: SignatureLine,
+    world: World,
+    date_params: Params | None = None,
+    recognizer: bool = True,
+    number_params: Mapping[str, Params] | None = None,
 ) -> dict[str, Evidence]:
     """The evidence for the line's unsure date (under `date_params`, PARAMS' by default),
-    residence and name, the name's priors weighted by the residence's posterior."""
+    residence and name, the name's priors weighted by the residence's posterior, and its
+    ward and district (under `number_params`, PARAMS' by default): with what the project's
+    recognizer saw of them when `recognizer` (a number only it saw anything in, too), else
+    on tesseract's lattices alone."""
     out: dict[str, Evidence] = {}
     fields = {f.name: f for f in line.fields}
     date = date_evidence(fields.get("date"), world, date_params)
@@ -269,9 +307,15 @@ def line_evidence(
         out[name.name] = evidence(name, names, sorted(shortlist), PARAMS["name"], priors)
     for key, choices in (("ward", world.wards), ("election_district", world.districts)):
         number = fields.get(key)
-        if number is not None and _unsure(number) and choices.values:
+        params = (number_params or PARAMS)[key]
+        if recognizer and number_params is None and number is not None and number.frames:
+            params = RECOGNIZED_NUMBERS[key]
+        params = params if recognizer else replace(params, frames_weight=0.0)
+        # a number only the recognizer saw anything in is read on what it saw, if weighed
+        seen = _unsure(number) or (bool(params.frames_weight) and _seen_only(number))
+        if number is not None and seen and choices.values:
             priors = _district_priors(world, choices, address_p, key)
-            out[key] = evidence(number, choices, range(len(choices.forms)), PARAMS[key], priors)
+            out[key] = evidence(number, choices, range(len(choices.forms)), params, priors)
     return out
 
 
@@ -492,7 +536,8 @@ def resolve_sheets(
     people. Without any entries in memory (a register matched in DuckDB) only the dates, wards
     and districts are."""
     fields = [f for s in sheets for ln in s.lines for f in ln.fields]
-    if not any(_unsure(f) for f in [*fields, *map(witness_date_field, sheets)]):
+    seen = [_unsure(f) or (case.matching.recognizer and _seen_only(f)) for f in fields]
+    if not any(seen) and not any(map(_unsure, map(witness_date_field, sheets))):
         return list(sheets)
     world = world_of(case, entries)
     out = []
@@ -501,7 +546,8 @@ def resolve_sheets(
         witnessed = witness_date_field(sheet)
         p = date_params([*(ln.get("date") for ln in filled), witnessed])
         p = p if case.matching.recognizer else LATTICE_DATE
-        evidences = [line_evidence(ln, world, p) for ln in filled]
+        on = case.matching.recognizer
+        evidences = [line_evidence(ln, world, p, on) for ln in filled]
         witness_ev = witness_evidence(sheet, world, case.dates.filed, p)
         chain = [(ln.get("date"), ev.get("date")) for ln, ev in zip(filled, evidences, strict=True)]
         chain.append((witnessed, witness_ev))

@@ -175,7 +175,10 @@ def value_costs(
     written one way on a line, not all of them at once), plus that form's own cost (a less
     usual way of writing it). Returns the values (sorted), their costs and the index of each
     one's best form."""
-    cost = np.minimum(mixed_costs(lattices, forms, params), params.lattice_cap)
+    if lattices:
+        cost = np.minimum(mixed_costs(lattices, forms, params), params.lattice_cap)
+    else:  # reads that saw nothing weigh no value against "none of these" (`Params.none`)
+        cost = np.full(len(forms), params.none)
     if form_costs is not None:
         cost = cost + np.asarray(form_costs)
     owner_arr = np.asarray(owner)

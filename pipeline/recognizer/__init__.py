@@ -47,6 +47,8 @@ def relative_costs(frames: Frames, candidates: Sequence[str]) -> tuple[np.ndarra
     known = {" ".join(c.casefold().split()) for c in candidates}
     others = [seen] if seen not in known else [e for e in _edits(seen) if e not in known]
     other = ctc_costs(logp, others) if others else np.zeros(1)
+    if not seen:  # it read nothing: the likeliest string none is, every frame a blank
+        other = np.array([-float(logp[:, -1].sum())])
     base = min(float(cost.min()) if len(cost) else np.inf, float(other.min()))
     if not np.isfinite(base):
         return np.zeros(len(candidates)), 0.0

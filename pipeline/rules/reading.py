@@ -24,10 +24,12 @@ __all__ = [
     "LAYOUT_DOUBT",
     "LOW_CONFIDENCE",
     "RESOLVED_THRESHOLDS",
+    "SETTLED_BY_VALUE",
     "low_confidence_fields",
     "layout_doubts",
     "low_confidence_sheet_fields",
     "threshold_for",
+    "value_settled",
 ]
 
 # A field read by OCR with a confidence below its threshold goes to review. Measured with
@@ -156,6 +158,51 @@ def date_settled(ctx: LineContext) -> float:
     return mass
 
 
+# A line's fields besides its date that the kind's line rules may not look at beyond their
+# being given: 9-902(8) asks that a petition "set forth ... the ward if any and the village
+# election district if any" (statutes/village-law-9-902-referendum-petition.txt;
+# `village_9902.line_has_ward_and_district`: WARD_MISSING, ELECTION_DISTRICT_MISSING, asked
+# only where the case lists the village's wards or districts), not which ward; a wrong one is
+# no defect the statute names. So an unsure ward or district does not hold its line when its
+# doubt cannot change what the law makes of the line (`value_settled` at SETTLED_THRESHOLD):
+# the numbers it may be that make the same of it hold that much of its probability together
+# ("none of these" and the numbers too unlikely to list count against), or the rules find
+# the same whatever it says (a ward where the village lists none, even read as nothing).
+SETTLED_BY_VALUE = ("ward", "election_district")
+# A number no ward or district list holds (a probe for `value_settled`).
+UNLISTED = "?"
+
+
+def value_settled(ctx: LineContext, name: str) -> float:
+    """The probability that the line's unsure field `name` (a ward or district) makes of the
+    line in law what it was read as making of it. 1 when the kind's line rules find the same
+    (codes and severities) whatever it says: empty, as read, each number the case lists, the
+    matched voter's, one no list holds (UNLISTED), each it may be. Else, for a field the
+    closed-world stage resolved, the summed probability of the numbers it may be
+    (`Field.alternatives`) under which they find the same, the line's other fields as read;
+    else 0."""
+    f = ctx.line.get(name)
+    if f is None:
+        return 0.0
+    rules = ctx.case.spec.rules_on(ctx.case).line_rules
+    read = _line_outcome(ctx, ctx.signed_on, rules)
+
+    def same(text: str) -> bool:
+        as_text = replace(f, text=text)
+        line = replace(ctx.line, fields=tuple(as_text if g is f else g for g in ctx.line.fields))
+        return _line_outcome(replace(ctx, line=line), ctx.signed_on, rules) == read
+
+    place = ctx.case.municipality
+    listed = place.wards if name == "ward" else place.election_districts
+    voters = [getattr(ctx.entry, name)] if ctx.entry is not None else []
+    probes = {"", f.text, UNLISTED, *listed, *voters, *(v for v, _ in f.alternatives)}
+    if all(same(text) for text in sorted(probes)):
+        return 1.0
+    if not _settles(f):
+        return 0.0
+    return sum(p for value, p in f.alternatives if same(value))
+
+
 def _unsure_date(f: Field | None) -> bool:
     return f is not None and f.source is Source.OCR and f.confidence < _threshold(f)
 
@@ -169,10 +216,14 @@ def low_confidence_fields(ctx: LineContext) -> Iterable[Finding]:
     the reading (the line's crop is kept for them). The signature's confidence is the ink
     test's, so an unsure signed/unsigned call is caught here too. A resolved date whose doubt
     cannot change what the law makes of the line (`date_settled` at SETTLED_THRESHOLD or
-    more) does not hold it: the line is decided, its date the likeliest day. An unsure witness
+    more) does not hold it: the line is decided, its date the likeliest day; a resolved ward
+    or district likewise (`value_settled`), its likeliest number kept. An unsure witness
     date that did not hold its sheet (`witness_date_settled`) holds each dated line it may
     change the outcome of ("witness.date" among the fields named)."""
     low = _low((f.name, f) for f in ctx.line.fields)
+    for name in SETTLED_BY_VALUE:
+        if name in low and value_settled(ctx, name) >= SETTLED_THRESHOLD:
+            del low[name]
     date, w = ctx.line.get("date"), ctx.sheet.witness.date if ctx.sheet.witness else None
     w_unsure = _unsure_date(w) and _settles(w) and bool(ctx.line.text("date"))
     if "date" in low or w_unsure:

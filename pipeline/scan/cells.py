@@ -222,7 +222,7 @@ RESLANT_PSMS = (Psm.SINGLE_LINE, Psm.SINGLE_WORD)
 
 
 # Fields the project's own recognizer reads too (`pipeline.recognizer`), when unsure.
-RECOGNIZED = frozenset({"date"})
+RECOGNIZED = frozenset({"date", *DIGIT_FIELDS})
 
 
 def recognized(name: str, ink: np.ndarray) -> recognizer.Frames:

@@ -571,7 +571,10 @@ def _read_cell(
     conf = conf if text else 0.0  # ink that reads as nothing: unreadable
     # What tesseract saw is kept for the closed-world stage when the reading is unsure.
     lattices = seen if conf < threshold_for(name) else ()
-    frames = cells.recognized(name, ink_gray) if lattices else ()
+    # and what the project's recognizer sees of it: of a ward's or district's number even
+    # when tesseract saw nothing in its ink (a lone stroke, a "1", it often reads as nothing)
+    unsure = bool(lattices) or (name in cells.DIGIT_FIELDS and conf < threshold_for(name))
+    frames = cells.recognized(name, ink_gray) if unsure else ()
     return Field(name, text, round(conf, 3), Source.OCR, box, lattices, frames=frames)
 
 
