@@ -63,8 +63,12 @@ def test_sheet_number_and_stated_count_flag_the_sheet() -> None:
 
 
 def test_digit_fields_need_more_confidence_than_names() -> None:
+    # (in a village with wards, where 9-902(8) asks for the ward: elsewhere an unsure ward
+    # cannot change the line's finding and does not hold it, `value_settled`)
     line = b.line().replace_field(Field("ward", "1", 0.87, Source.OCR))
     line = line.replace_field(Field("name", "Ann B Carter", 0.87, Source.OCR))
-    (finding,) = low_confidence_fields(_ctx(line))
+    case = b.case(municipality={"wards": ("1", "2")})
+    ctx = replace(_ctx(line), case=case)
+    (finding,) = low_confidence_fields(ctx)
     assert finding.evidence["fields"] == {"ward": 0.87}
     assert finding.evidence["thresholds"] == {"ward": 0.90}
