@@ -84,6 +84,7 @@ from .ink import measure_ink
 from .layer import LayerWord, layer_words, on_cleaned_page
 from .sheetno import Caption, NumberRead, find_captions, number_text, read_number
 from .table import (
+    DASH_GAP_IN,
     RULE_BAND_IN,
     Grid,
     dashed_rules,
@@ -91,6 +92,7 @@ from .table import (
     rule_across,
     rule_masks,
     table_span,
+    title_row_above,
     with_dashed_rows,
 )
 from .textgrid import text_grids
@@ -382,6 +384,12 @@ def _try_layout(
         tried.append(_layout_for(cleaned, masks, grid, dpi, engine, flipped, statements))
         if _good(tried[-1]):
             return tried[-1]
+        # the rule over its titles lost: the row taken for the title row is the first row
+        titled = title_row_above(masks[1], grid, dpi)
+        if titled is not None:
+            tried.append(_layout_for(cleaned, masks, titled, dpi, engine, flipped, statements))
+            if _good(tried[-1]):
+                return tried[-1]
     # No ruled table holds the signatures: the table may be printed without rules.
     engine.set_page(cleaned.gray, dpi)
     prose = partial(_statement_line, engine, cleaned.gray.shape[1], statements)
@@ -390,6 +398,13 @@ def _try_layout(
         unruled = [None]
     for maybe in unruled:
         tried.append(_layout_for(cleaned, masks, maybe, dpi, engine, flipped, statements))
+        if _good(tried[-1]):
+            return tried[-1]
+    # Nor by its text: its rules may be dashes both ways (printed so, or a faint copy), too
+    # broken for either; they are bridged across a dash's gap and the tables looked for again.
+    dashed = rule_masks(binarize(cleaned.gray, RULE_RATIO), dpi, DASH_GAP_IN)
+    for grid in find_grids(cleaned.binary, dpi, dashed):
+        tried.append(_layout_for(cleaned, dashed, grid, dpi, engine, flipped, statements))
         if _good(tried[-1]):
             return tried[-1]
     best = max(tried, key=_score)

@@ -26,6 +26,7 @@ import numpy as np
 
 __all__ = [
     "RULE_BAND_IN",
+    "DASH_GAP_IN",
     "Grid",
     "dashed_rules",
     "find_grid",
@@ -34,6 +35,7 @@ __all__ = [
     "rule_masks",
     "table_bands",
     "table_span",
+    "title_row_above",
     "with_dashed_rows",
 ]
 
@@ -44,6 +46,8 @@ H_RULE_MIN_IN = 0.5
 V_RULE_MIN_IN = 0.16
 # Breaks up to this long (inches) in a dashed or broken rule are bridged.
 BRIDGE_IN = 0.06
+# Along a rule printed or scanned as dashes, gaps up to this long (inches) are one rule.
+DASH_GAP_IN = 0.12
 # A rule is at most this thick (inches); a thicker long stroke is smeared text, unless it
 # runs this long (inches): a heavy rule or a shaded title row's edge.
 RULE_MAX_IN = 0.04
@@ -95,25 +99,29 @@ class Grid:
         return self.xs[col], self.ys[row], self.xs[col + 1], self.ys[row + 1]
 
 
-def rule_masks(binary: np.ndarray, dpi: float) -> tuple[np.ndarray, np.ndarray]:
+def rule_masks(
+    binary: np.ndarray, dpi: float, bridge_in: float = BRIDGE_IN
+) -> tuple[np.ndarray, np.ndarray]:
     """Horizontal and vertical rule images (255 on the rules), the size of `binary`. Found at
-    MASK_DPI at most (a quarter of the work at 300 dpi) and scaled back up."""
+    MASK_DPI at most (a quarter of the work at 300 dpi) and scaled back up. `bridge_in`: the
+    breaks along a rule bridged (DASH_GAP_IN for rules printed or scanned as dashes)."""
     if dpi <= MASK_DPI * 1.2:
-        return _rule_masks(binary, dpi)
+        return _rule_masks(binary, dpi, bridge_in)
     scale = MASK_DPI / dpi
     small = cv2.resize(binary, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     _, small = cv2.threshold(small, 40, 255, cv2.THRESH_BINARY)
     size = (binary.shape[1], binary.shape[0])
     return tuple(  # type: ignore[return-value]
-        cv2.resize(m, size, interpolation=cv2.INTER_NEAREST) for m in _rule_masks(small, MASK_DPI)
+        cv2.resize(m, size, interpolation=cv2.INTER_NEAREST)
+        for m in _rule_masks(small, MASK_DPI, bridge_in)
     )
 
 
-def _rule_masks(binary: np.ndarray, dpi: float) -> tuple[np.ndarray, np.ndarray]:
+def _rule_masks(binary: np.ndarray, dpi: float, bridge_in: float) -> tuple[np.ndarray, np.ndarray]:
     h_len = max(8, int(dpi * H_RULE_MIN_IN))
     v_len = max(6, int(dpi * V_RULE_MIN_IN))
     # Bridge small breaks along a rule before keeping only long strokes.
-    bridge = max(3, int(dpi * BRIDGE_IN))
+    bridge = max(3, int(dpi * bridge_in))
     horiz = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, np.ones((1, bridge), np.uint8))
     horiz = cv2.morphologyEx(horiz, cv2.MORPH_OPEN, np.ones((1, h_len), np.uint8))
     vert = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, np.ones((bridge, 1), np.uint8))
@@ -896,6 +904,39 @@ def _near_rows(mask: np.ndarray, ys: Sequence[int], dpi: float) -> np.ndarray:
     for y in ys:
         out[max(0, y - near) : y + near + 1] = mask[max(0, y - near) : y + near + 1]
     return out
+
+
+# The column rules of a table whose title row lost its top rule reach at least this far
+# (inches) above its first rule found, and at most TITLE_ROW_MAX_IN.
+TITLE_ROW_MIN_IN = 0.15
+TITLE_ROW_MAX_IN = 1.2
+
+
+def title_row_above(vert: np.ndarray, grid: Grid, dpi: float) -> Grid | None:
+    """The grid with a title row above its first rule, or None: where a heavy or broken rule
+    over the titles was not found, the first rule found is the first row's top, and the row
+    taken for the title row is the first signature row. The column rules say where the
+    table's top is: most of the inner ones run on, dashed or whole, above that rule to the
+    title row's top (each followed up across gaps of DASH_GAP_IN). Only a candidate: the
+    reader keeps it when its new title row places the columns."""
+    band = max(2, int(dpi * 0.02))
+    gap = int(dpi * DASH_GAP_IN)
+    first = grid.ys[0]
+    tops = []
+    for x in grid.xs[1:-1]:
+        inked = vert[: first + 1, max(0, x - band) : x + band + 1].max(axis=1) > 0
+        y, top = first, None
+        while y > 0 and first - y <= dpi * TITLE_ROW_MAX_IN:
+            run = inked[max(0, y - gap) : y]
+            if not run.any():
+                break
+            y = max(0, y - gap) + int(np.flatnonzero(run)[0])
+            top = y
+        if top is not None and first - top >= dpi * TITLE_ROW_MIN_IN:
+            tops.append(top)
+    if len(tops) * 2 < len(grid.xs) - 2 or len(tops) < 2:
+        return None
+    return Grid(grid.xs, (int(np.median(tops)), *grid.ys), grid.method)
 
 
 def _only_rows(mask: np.ndarray, top: int, bottom: int) -> np.ndarray:
