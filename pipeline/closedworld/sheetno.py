@@ -35,6 +35,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from ..recognizer import relative_costs
 from ..records import Field, Sheet, Source, sheet_number_parts
 from ..rules.reading import threshold_for
 from .score import Params, costs
@@ -48,11 +49,16 @@ log = logging.getLogger(__name__)
 # grid over floor, temperature, "none", BEYOND_PRIOR, SWITCH_FLOOR and how reads combine).
 # The reads of one number are one piece of evidence seen three ways, so their costs are
 # averaged ("mean"), not mixed.
-NUMBER_PARAMS = Params(temperature=1.0, none=6.0, combine="mean")
+NUMBER_PARAMS = Params(
+    temperature=1.0, none=8.0, combine="mean", frames_weight=0.5, lattice_cap=8.0
+)
 BEYOND = 2  # values past the case's sheets (and past any number read surely) scored
 BEYOND_PRIOR = 0.25  # their prior weight, against 1 for a value within the case's sheets
 SWITCH_FLOOR = 0.2  # the case's evidence chooses only among values the reads give this much
 TILES = 3  # `pipeline.scan.cells.tile`: a tiled read says the number this many times
+# A value's recognizer cost (nats above the best explanation) is counted up to this, as a
+# date's (`resolve.FRAMES_CAP`).
+FRAMES_CAP = 60.0
 
 
 def _label(field: Field) -> str:
@@ -79,7 +85,7 @@ def number_probabilities(
     params = params or NUMBER_PARAMS
     values = [str(n) for n in range(1, top + 1)]
     prior = np.array([1.0 if n <= within else BEYOND_PRIOR for n in range(1, top + 1)])
-    if not field.lattices:
+    if not field.lattices and not (field.frames and params.frames_weight):
         out = np.zeros(top + 1)
         v = _value(field)
         conf = field.confidence if v is not None and 1 <= v <= top else 0.0
@@ -87,16 +93,11 @@ def number_probabilities(
             out[v] = conf  # type: ignore[index]
         out[0] = 1.0 - conf
         return out
-    # each read explained by the value said once or, a tiled read, TILES times
-    forms = values + [v * TILES for v in values]
-    stack = np.stack(
-        [costs(lat, forms, params).reshape(2, top).min(axis=0) for lat in field.lattices]
-    )
-    low = stack.min(axis=0)
-    if params.combine == "mean":
-        cost = stack.mean(axis=0)
-    else:  # each read equally likely to be the one that saw it right (`score.mixed_costs`)
-        cost = low - np.log(np.exp(-(stack - low)).mean(axis=0))
+    cost = _lattice_costs(field, values, params)
+    if field.frames and params.frames_weight:
+        cost = np.minimum(cost, params.lattice_cap) + params.frames_weight * _frames_costs(
+            field, values
+        )
     weight = prior / prior.sum() * (1.0 - params.none_prior)
     logits = np.concatenate(
         ([-params.none / params.temperature + math.log(params.none_prior)],
@@ -104,6 +105,30 @@ def number_probabilities(
     )  # fmt: skip
     probs = np.exp(logits - logits.max())
     return probs / probs.sum()
+
+
+def _lattice_costs(field: Field, values: Sequence[str], params: Params) -> np.ndarray:
+    """Each value's cost against tesseract's reads of the number (each read explained by the
+    value said once or, a tiled read, TILES times)."""
+    if not field.lattices:  # the recognizer's reads alone: tesseract's say nothing of any value
+        return np.full(len(values), params.none)
+    forms = [*values, *(v * TILES for v in values)]
+    stack = np.stack(
+        [costs(lat, forms, params).reshape(2, len(values)).min(axis=0) for lat in field.lattices]
+    )
+    if params.combine == "mean":
+        return stack.mean(axis=0)
+    # each read equally likely to be the one that saw it right (`score.mixed_costs`)
+    low = stack.min(axis=0)
+    return low - np.log(np.exp(-(stack - low)).mean(axis=0))
+
+
+def _frames_costs(field: Field, values: Sequence[str]) -> np.ndarray:
+    """Each value's cost under the project's recognizer (`Field.frames`), less that of the
+    likeliest string none of the values is (`recognizer.relative_costs`): in the posterior
+    the same as "none of these" costing what the recognizer makes of such a string."""
+    rel, outside = relative_costs(field.frames, values)
+    return np.minimum(rel, FRAMES_CAP) - min(outside, FRAMES_CAP)
 
 
 def resolve_sheet_numbers(sheets: Sequence[Sheet]) -> list[Sheet]:
