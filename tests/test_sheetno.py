@@ -310,3 +310,13 @@ def test_a_number_standing_taller_than_its_caption_is_written_and_never_sure_alo
     (typed,) = find_captions(_words("Sheet", "No.", "5"), 300.0)
     assert not typed.written
     assert _number_field(typed, 300.0, lambda c: NumberRead("5", 0.96, ())).confidence >= SURE
+
+
+def test_a_value_two_unsure_sheets_are_read_as_is_neither_s_for_sure() -> None:
+    # a written 8 that both readers take for a 9, beside the 9 read hesitantly: which sheet is
+    # the 9 the case cannot say, so neither is sure, and the duplicate stays as read
+    eight = _number((_digit(("9", 0.95), ("8", 0.01)),))
+    nine = _number((_digit(("9", 0.6), ("8", 0.02)),))
+    got = resolve_numbers([*(_clear(n) for n in range(1, 8)), eight, nine])
+    assert [f.text for f in got[7:] if f] == ["Sheet No. 9", "Sheet No. 9"]
+    assert all(f is not None and f.confidence < SURE for f in got[7:])
