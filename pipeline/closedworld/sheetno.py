@@ -27,7 +27,9 @@ holds and one no sheet does, and lowers it where it hesitates towards a value ta
 duplicate or a gap is never corrected away: the case's evidence may choose another value
 only among those the sheet's own reads give at least SWITCH_FLOOR; otherwise the sheet
 keeps its own reading at its (low) confidence and goes to a person, and
-`rules.common.check_sheet_numbers` reports the duplicate or the gap (REVIEW, NOTE).
+`rules.common.check_sheet_numbers` reports the duplicate or the gap (REVIEW, NOTE). A value
+two sheets end up read as is no resolved sheet's for sure (SHARED_CAP): which of the two it
+is the case cannot say (a written 8 both readers take for a 9, beside the 9).
 
 A number given a value becomes `resolved` with the value's probability as its confidence;
 the review threshold (`rules.reading.FIELD_THRESHOLDS["sheet_number"]`) decides the rest.
