@@ -210,3 +210,113 @@ def test_the_number_of_sheets_a_caption_prints_is_the_case_s_range() -> None:
     within = resolve_numbers([field, hesitant])[1]
     assert alone is not None and within is not None and within.text == "Sheet No. 4"
     assert within.confidence > alone.confidence
+
+
+def test_letters_ocr_made_of_a_written_digit_do_not_end_the_blank() -> None:
+    # a handwritten 2 in the blank read as "LU" at 0.07: no printed word, the reach goes on
+    words = [*_words("Sheet", "No."), Word("LU", 0.07, (180, 95, 230, 135), 0)]
+    (caption,) = find_captions(words, 300.0)
+    x0, _, x1, _ = caption.rect
+    assert x0 <= 180 and x1 >= 230 and x1 - x0 >= 0.8 * 300
+
+
+def test_a_number_read_in_one_word_with_its_caption_is_looked_for_in_that_word() -> None:
+    # "Sheet No. 8" written into the blank, read as one word: the 8 lies inside the word's box
+    words = [Word("sheetNo._§", 0.4, (0, 100, 200, 140), 0)]
+    (caption,) = find_captions(words, 300.0)
+    assert caption.label == "Sheet No." and caption.blank
+    x0, _, x1, _ = caption.rect
+    assert 100 <= x0 < 160 and x1 > 200
+
+
+def _recognized(field: Field, seen: str) -> Field:
+    from tests.test_recognizer import _frames_for
+
+    return replace(field, frames=_frames_for(seen))
+
+
+def test_the_recognizer_reads_a_digit_tesseract_saw_nothing_of_or_misread() -> None:
+    from pipeline.closedworld import sheetno as cw
+
+    assert cw.NUMBER_PARAMS.frames_weight > 0
+    # tesseract's three reads of sheet 3's written digit saw nothing at all
+    blind = Field("sheet_number", "Sheet No.", 0.0, Source.OCR, None, ((), (), ()))
+    fields = [_clear(1), _clear(2), blind, _clear(4), _clear(5)]
+    assert resolve_numbers(fields)[2].confidence < SURE  # type: ignore[union-attr]
+    got = resolve_numbers([*fields[:2], _recognized(blind, "3"), *fields[3:]])[2]
+    assert got is not None and got.text == "Sheet No. 3" and got.confidence >= SURE
+    # tesseract hesitates between 9 and 5 ("Page No. 5" read as 9); the recognizer reads 5
+    hesitant = _number((_digit(("9", 0.6), ("5", 0.45)),))
+    fields = [_clear(1), _clear(2), _clear(3), _clear(4), hesitant, _clear(6), _clear(7)]
+    assert resolve_numbers(fields)[4].confidence < SURE  # type: ignore[union-attr]
+    got = resolve_numbers([*fields[:4], _recognized(hesitant, "5"), *fields[5:]])[4]
+    assert got is not None and got.text == "Sheet No. 5" and got.confidence >= SURE
+
+
+def test_a_number_the_recognizer_reads_outside_the_case_is_none_of_these() -> None:
+    # five sheets; the recognizer reads "12", tesseract nothing: not made one of 1..7
+    blind = Field("sheet_number", "Sheet No.", 0.0, Source.OCR, None, ((), (), ()))
+    fields = [_clear(1), _clear(2), _recognized(blind, "12"), _clear(4), _clear(5)]
+    got = resolve_numbers(fields)[2]
+    assert got is not None and got.confidence < SURE and not got.resolved
+    # and a recognizer that reads another sheet's number surely does not make a duplicate
+    # pass: it is the reading, and the numbering rule's finding
+    got = resolve_numbers([*fields[:2], _recognized(blind, "2"), *fields[3:]])[2]
+    assert got is not None and got.text == "Sheet No. 2"
+
+
+def test_the_reader_keeps_the_recognizer_s_frames_of_an_unsure_number_only() -> None:
+    from pipeline.recognizer.model import WEIGHTS
+    from pipeline.scan.reader import _number_field
+    from pipeline.scan.sheetno import NumberRead
+
+    if not WEIGHTS.is_file():
+        pytest.skip("the recognizer's weights are missing")
+    ink = np.zeros((80, 400), np.uint8)
+    ink[20:60, 150:156] = 255  # the written digit
+    gray = np.where(ink > 0, 0, 255).astype(np.uint8)
+    (caption,) = find_captions(_words("Sheet", "No."), 300.0)
+    caption = replace(caption, rect=(120, 0, 400, 80))
+    engine = _ChoiceEngine(Psm.SINGLE_WORD, (("1", 0.62), ("7", 0.55)))
+    read = read_number(caption, ink, gray, engine, 300.0)  # type: ignore[arg-type]
+    assert read is not None and read.frames
+    field = _number_field(caption, 300.0, lambda c: read)
+    assert field.confidence < SURE and field.frames == read.frames
+    sure = NumberRead("1", 0.96, read.lattices, read.frames)
+    (typed,) = find_captions(_words("Sheet", "No.", "1"), 300.0)
+    assert _number_field(typed, 300.0, lambda c: sure).frames == ()
+
+
+def test_a_written_digit_read_as_a_tall_word_is_looked_for_whole() -> None:
+    # a written 8 read as "Vi" at 0.67, twice the caption's height: no printed word, and the
+    # number's ink is looked for as high and low as it reaches
+    words = [*_words("Sheet", "No."), Word("Vi", 0.67, (180, 60, 215, 135), 0)]
+    (caption,) = find_captions(words, 300.0)
+    x0, y0, x1, y1 = caption.rect
+    assert x1 - x0 >= 0.8 * 300 and y0 <= 60 and y1 >= 135
+
+
+def test_a_number_standing_taller_than_its_caption_is_written_and_never_sure_alone() -> None:
+    from pipeline.scan.reader import _number_field
+    from pipeline.scan.sheetno import NumberRead
+
+    # a written 3 that tesseract reads as "5" at 0.86 every way: the closed world decides
+    words = [*_words("Sheet", "No."), Word("5", 0.87, (160, 80, 180, 132), 0)]
+    (caption,) = find_captions(words, 300.0)
+    assert caption.written and number_text(caption) == "5"
+    field = _number_field(caption, 300.0, lambda c: NumberRead("5", 0.86, ()))
+    assert field.confidence < SURE
+    # a typed number, as tall as its caption, read so stands
+    (typed,) = find_captions(_words("Sheet", "No.", "5"), 300.0)
+    assert not typed.written
+    assert _number_field(typed, 300.0, lambda c: NumberRead("5", 0.96, ())).confidence >= SURE
+
+
+def test_a_value_two_unsure_sheets_are_read_as_is_neither_s_for_sure() -> None:
+    # a written 8 that both readers take for a 9, beside the 9 read hesitantly: which sheet is
+    # the 9 the case cannot say, so neither is sure, and the duplicate stays as read
+    eight = _number((_digit(("9", 0.95), ("8", 0.01)),))
+    nine = _number((_digit(("9", 0.6), ("8", 0.02)),))
+    got = resolve_numbers([*(_clear(n) for n in range(1, 8)), eight, nine])
+    assert [f.text for f in got[7:] if f] == ["Sheet No. 9", "Sheet No. 9"]
+    assert all(f is not None and f.confidence < SURE for f in got[7:])

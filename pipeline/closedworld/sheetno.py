@@ -9,6 +9,14 @@ every value 1..K (`score.costs`; a tiled read against the value said three times
 "none of these": what the sheet
 says may be none of them (a number past the case's sheets), and is then read as written.
 Numbers past N keep a smaller prior (BEYOND_PRIOR): a sheet of the filing may be missing.
+An unsure number's ink is read by the project's own recognizer too (`Field.frames`,
+`pipeline.recognizer`): every value's exact CTC cost, less that of the likeliest string none
+of the values is ("none of these" as much as the recognizer doubts its reading, or nothing
+when it read a number past them), times `Params.frames_weight`, is added to the value's
+cost against tesseract's reads (those counted up to `Params.lattice_cap`, so that reads
+that explain no value leave it to the recognizer). Tesseract reads a lone handwritten
+digit as nothing, or as another digit even surely; the recognizer, trained on dates and
+short numbers written by hand, reads most of them.
 
 A number the reader read surely (`pipeline.scan.sheetno`: two reads agreeing, printed, at
 0.85 or more) that the reads' probabilities agree with stands as read. For the others, the
@@ -19,7 +27,9 @@ holds and one no sheet does, and lowers it where it hesitates towards a value ta
 duplicate or a gap is never corrected away: the case's evidence may choose another value
 only among those the sheet's own reads give at least SWITCH_FLOOR; otherwise the sheet
 keeps its own reading at its (low) confidence and goes to a person, and
-`rules.common.check_sheet_numbers` reports the duplicate or the gap (REVIEW, NOTE).
+`rules.common.check_sheet_numbers` reports the duplicate or the gap (REVIEW, NOTE). A value
+two sheets end up read as is no resolved sheet's for sure (SHARED_CAP): which of the two it
+is the case cannot say (a written 8 both readers take for a 9, beside the 9).
 
 A number given a value becomes `resolved` with the value's probability as its confidence;
 the review threshold (`rules.reading.FIELD_THRESHOLDS["sheet_number"]`) decides the rest.
@@ -35,6 +45,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from ..recognizer import relative_costs
 from ..records import Field, Sheet, Source, sheet_number_parts
 from ..rules.reading import threshold_for
 from .score import Params, costs
@@ -47,12 +58,26 @@ log = logging.getLogger(__name__)
 # the most numbers right at 0.85 with none wrong, and no wrong value above 0.70 either; a
 # grid over floor, temperature, "none", BEYOND_PRIOR, SWITCH_FLOOR and how reads combine).
 # The reads of one number are one piece of evidence seen three ways, so their costs are
-# averaged ("mean"), not mixed.
-NUMBER_PARAMS = Params(temperature=1.0, none=6.0, combine="mean")
+# averaged ("mean"), not mixed. The recognizer's weight, with the temperature, the lattices'
+# cap and "none", on development seeds 31 and 35 together (`bench/sheet_numbers.py c31 c35
+# --fit`, 186 sheets, 2026-12-02): at temperature 1 the weights 0 / 0.25 / 0.5 / 1 / 2 give
+# 137 / 176 / 180 / 182 / 181 right, none wrong, the likeliest wrong value 0.50 / 0.06 /
+# 0.09 / 0.17 / 0.30. 0.5: the development hands are mostly those the recognizer trained on
+# (the DKG faces), and on writing it did not see its probabilities were too sure for dates
+# (README "A second reader for dates"), so the smaller of the weights that read nearly all.
+# Temperature 0.6 reads as many but sharpens tesseract's own reads too; the cap and "none"
+# change nothing between 6 and 10.
+NUMBER_PARAMS = Params(
+    temperature=1.0, none=8.0, combine="mean", frames_weight=0.5, lattice_cap=8.0
+)
 BEYOND = 2  # values past the case's sheets (and past any number read surely) scored
 BEYOND_PRIOR = 0.25  # their prior weight, against 1 for a value within the case's sheets
 SWITCH_FLOOR = 0.2  # the case's evidence chooses only among values the reads give this much
+SHARED_CAP = 0.5  # the confidence of a resolved number another sheet is read as too
 TILES = 3  # `pipeline.scan.cells.tile`: a tiled read says the number this many times
+# A value's recognizer cost (nats above the best explanation) is counted up to this, as a
+# date's (`resolve.FRAMES_CAP`).
+FRAMES_CAP = 60.0
 
 
 def _label(field: Field) -> str:
@@ -79,7 +104,7 @@ def number_probabilities(
     params = params or NUMBER_PARAMS
     values = [str(n) for n in range(1, top + 1)]
     prior = np.array([1.0 if n <= within else BEYOND_PRIOR for n in range(1, top + 1)])
-    if not field.lattices:
+    if not field.lattices and not (field.frames and params.frames_weight):
         out = np.zeros(top + 1)
         v = _value(field)
         conf = field.confidence if v is not None and 1 <= v <= top else 0.0
@@ -87,16 +112,11 @@ def number_probabilities(
             out[v] = conf  # type: ignore[index]
         out[0] = 1.0 - conf
         return out
-    # each read explained by the value said once or, a tiled read, TILES times
-    forms = values + [v * TILES for v in values]
-    stack = np.stack(
-        [costs(lat, forms, params).reshape(2, top).min(axis=0) for lat in field.lattices]
-    )
-    low = stack.min(axis=0)
-    if params.combine == "mean":
-        cost = stack.mean(axis=0)
-    else:  # each read equally likely to be the one that saw it right (`score.mixed_costs`)
-        cost = low - np.log(np.exp(-(stack - low)).mean(axis=0))
+    cost = _lattice_costs(field, values, params)
+    if field.frames and params.frames_weight:
+        cost = np.minimum(cost, params.lattice_cap) + params.frames_weight * _frames_costs(
+            field, values
+        )
     weight = prior / prior.sum() * (1.0 - params.none_prior)
     logits = np.concatenate(
         ([-params.none / params.temperature + math.log(params.none_prior)],
@@ -104,6 +124,30 @@ def number_probabilities(
     )  # fmt: skip
     probs = np.exp(logits - logits.max())
     return probs / probs.sum()
+
+
+def _lattice_costs(field: Field, values: Sequence[str], params: Params) -> np.ndarray:
+    """Each value's cost against tesseract's reads of the number (each read explained by the
+    value said once or, a tiled read, TILES times)."""
+    if not field.lattices:  # the recognizer's reads alone: tesseract's say nothing of any value
+        return np.full(len(values), params.none)
+    forms = [*values, *(v * TILES for v in values)]
+    stack = np.stack(
+        [costs(lat, forms, params).reshape(2, len(values)).min(axis=0) for lat in field.lattices]
+    )
+    if params.combine == "mean":
+        return stack.mean(axis=0)
+    # each read equally likely to be the one that saw it right (`score.mixed_costs`)
+    low = stack.min(axis=0)
+    return low - np.log(np.exp(-(stack - low)).mean(axis=0))
+
+
+def _frames_costs(field: Field, values: Sequence[str]) -> np.ndarray:
+    """Each value's cost under the project's recognizer (`Field.frames`), less that of the
+    likeliest string none of the values is (`recognizer.relative_costs`): in the posterior
+    the same as "none of these" costing what the recognizer makes of such a string."""
+    rel, outside = relative_costs(field.frames, values)
+    return np.minimum(rel, FRAMES_CAP) - min(outside, FRAMES_CAP)
 
 
 def resolve_sheet_numbers(sheets: Sequence[Sheet]) -> list[Sheet]:
@@ -174,4 +218,12 @@ def resolve_numbers(fields: Sequence[Field | None]) -> list[Field | None]:
             log.debug("sheet %d: number %r read as %d (%.3f)", k, field.text, pick, conf)
         text = f"{_label(field)} {pick}".strip() + _of(field)
         out[k] = replace(field, text=text, confidence=conf, resolved=True)
+    # a value two sheets are read as is no resolved sheet's for sure: either may be the other
+    # number (a written 8 that reads as a 9 beside the 9), and which one the case's evidence
+    # cannot say. They go to a person, as read (the numbering rule reports the duplicate)
+    held = [_value(f) for f in out]
+    for k in ocr:
+        f = out[k]
+        if f is not None and f.resolved and k not in stands and held.count(_value(f)) > 1:
+            out[k] = replace(f, confidence=min(f.confidence, SHARED_CAP))
     return out

@@ -1105,8 +1105,10 @@ def _read_sheet_number(
 
     With `read_ink` the number is read again from the page's ink, digits only, its
     characters' alternatives kept for the case's closed world (`pipeline.closedworld.sheetno`);
-    when the reads differ ("5" and "9"), the number was written into the caption's blank, or
-    only a caption was found with something like a number after it ("Sheet No. b"), the
+    when the reads differ ("5" and "9"), the number was written into the caption's blank or
+    stands taller than its printed words (written by hand: tesseract reads a written 3 as "5"
+    at 0.86 all three ways), or only a caption was found with something like a number after
+    it ("Sheet No. b"), the
     field's confidence is put below the review threshold: a person reads it (or the closed
     world, surely). Nothing is taken for a number silently. The field's text is the caption
     and the number ("Page No. 5"): `Sheet.sheet_number_value` reads its digits."""
@@ -1123,22 +1125,26 @@ def _number_field(caption: Caption, dpi: float, read_ink: NumberReader | None) -
     said = number_text(caption)
     lookalike = said != caption.said.strip("_.:,")
     conf = _mean_conf(words) if said else 0.0
-    sure = bool(said) and said.isdigit() and not lookalike and not caption.blank
+    sure = bool(said) and said.isdigit() and not lookalike
+    sure = sure and not caption.blank and not caption.written
     lattices: tuple[Lattice, ...] = ()
+    frames: tuple[tuple[float, ...], ...] = ()
     read = read_ink(caption) if read_ink is not None else None
     if read is not None:
         sure = sure and read.digits == said
         if not any(ch.isdigit() for ch in said):
             said = read.digits  # the number was not read with its caption ("dof 8": "4 of 8")
-        conf, lattices = read.confidence, read.lattices
+        conf, lattices, frames = read.confidence, read.lattices, read.frames
     digits = "".join(ch for ch in said if ch.isdigit())
     if not sure:
         conf = min(conf, UNSURE_NUMBER)
+    if conf >= threshold_for("sheet_number"):
+        frames = ()  # read surely: the recognizer's evidence is kept only for a doubt
     box = _words_box(words, dpi)
     text = f"{caption.label} {digits}".strip()
     if caption.of is not None and caption.of_confidence >= threshold_for("sheet_number"):
         text += f" of {caption.of}"  # the case's range (`pipeline.closedworld.sheetno`)
-    return Field("sheet_number", text, round(conf, 3), Source.OCR, box, lattices)
+    return Field("sheet_number", text, round(conf, 3), Source.OCR, box, lattices, frames=frames)
 
 
 UNSURE_NUMBER = 0.5  # a sheet number's confidence when it was not read for sure

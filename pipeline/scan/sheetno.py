@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 from rapidfuzz import fuzz
 
+from .. import recognizer
 from ..records import Lattice
 from . import cells
 from .engine import (
@@ -58,6 +59,14 @@ _LOOKALIKES = str.maketrans(
 # A word after the blank ("of", "Town"): what OCR makes of a handwritten digit ("_]", ")",
 # "_%") is no word, and the number's reach goes on over it.
 _WORDLIKE = re.compile(r"[A-Za-z]{2,}")
+# ... read at this confidence at least and no taller than this times the caption: a printed
+# word. What OCR makes of a handwritten digit may be letters too ("LU" at 0.07 for a written
+# 2; "Vi" at 0.67, twice the caption's height, for an 8), and the blank's reach goes on over it.
+PRINTED_WORD = 0.5
+PRINTED_HEIGHT = 1.5
+# A written number's ink is looked for this far above and below its caption at most (times
+# the caption's height).
+WRITTEN_REACH = 1.5
 ROW_GAP_IN = 0.5  # words further apart than this are not one caption
 NUMBER_REACH_IN = 0.9  # the number's blank reaches this far right of its caption at most
 RULE_RUN_IN = 0.12  # ink running level this far is a printed blank's rule, not a digit
@@ -79,17 +88,22 @@ class Caption:
     of: int | None
     blank: bool  # the number's blank is printed ("Sheet No. ____"): it was written in
     of_confidence: float = 0.0  # OCR's confidence in the number of sheets
+    # the number OCR read stands taller than printed words beside the caption
+    # (PRINTED_HEIGHT): written by hand
+    written: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class NumberRead:
-    """The number's digits as the reader reads them ("" when it read none), its confidence and
-    what the recognizer saw (`Field.lattices`; a tiled read's lattice says the number three
-    times)."""
+    """The number's digits as the reader reads them ("" when it read none), its confidence,
+    what tesseract saw (`Field.lattices`; a tiled read's lattice says the number three times)
+    and what the project's recognizer saw of the same ink (`Field.frames`; () without its
+    weights)."""
 
     digits: str
     confidence: float
     lattices: tuple[Lattice, ...]
+    frames: recognizer.Frames = ()
 
 
 def _norm(text: str) -> str:
@@ -158,8 +172,15 @@ def find_captions(words: Sequence[Word], dpi: float) -> list[Caption]:
         # (word, its part that may be the number, the x where that part starts)
         head = _LETTERS.match(anchor.text).end()  # type: ignore[union-attr]
         parts: list[tuple[Word, str, int]] = []
+        # where the anchor's own rest may begin: a number written into the blank and read in
+        # one word with the caption ("sheetNo._§" for "Sheet No. 8") lies in it. A place by
+        # the share of the word's characters errs to the right there (the written digit and
+        # the blank are wider than printed letters): a character back, into the mark's last
+        # letter at most (its dot is too small to count as ink, `ink.measure_ink`)
+        rest_x: int | None = None
         if anchor.text[head:].strip(".:"):
             parts.append((anchor, anchor.text[head:], _after(anchor, head)[0]))
+            rest_x = _after(anchor, head - 1)[0]
         parts += [(w, w.text, w.box[0]) for w in row]
         marked = glued
         x0 = anchor.box[2] + 1
@@ -193,6 +214,8 @@ def find_captions(words: Sequence[Word], dpi: float) -> list[Caption]:
             said += text
             x0 = min(x0, parts[k][2])
         real = any(ch.isdigit() for ch in said)
+        if not real and rest_x is not None:
+            x0 = min(x0, rest_x)  # the number is looked for from the anchor's rest on
         blank = any("_" in text for _, text, _ in parts[:3])
         if not (marked or real or (number and blank) or of is not None):
             continue  # "this petition sheet containing ...", "Page is": not a caption
@@ -207,14 +230,36 @@ def find_captions(words: Sequence[Word], dpi: float) -> list[Caption]:
             beyond = [
                 w
                 for w in row
-                if w not in number and w.box[0] > x0 + int(dpi * 0.1) and _WORDLIKE.search(w.text)
+                if w not in number
+                and w.box[0] > x0 + int(dpi * 0.1)
+                and _WORDLIKE.search(w.text)
+                and _printed(w, h)
             ]
             if beyond:
                 x1 = min(x1, beyond[0].box[0] - 1)
+        # a written number reaches above and below its printed caption: as far as the words
+        # OCR read in its reach go ("Vi" for a written 8), within WRITTEN_REACH of its height
+        top, foot = int(anchor.box[1] - WRITTEN_REACH * h), int(anchor.box[3] + WRITTEN_REACH * h)
+        for w in row:
+            if w.box[0] < x1 and w.box[2] > x0:
+                y0 = min(y0, max(top, w.box[1] - int(0.1 * h)))
+                y1 = max(y1, min(foot, w.box[3] + int(0.1 * h)))
         label = noun.capitalize() + (" No." if marked else "")
         rect = (x0, y0, x1, y1)
-        out.append(Caption(label, (anchor,), tuple(number), said, rect, of, blank, of_conf))
+        written = any(w is not anchor and _tall(w, h) for w in number)
+        caption = Caption(label, (anchor,), tuple(number), said, rect, of, blank, of_conf, written)
+        out.append(caption)
     return out
+
+
+def _tall(word: Word, caption_height: int) -> bool:
+    """Whether a word stands taller than printed words beside the caption (PRINTED_HEIGHT)."""
+    return word.box[3] - word.box[1] > PRINTED_HEIGHT * caption_height
+
+
+def _printed(word: Word, caption_height: int) -> bool:
+    """Whether a word on the caption's row reads as printed (PRINTED_WORD, PRINTED_HEIGHT)."""
+    return word.confidence >= PRINTED_WORD and not _tall(word, caption_height)
 
 
 def number_text(caption: Caption) -> str:
@@ -264,7 +309,7 @@ def read_number(
     text = _digits(best.text) or again
     sure = bool(text) and all(d == text for d in digits) and again in ("", text)
     conf = best.confidence if sure else min(best.confidence, UNSURE)
-    return NumberRead(text, round(conf, 3), lattices)
+    return NumberRead(text, round(conf, 3), lattices, recognizer.frames_of(crop))
 
 
 def _read(engine: ImageOcrEngine, image: np.ndarray, dpi: float, psm: Psm) -> OcrText:
