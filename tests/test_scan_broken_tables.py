@@ -231,27 +231,6 @@ def test_a_stroke_the_rule_mask_took_from_a_bold_title_is_not_erased_as_a_rule()
     assert not any(sig[0] < x < sig[1] for x in inner)
 
 
-def test_rules_dashed_both_ways_are_found_with_the_dashes_bridged() -> None:
-    # A grid printed (or faintly copied) as dashes both ways, their gaps wider than a rule's
-    # breaks: no table at the rules' own bridging, the whole grid with the dashes bridged
-    # (the reader's last try before a sheet is read as no table).
-    from pipeline.scan.table import DASH_GAP_IN
-
-    img = _page()
-    rules = [TOP + k * PITCH for k in range(9)]
-    xs = [X0, X0 + 150, X0 + 420, X0 + 800, X1]
-    for y in rules:
-        _dashes_across(img, y)
-    for x in xs:
-        _dashes_down(img, x, rules[0], rules[-1])
-    binary = _binary(img)
-    assert not any(g.n_rows == 7 for g in find_grids(binary, DPI))
-    grids = find_grids(binary, DPI, rule_masks(binary, DPI, DASH_GAP_IN))
-    assert len(grids) == 1
-    assert grids[0].ys == pytest.approx(rules, abs=4)
-    assert grids[0].xs == pytest.approx(xs, abs=4)
-
-
 def test_a_title_row_whose_top_rule_is_lost_is_found_by_its_column_rules() -> None:
     # The rule over the titles is lost (a heavy rule of broken dashes), so the first rule
     # found is the first row's top and the row taken for the title row is the first

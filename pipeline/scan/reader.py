@@ -84,7 +84,6 @@ from .ink import measure_ink
 from .layer import LayerWord, layer_words, on_cleaned_page
 from .sheetno import Caption, NumberRead, find_captions, number_text, read_number
 from .table import (
-    DASH_GAP_IN,
     RULE_BAND_IN,
     Grid,
     dashed_rules,
@@ -398,13 +397,6 @@ def _try_layout(
         unruled = [None]
     for maybe in unruled:
         tried.append(_layout_for(cleaned, masks, maybe, dpi, engine, flipped, statements))
-        if _good(tried[-1]):
-            return tried[-1]
-    # Nor by its text: its rules may be dashes both ways (printed so, or a faint copy), too
-    # broken for either; they are bridged across a dash's gap and the tables looked for again.
-    dashed = rule_masks(binarize(cleaned.gray, RULE_RATIO), dpi, DASH_GAP_IN)
-    for grid in find_grids(cleaned.binary, dpi, dashed):
-        tried.append(_layout_for(cleaned, dashed, grid, dpi, engine, flipped, statements))
         if _good(tried[-1]):
             return tried[-1]
     best = max(tried, key=_score)

@@ -46,7 +46,7 @@ H_RULE_MIN_IN = 0.5
 V_RULE_MIN_IN = 0.16
 # Breaks up to this long (inches) in a dashed or broken rule are bridged.
 BRIDGE_IN = 0.06
-# Along a rule printed or scanned as dashes, gaps up to this long (inches) are one rule.
+# Along a column rule broken into dashes, gaps up to this long (inches) are one rule.
 DASH_GAP_IN = 0.12
 # A rule is at most this thick (inches); a thicker long stroke is smeared text, unless it
 # runs this long (inches): a heavy rule or a shaded title row's edge.
@@ -99,29 +99,25 @@ class Grid:
         return self.xs[col], self.ys[row], self.xs[col + 1], self.ys[row + 1]
 
 
-def rule_masks(
-    binary: np.ndarray, dpi: float, bridge_in: float = BRIDGE_IN
-) -> tuple[np.ndarray, np.ndarray]:
+def rule_masks(binary: np.ndarray, dpi: float) -> tuple[np.ndarray, np.ndarray]:
     """Horizontal and vertical rule images (255 on the rules), the size of `binary`. Found at
-    MASK_DPI at most (a quarter of the work at 300 dpi) and scaled back up. `bridge_in`: the
-    breaks along a rule bridged (DASH_GAP_IN for rules printed or scanned as dashes)."""
+    MASK_DPI at most (a quarter of the work at 300 dpi) and scaled back up."""
     if dpi <= MASK_DPI * 1.2:
-        return _rule_masks(binary, dpi, bridge_in)
+        return _rule_masks(binary, dpi)
     scale = MASK_DPI / dpi
     small = cv2.resize(binary, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     _, small = cv2.threshold(small, 40, 255, cv2.THRESH_BINARY)
     size = (binary.shape[1], binary.shape[0])
     return tuple(  # type: ignore[return-value]
-        cv2.resize(m, size, interpolation=cv2.INTER_NEAREST)
-        for m in _rule_masks(small, MASK_DPI, bridge_in)
+        cv2.resize(m, size, interpolation=cv2.INTER_NEAREST) for m in _rule_masks(small, MASK_DPI)
     )
 
 
-def _rule_masks(binary: np.ndarray, dpi: float, bridge_in: float) -> tuple[np.ndarray, np.ndarray]:
+def _rule_masks(binary: np.ndarray, dpi: float) -> tuple[np.ndarray, np.ndarray]:
     h_len = max(8, int(dpi * H_RULE_MIN_IN))
     v_len = max(6, int(dpi * V_RULE_MIN_IN))
     # Bridge small breaks along a rule before keeping only long strokes.
-    bridge = max(3, int(dpi * bridge_in))
+    bridge = max(3, int(dpi * BRIDGE_IN))
     horiz = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, np.ones((1, bridge), np.uint8))
     horiz = cv2.morphologyEx(horiz, cv2.MORPH_OPEN, np.ones((1, h_len), np.uint8))
     vert = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, np.ones((bridge, 1), np.uint8))
