@@ -170,15 +170,21 @@ class _ChoiceEngine:
         return OcrText((Word(text, self.choices[0][1], (0, 0, 10, 10), 0, (self.choices,)),))
 
 
-def test_reads_that_saw_nothing_make_a_guess_count_for_less() -> None:
-    # sheet 8's digit read once, as "2" or "3" (3 is another sheet's surely), twice as nothing
+def _written_digit_read(choices: tuple[tuple[str, float], ...]):  # type: ignore[no-untyped-def]
+    """A caption "Sheet No." with one written stroke after it, read by an engine that gives
+    `choices` for it: (the caption, the number read)."""
     ink = np.zeros((80, 400), np.uint8)
     ink[20:60, 150:156] = 255  # the written digit
     gray = np.where(ink > 0, 0, 255).astype(np.uint8)
     (caption,) = find_captions(_words("Sheet", "No."), 300.0)
     caption = replace(caption, rect=(120, 0, 400, 80))
-    engine = _ChoiceEngine(Psm.SINGLE_WORD, (("2", 0.62), ("3", 0.55)))
-    read = read_number(caption, ink, gray, engine, 300.0)  # type: ignore[arg-type]
+    engine = _ChoiceEngine(Psm.SINGLE_WORD, choices)
+    return caption, read_number(caption, ink, gray, engine, 300.0)  # type: ignore[arg-type]
+
+
+def test_reads_that_saw_nothing_make_a_guess_count_for_less() -> None:
+    # sheet 8's digit read once, as "2" or "3" (3 is another sheet's surely), twice as nothing
+    caption, read = _written_digit_read((("2", 0.62), ("3", 0.55)))
     assert read is not None and read.digits == "2" and read.confidence < SURE
     assert len(read.lattices) == 3 and sum(bool(lat) for lat in read.lattices) == 1
     number = Field("sheet_number", "Sheet No. 2", read.confidence, Source.OCR, None, read.lattices)
@@ -272,13 +278,7 @@ def test_the_reader_keeps_the_recognizer_s_frames_of_an_unsure_number_only() -> 
 
     if not WEIGHTS.is_file():
         pytest.skip("the recognizer's weights are missing")
-    ink = np.zeros((80, 400), np.uint8)
-    ink[20:60, 150:156] = 255  # the written digit
-    gray = np.where(ink > 0, 0, 255).astype(np.uint8)
-    (caption,) = find_captions(_words("Sheet", "No."), 300.0)
-    caption = replace(caption, rect=(120, 0, 400, 80))
-    engine = _ChoiceEngine(Psm.SINGLE_WORD, (("1", 0.62), ("7", 0.55)))
-    read = read_number(caption, ink, gray, engine, 300.0)  # type: ignore[arg-type]
+    caption, read = _written_digit_read((("1", 0.62), ("7", 0.55)))
     assert read is not None and read.frames
     field = _number_field(caption, 300.0, lambda c: read)
     assert field.confidence < SURE and field.frames == read.frames
