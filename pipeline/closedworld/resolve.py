@@ -31,10 +31,17 @@ from rapidfuzz import process as rf_process
 
 from ..case import CaseConfig
 from ..dates import parse_written_date
-from ..recognizer import relative_costs
 from ..records import Field, RegisterEntry, Sheet, SignatureLine, Source
 from ..rules.reading import RESOLVED_THRESHOLDS
-from .score import Params, Posterior, for_reading, posterior, ranked, value_costs
+from .score import (
+    Params,
+    Posterior,
+    for_reading,
+    frames_costs,
+    posterior,
+    ranked,
+    value_costs,
+)
 from .sequence import chain_posteriors, joints_with_last
 from .values import Choices, address_choices, date_choices, district_choices, names_of
 
@@ -117,9 +124,6 @@ AT_ADDRESS = 0.9
 # to the reading by a quick string measure (all of them in a small village).
 NAME_SHORTLIST = 400
 ADDRESS_SHORTLIST = 3000
-# A candidate's recognizer cost (nats above the best explanation) is counted up to this: a
-# string the recognizer did not see at all costs as much as one it barely saw.
-FRAMES_CAP = 60.0
 # The prior weight of a witness statement dated after the filing, against one dated before.
 AFTER_FILING = 0.05
 
@@ -206,10 +210,8 @@ def evidence(
         # "none of these" costs, beside its own (`params.none`, against the lattices), what
         # the recognizer makes of a string none of the values is: in the posterior the same
         # as every value's cost lowered by as much
-        rel, outside = relative_costs(field.frames, [choices.forms[k] for k in picked])
-        seen = np.minimum(rel, FRAMES_CAP) - min(outside, FRAMES_CAP)
-        seen = params.frames_weight * seen
-        extra = list(seen if extra is None else np.asarray(extra) + seen)
+        rec = params.frames_weight * frames_costs(field.frames, [choices.forms[k] for k in picked])
+        extra = list(rec if extra is None else np.asarray(extra) + rec)
     else:  # read by tesseract alone: its lattices' costs as they are
         params = replace(params, lattice_cap=math.inf)
     values, cost, best = value_costs(

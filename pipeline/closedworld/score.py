@@ -25,14 +25,17 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..recognizer import Frames, relative_costs
 from ..records import Lattice
 
 __all__ = [
+    "FRAMES_CAP",
     "Params",
     "Posterior",
     "costs",
     "doubt",
     "for_reading",
+    "frames_costs",
     "mixed_costs",
     "posterior",
     "ranked",
@@ -213,3 +216,17 @@ def ranked(probs: np.ndarray) -> tuple[tuple[int, float], ...]:
     return tuple(
         (int(k), float(probs[k])) for i, k in enumerate(order) if i < 5 or probs[k] >= RANKED_MIN
     )
+
+
+# A candidate's recognizer cost (nats above the best explanation) is counted up to this: a
+# string the recognizer did not see at all costs as much as one it barely saw.
+FRAMES_CAP = 60.0
+
+
+def frames_costs(frames: Frames, candidates: Sequence[str]) -> np.ndarray:
+    """Each candidate's cost under the project's recognizer (`Field.frames`), less that of the
+    likeliest string none of the candidates is (`recognizer.relative_costs`), both counted up
+    to FRAMES_CAP: in the posterior the same as "none of these" costing, beside its own, what
+    the recognizer makes of such a string."""
+    rel, outside = relative_costs(frames, candidates)
+    return np.minimum(rel, FRAMES_CAP) - min(outside, FRAMES_CAP)

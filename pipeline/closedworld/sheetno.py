@@ -45,10 +45,9 @@ from dataclasses import replace
 
 import numpy as np
 
-from ..recognizer import relative_costs
 from ..records import Field, Sheet, Source, sheet_number_parts
 from ..rules.reading import threshold_for
-from .score import Params, costs
+from .score import Params, costs, frames_costs
 
 __all__ = ["NUMBER_PARAMS", "number_probabilities", "resolve_numbers", "resolve_sheet_numbers"]
 
@@ -75,9 +74,6 @@ BEYOND_PRIOR = 0.25  # their prior weight, against 1 for a value within the case
 SWITCH_FLOOR = 0.2  # the case's evidence chooses only among values the reads give this much
 SHARED_CAP = 0.5  # the confidence of a resolved number another sheet is read as too
 TILES = 3  # `pipeline.scan.cells.tile`: a tiled read says the number this many times
-# A value's recognizer cost (nats above the best explanation) is counted up to this, as a
-# date's (`resolve.FRAMES_CAP`).
-FRAMES_CAP = 60.0
 
 
 def _label(field: Field) -> str:
@@ -114,8 +110,8 @@ def number_probabilities(
         return out
     cost = _lattice_costs(field, values, params)
     if field.frames and params.frames_weight:
-        cost = np.minimum(cost, params.lattice_cap) + params.frames_weight * _frames_costs(
-            field, values
+        cost = np.minimum(cost, params.lattice_cap) + params.frames_weight * frames_costs(
+            field.frames, values
         )
     weight = prior / prior.sum() * (1.0 - params.none_prior)
     logits = np.concatenate(
@@ -140,14 +136,6 @@ def _lattice_costs(field: Field, values: Sequence[str], params: Params) -> np.nd
     # each read equally likely to be the one that saw it right (`score.mixed_costs`)
     low = stack.min(axis=0)
     return low - np.log(np.exp(-(stack - low)).mean(axis=0))
-
-
-def _frames_costs(field: Field, values: Sequence[str]) -> np.ndarray:
-    """Each value's cost under the project's recognizer (`Field.frames`), less that of the
-    likeliest string none of the values is (`recognizer.relative_costs`): in the posterior
-    the same as "none of these" costing what the recognizer makes of such a string."""
-    rel, outside = relative_costs(field.frames, values)
-    return np.minimum(rel, FRAMES_CAP) - min(outside, FRAMES_CAP)
 
 
 def resolve_sheet_numbers(sheets: Sequence[Sheet]) -> list[Sheet]:
