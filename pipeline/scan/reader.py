@@ -88,6 +88,7 @@ from .table import (
     Grid,
     dashed_rules,
     find_grids,
+    near_rows,
     rule_across,
     rule_masks,
     table_span,
@@ -263,9 +264,7 @@ def _erase_rules(
     y0, y1 = max(0, grid.ys[0] - pad), min(hgt, grid.ys[-1] + pad + 1)
     band = max(3, int(dpi * RULE_BAND_IN))
     rules = np.zeros_like(cleaned.binary)
-    for y in grid.ys:
-        a, b = max(0, y - band), min(hgt, y + band + 1)
-        rules[a:b, x0:x1] = masks[0][a:b, x0:x1]
+    rules[:, x0:x1] = near_rows(masks[0], grid.ys, dpi)[:, x0:x1]
     for x in grid.xs:
         a, b = max(0, x - band), min(wid, x + band + 1)
         rules[y0:y1, a:b] |= masks[1][y0:y1, a:b]

@@ -31,6 +31,7 @@ __all__ = [
     "dashed_rules",
     "find_grid",
     "find_grids",
+    "near_rows",
     "rule_across",
     "rule_masks",
     "table_bands",
@@ -620,7 +621,7 @@ def find_grid(
         # only the table's own rules are erased: the mask also holds strokes that are no rule
         # (a bold title's letters bridged along their baseline), and erasing those would cut
         # the titles into pieces that pass for more columns
-        rules = cv2.dilate(_near_rows(horiz, ys, dpi), np.ones((5, 1), np.uint8))
+        rules = cv2.dilate(near_rows(horiz, ys, dpi), np.ones((5, 1), np.uint8))
         pitch = int(np.median(np.diff(ys)))
         rules = cv2.bitwise_or(
             rules, dashed_rules(binary, (left, max(0, ys[0] - pitch), right, ys[-1] + pitch), dpi)
@@ -893,7 +894,7 @@ def _columns_on(binary: np.ndarray, xs: Sequence[int], top: int, bottom: int, dp
 RULE_BAND_IN = 0.03
 
 
-def _near_rows(mask: np.ndarray, ys: Sequence[int], dpi: float) -> np.ndarray:
+def near_rows(mask: np.ndarray, ys: Sequence[int], dpi: float) -> np.ndarray:
     """The mask's pixels within RULE_BAND_IN of the rows `ys`, nothing else."""
     out = np.zeros_like(mask)
     near = max(3, int(dpi * RULE_BAND_IN))
