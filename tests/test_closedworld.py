@@ -26,6 +26,7 @@ from pipeline.closedworld import (
     resolve_line,
     world_of,
 )
+from pipeline.closedworld.resolve import PARAMS, outside_cost
 from pipeline.closedworld.score import Posterior, doubt, for_reading
 from pipeline.closedworld.sequence import joints_with_last
 from pipeline.closedworld.values import date_window
@@ -192,6 +193,44 @@ def test_a_date_outside_the_window_is_read_as_written(world) -> None:  # type: i
     written = f"{far.month:02d}/{far.day:02d}/{far.year}"
     line = _line(_field("date", written, lattice(written, 0.93)))
     assert resolve_line(line, w).get("date") == line.get("date")
+
+
+def test_a_date_a_year_before_the_window_is_not_moved_into_it(world) -> None:  # type: ignore[no-untyped-def]
+    """The window runs from 9/14/2026 (its margin from mid-August); "9/25/25", read plainly,
+    is one digit from 9/25/26 inside it, but it is a real day itself, a line signed before
+    the adoption: it is read as written, not corrected into the window."""
+    _, w = world
+    line = _line(_field("date", "9/25/25", lattice("9/25/25", 0.9)))
+    got = resolve_line(line, w).get("date")
+    assert got == line.get("date")
+    # the same reading with its last digit in doubt between 5 and 6 stays unsure, not decided
+    doubted = lattice("9/25/25", 0.9, {6: "5"})
+    doubted = (*doubted[:6], (("5", 0.6), ("6", 0.5)))
+    got = resolve_line(_line(_field("date", "9/25/25", doubted)), w).get("date")
+    assert not (got.resolved and got.confidence >= RESOLVED_THRESHOLDS["date"])
+
+
+def test_a_date_in_the_window_is_still_read_into_it(world) -> None:  # type: ignore[no-untyped-def]
+    """The days outside the window that "none of these" holds do not take a misread day
+    inside it away: "9/2S/26" (an S for the 5) is read 9/25/26."""
+    _, w = world
+    seen = lattice("9/25/26", 0.9, {3: "S"})
+    got = resolve_line(_line(_field("date", "9/2S/26", seen)), w).get("date")
+    assert got.resolved and got.text.startswith("9/25/26")
+
+
+def test_the_days_outside_the_window_hold_only_forms_that_write_their_year(world) -> None:  # type: ignore[no-untyped-def]
+    """A date written "Sep 25", with no year, is the window's 9/25/26: a day outside it is said by
+    it only with a year it does not write."""
+    from pipeline.closedworld.resolve import _date_costs
+
+    _, w = world
+    field = _field("date", "Sep 25", lattice("Sep 25", 0.95))
+    ev = _date_costs(field, w.dates, PARAMS["date"], weights=True)
+    # the nearest day outside costs the year's insertion, far more than the window's own
+    assert outside_cost(field, ev, w, PARAMS["date"]) > float(ev.cost.min()) + 3.0
+    got = resolve_line(_line(field), w).get("date")
+    assert got.resolved and got.text == "Sep 25"
 
 
 def test_a_signature_is_given_a_name_only_when_sure(world) -> None:  # type: ignore[no-untyped-def]

@@ -105,8 +105,8 @@ def _build(items: Iterable[tuple[object, Iterable[str]]]) -> Choices:
     return Choices(tuple(values), tuple(forms), tuple(owner))
 
 
-def date_forms(d: dt.date) -> tuple[str, ...]:
-    """The ways one day is written."""
+def date_forms(d: dt.date, with_year: bool = False) -> tuple[str, ...]:
+    """The ways one day is written (`with_year`: only those that write its year)."""
     m, day, y, yy = d.month, d.day, d.year, d.year % 100
     mon, month = MONTHS[m - 1][:3], MONTHS[m - 1]
     out = []
@@ -123,9 +123,9 @@ def date_forms(d: dt.date) -> tuple[str, ...]:
         f"{month} {day}, {y}",
         f"{day} {mon} {y}",
         f"{day} {month} {y}",
-        f"{month} {day}",
-        f"{mon} {day}",
     ]
+    if not with_year:
+        out += [f"{month} {day}", f"{mon} {day}"]
     return tuple(dict.fromkeys(out))
 
 
