@@ -170,10 +170,9 @@ def _field_right(name: str, got: str, want: str, ref: Any) -> bool:
 
 
 def check_one(part: str, root: str, entry: dict[str, Any]) -> list[Checked]:
-    """Read and check one folder; compare with truth. The sheets as read are judged twice
-    when the recognizer saw any of their fields: with it (`[matching] recognizer = true`),
-    and with what it saw dropped (tesseract's lattices alone: the stage by default), on the
-    same reads."""
+    """Read and check one folder; compare with truth. The sheets as read are judged twice:
+    with the recognizer (`[matching] recognizer = true`), and with what it saw dropped
+    (tesseract's lattices alone: the stage by default), on the same reads."""
     folder = Path(root) / entry["path"]
     truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
     start = time.perf_counter()
@@ -184,9 +183,9 @@ def check_one(part: str, root: str, entry: dict[str, Any]) -> list[Checked]:
     ranks = _date_ranks(case, sheets, register, truth)
     out = []
     on = case.model_copy(update={"matching": case.matching.model_copy(update={"recognizer": True})})
-    variants = [("recognizer", on, sheets)]
-    if ranks:
-        variants.append(("lattice", case, [_without_frames(s) for s in sheets]))
+    # both variants judge every folder, so that their rows count the same sheets (a folder
+    # whose dates the recognizer saw none of is judged alike by both)
+    variants = [("recognizer", on, sheets), ("lattice", case, [_without_frames(s) for s in sheets])]
     for variant, judged, read in variants:
         began = time.perf_counter()
         report = finish(judged, read, errors, register, (), input_hashes(case, files))
