@@ -297,24 +297,3 @@ def test_fit_to_lines_learns_m_and_the_registered_share_from_the_lines():
     assert few.weights.m[fields.index("last_name")][CLOSE] == pytest.approx(
         stored.m[fields.index("last_name")][CLOSE], rel=0.1
     )
-
-
-def test_pairs_compared_on_every_core_get_what_one_thread_gives(monkeypatch):
-    """From PARALLEL_PAIRS pairs RapidFuzz compares on every core: the levels and the
-    similarities are those one thread gives (the batch here is over the threshold once it is
-    lowered, and under it as shipped)."""
-    import random
-
-    import matchers.compare as compare
-
-    rng = random.Random(7)
-    words = ["MAIN ST", "MAINE ST", "N MAIN ST", "JOHN", "JON", "12", "21", "OSMOND", "0SMOND"]
-    a = [rng.choice(words) for _ in range(500)]
-    b = [rng.choice(words) for _ in range(500)]
-    alone = [compare_arrays(cmp, a, b) for cmp in COMPARISONS]
-    monkeypatch.setattr(compare, "PARALLEL_PAIRS", 100)
-    assert compare._workers(len(a)) == -1
-    for cmp, (codes, sims) in zip(COMPARISONS, alone, strict=True):
-        got_codes, got_sims = compare_arrays(cmp, a, b)
-        assert got_codes.tolist() == codes.tolist(), cmp.field
-        assert got_sims.tolist() == sims.tolist(), cmp.field
