@@ -249,26 +249,16 @@ def one_slip(a: str, b: str, fold: Fold = Fold.LETTERS, min_length: int = 1) -> 
     return min(len(a), len(b)) >= min_length and OSA.distance(a, b) <= 1
 
 
-# Pairs from which RapidFuzz compares on every core (`workers=-1`): below it, starting its
-# threads costs more than they save. The scores are the same either way.
-PARALLEL_PAIRS = 20_000
-
-
-def _workers(n: int) -> int:
-    return -1 if n >= PARALLEL_PAIRS else 1
-
-
 def _similarity(kind: Similarity, a: Sequence[str], b: Sequence[str]) -> np.ndarray:
-    workers = _workers(len(a))
     if kind is Similarity.JARO_WINKLER:
         return process.cpdist(
-            a, b, scorer=JaroWinkler.normalized_similarity, dtype=np.float32, workers=workers
+            a, b, scorer=JaroWinkler.normalized_similarity, dtype=np.float32, workers=1
         ) * np.float32(100.0)
     if kind is Similarity.TOKEN_SORT:
-        return process.cpdist(a, b, scorer=fuzz.token_sort_ratio, dtype=np.float32, workers=workers)
+        return process.cpdist(a, b, scorer=fuzz.token_sort_ratio, dtype=np.float32, workers=1)
     if kind is Similarity.EDITS:
         return process.cpdist(
-            a, b, scorer=Levenshtein.normalized_similarity, dtype=np.float32, workers=workers
+            a, b, scorer=Levenshtein.normalized_similarity, dtype=np.float32, workers=1
         ) * np.float32(100.0)
     return np.where(np.asarray(a, dtype=object) == np.asarray(b, dtype=object), 100.0, 0.0).astype(
         np.float32
@@ -396,9 +386,7 @@ def compare_arrays(
         if len(at):
             ea = [pairs.values[k] for k in pairs.ia[at].tolist()]
             eb = [pairs.values[k] for k in pairs.ib[at].tolist()]
-            edits = process.cpdist(
-                ea, eb, scorer=OSA.distance, dtype=np.int32, workers=_workers(len(ea))
-            )
+            edits = process.cpdist(ea, eb, scorer=OSA.distance, dtype=np.int32, workers=1)
             codes[at[edits <= 1]] = target
     values = pairs.values
     if cmp.nicknames and (codes > CLOSE).any():
