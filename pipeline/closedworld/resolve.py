@@ -60,9 +60,9 @@ __all__ = [
     "date_evidence",
     "date_params",
     "decide",
-    "outside_cost",
     "evidence",
     "line_evidence",
+    "outside_cost",
     "params_for",
     "resolve_line",
     "resolve_sheets",
@@ -493,7 +493,7 @@ def outside_cost(field: Field, ev: Evidence, world: World, params: Params) -> fl
 
 def _outside_shift(params: Params, outside: float, weights: Sequence[float]) -> float:
     """How much every value's cost rises when "none of these" also holds a day outside the
-    window costing `outside`, whose prior is a day's in the window's margins (OUTSIDE_WEIGHT
+    window costing `outside`, whose prior is a day's in the window's margins (OUTSIDE_DAY_WEIGHT
     of the `weights` a day inside has): the same in the posterior as adding that day's
     probability to "none of these"'s."""
     if not math.isfinite(outside):
@@ -515,10 +515,7 @@ def date_evidence(
         return None
     params = params or PARAMS["date"]
     ev = _date_costs(field, world.dates, params, weights=True)
-    if not len(ev.cost):
-        return ev
-    outside = outside_cost(field, ev, world, params)
-    shift = _outside_shift(params_for(ev), outside, world.dates.weights)
+    shift = _outside_shift(params, outside_cost(field, ev, world, params), world.dates.weights)
     return replace(ev, cost=ev.cost + shift) if shift else ev
 
 
