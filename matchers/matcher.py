@@ -136,6 +136,8 @@ SURNAME_RESEMBLES = 0.88  # Jaro-Winkler: a register surname this close means "m
 NAME_TRUST_NO_MATCH = 0.9  # a printed name read at least this sure may rule a voter out
 NAME_TRUST_SUFFIX = 0.99  # ... and tell a Jr from a Sr by the suffix alone (a text layer)
 SURNAME_LIKE_AT_ALL = 0.80  # ... and, when no candidate was found at all, this close
+# The name read the other way resembles only surnames within this many letters of its length.
+OTHER_READING_LENGTH_SLACK = 2
 SURNAME_LIKE = 80.0  # a candidate's surname this like (Jaro-Winkler 0..100) keeps NO_MATCH off
 PREFILTER = 0.75  # Jaro-Winkler of a surname below which a pair is not scored (see _prefilter)
 
@@ -640,14 +642,19 @@ class FSMatcher:
                 ") SELECT nm.line, nm.alt, "  # the closest surname; among equally close, the first
                 "first(c.other ORDER BY jaro_winkler_similarity(nm.n_last, c.other) DESC, "
                 "c.other), "
-                "max(jaro_winkler_similarity(nm.n_last, c.other)) FROM c JOIN nm USING (qid) "
-                "GROUP BY nm.line, nm.alt"
+                # the name read the other way round is short and Jaro-Winkler rewards a
+                # shared beginning: a longer surname that starts with it ("BRAM" in
+                # "BRAMBLETON") is no slip of it; a slip or two changes a length by at most two
+                "max(jaro_winkler_similarity(nm.n_last, c.other)) FILTER (WHERE NOT nm.alt "
+                "OR abs(length(c.other) - length(nm.n_last)) <= ?) "
+                "FROM c JOIN nm USING (qid) GROUP BY nm.line, nm.alt",
+                [OTHER_READING_LENGTH_SLACK],
             ).fetchall()
         finally:
             con.unregister("nm_df")
         return _NameChecks(
             {int(a): (str(b), float(c)) for a, alt, b, c in got if not alt},
-            {int(a): float(c) for a, alt, _, c in got if alt},
+            {int(a): float(c or 0.0) for a, alt, _, c in got if alt},
             given,
             alone,
             on_street,
@@ -725,6 +732,8 @@ class FSMatcher:
                     "nobody on the register at this address or with a name like this",
                 )
             why = f" (closest surname {near[0]} {100 * near[1]:.0f})" if near else ""
+            if not other_unlike:
+                why += "; the name read surname first is like a register surname"
             if qrow.line in checks.given_on_street:
                 why += "; a voter of this given name lives on this street (a changed surname?)"
             return MatchDecision.REVIEW, "no candidate found" + why

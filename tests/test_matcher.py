@@ -451,6 +451,20 @@ def test_a_given_name_on_its_street_is_never_called_not_registered():
     assert m.decision is MatchDecision.NO_MATCH, m.reason
 
 
+def test_a_surname_that_only_begins_with_the_name_read_the_other_way_rules_nobody_in():
+    # Invented names. "Bram Zephyrwood" read surname first is BRAM; BRAMBLETON begins with it
+    # (Jaro-Winkler 0.88, a shared beginning) but is no slip of it, and nobody else is like the
+    # signer: not registered. A surname one slip from BRAM (BRAN) may be the signer's, written
+    # surname first and missed by every block: a person decides.
+    bramble = RegisterEntry("B1", "BRAMBLETON", "HUGO", house_number="3", street_name="FERN ST")
+    signer = line("Bram Zephyrwood", "105 Birch Rd")
+    m = FSMatcher([*_village(), bramble], CFG).match(signer)
+    assert m.decision is MatchDecision.NO_MATCH, m.reason
+    bran = RegisterEntry("B2", "BRAN", "HUGO", house_number="3", street_name="FERN ST")
+    m = FSMatcher([*_village(), bran], CFG).match(signer)
+    assert m.decision is MatchDecision.REVIEW, m.reason
+
+
 def test_a_slip_that_spells_a_known_given_name_no_voter_has_is_not_the_voter_s():
     # Invented names. No voter is TOM, but TOM is a real given name (the nickname table's):
     # at TIM's address it may be his housemate, not on this register.
