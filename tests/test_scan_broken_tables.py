@@ -18,6 +18,7 @@ from pipeline.scan.table import (
     find_grids,
     rule_masks,
     with_dashed_rows,
+    within_columns,
 )
 
 DPI = 150.0
@@ -229,6 +230,51 @@ def test_a_stroke_the_rule_mask_took_from_a_bold_title_is_not_erased_as_a_rule()
     inner = grid.xs[1:-1]
     assert len(inner) == 3  # four titles: three boundaries
     assert not any(sig[0] < x < sig[1] for x in inner)
+
+
+def test_rules_dashed_both_ways_are_found_with_the_dashes_bridged() -> None:
+    # A grid printed (or faintly copied) as dashes both ways, their gaps wider than a rule's
+    # breaks: no table at the rules' own bridging, the whole grid with the dashes bridged
+    # (the reader's last try before a sheet is read as no table).
+    from pipeline.scan.table import DASH_GAP_IN
+
+    img = _page()
+    rules = [TOP + k * PITCH for k in range(9)]
+    xs = [X0, X0 + 150, X0 + 420, X0 + 800, X1]
+    for y in rules:
+        _dashes_across(img, y)
+    for x in xs:
+        _dashes_down(img, x, rules[0], rules[-1])
+    binary = _binary(img)
+    assert not any(g.n_rows == 7 for g in find_grids(binary, DPI))
+    grids = find_grids(binary, DPI, rule_masks(binary, DPI, DASH_GAP_IN))
+    assert len(grids) == 1
+    assert grids[0].ys == pytest.approx(rules, abs=4)
+    assert grids[0].xs == pytest.approx(xs, abs=4)
+
+
+def test_a_table_found_on_bridged_rules_ends_where_its_column_rules_end() -> None:
+    # On rules bridged across wide gaps the statement's lines under the table smear into
+    # strokes that pass for more row rules; no column rule runs on into them. The last row,
+    # whose column dashes stop short of its bottom, and a row inside the table whose dashes
+    # a scan lost, stay.
+    from pipeline.scan.table import DASH_GAP_IN
+
+    img = _page()
+    rules = [TOP + k * PITCH for k in range(9)]
+    xs = [X0, X0 + 150, X0 + 420, X0 + 800, X1]
+    for y in rules:
+        _dashes_across(img, y)
+    for x in xs:
+        _dashes_down(img, x, rules[0], rules[4])
+        _dashes_down(img, x, rules[5], rules[-1] - PITCH // 3)  # row 5 lost, row 8 short
+    _, vert = rule_masks(_binary(img), DPI, DASH_GAP_IN)
+    statement = [rules[-1] + k * PITCH for k in (1, 2, 3)]
+    found = Grid(tuple(xs), (*rules, *statement), "rules")
+    grid = within_columns(found, vert, DPI)
+    assert grid is not None and grid.ys == tuple(rules)
+    # a "table" no column rule runs down into is none
+    assert within_columns(Grid(tuple(xs), tuple(statement), "rules"), vert, DPI) is None
 
 
 def test_a_title_row_whose_top_rule_is_lost_is_found_by_its_column_rules() -> None:

@@ -84,6 +84,7 @@ from .ink import measure_ink
 from .layer import LayerWord, layer_words, on_cleaned_page
 from .sheetno import Caption, NumberRead, find_captions, number_text, read_number
 from .table import (
+    DASH_GAP_IN,
     RULE_BAND_IN,
     Grid,
     dashed_rules,
@@ -94,6 +95,7 @@ from .table import (
     table_span,
     title_row_above,
     with_dashed_rows,
+    within_columns,
 )
 from .textgrid import text_grids
 from .titles import (
@@ -396,6 +398,17 @@ def _try_layout(
         unruled = [None]
     for maybe in unruled:
         tried.append(_layout_for(cleaned, masks, maybe, dpi, engine, flipped, statements))
+        if _good(tried[-1]):
+            return tried[-1]
+    # Nor by its text: its rules may be dashes both ways (printed so, or a faint copy), too
+    # broken for either; they are bridged across a dash's gap and the tables looked for again.
+    dashed = rule_masks(binarize(cleaned.gray, RULE_RATIO), dpi, DASH_GAP_IN)
+    # The statement's lines bridge into strokes too: the table ends where its column rules do.
+    for found in find_grids(cleaned.binary, dpi, dashed):
+        grid = within_columns(found, dashed[1], dpi)
+        if grid is None:
+            continue
+        tried.append(_layout_for(cleaned, dashed, grid, dpi, engine, flipped, statements))
         if _good(tried[-1]):
             return tried[-1]
     best = max(tried, key=_score)

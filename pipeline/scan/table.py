@@ -37,6 +37,7 @@ __all__ = [
     "table_bands",
     "table_span",
     "title_row_above",
+    "within_columns",
     "with_dashed_rows",
 ]
 
@@ -47,7 +48,7 @@ H_RULE_MIN_IN = 0.5
 V_RULE_MIN_IN = 0.16
 # Breaks up to this long (inches) in a dashed or broken rule are bridged.
 BRIDGE_IN = 0.06
-# Along a column rule broken into dashes, gaps up to this long (inches) are one rule.
+# Along a rule printed or scanned as dashes, gaps up to this long (inches) are one rule.
 DASH_GAP_IN = 0.12
 # A rule is at most this thick (inches); a thicker long stroke is smeared text, unless it
 # runs this long (inches): a heavy rule or a shaded title row's edge.
@@ -100,25 +101,29 @@ class Grid:
         return self.xs[col], self.ys[row], self.xs[col + 1], self.ys[row + 1]
 
 
-def rule_masks(binary: np.ndarray, dpi: float) -> tuple[np.ndarray, np.ndarray]:
+def rule_masks(
+    binary: np.ndarray, dpi: float, bridge_in: float = BRIDGE_IN
+) -> tuple[np.ndarray, np.ndarray]:
     """Horizontal and vertical rule images (255 on the rules), the size of `binary`. Found at
-    MASK_DPI at most (a quarter of the work at 300 dpi) and scaled back up."""
+    MASK_DPI at most (a quarter of the work at 300 dpi) and scaled back up. `bridge_in`: the
+    breaks along a rule bridged (DASH_GAP_IN for rules printed or scanned as dashes)."""
     if dpi <= MASK_DPI * 1.2:
-        return _rule_masks(binary, dpi)
+        return _rule_masks(binary, dpi, bridge_in)
     scale = MASK_DPI / dpi
     small = cv2.resize(binary, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     _, small = cv2.threshold(small, 40, 255, cv2.THRESH_BINARY)
     size = (binary.shape[1], binary.shape[0])
     return tuple(  # type: ignore[return-value]
-        cv2.resize(m, size, interpolation=cv2.INTER_NEAREST) for m in _rule_masks(small, MASK_DPI)
+        cv2.resize(m, size, interpolation=cv2.INTER_NEAREST)
+        for m in _rule_masks(small, MASK_DPI, bridge_in)
     )
 
 
-def _rule_masks(binary: np.ndarray, dpi: float) -> tuple[np.ndarray, np.ndarray]:
+def _rule_masks(binary: np.ndarray, dpi: float, bridge_in: float) -> tuple[np.ndarray, np.ndarray]:
     h_len = max(8, int(dpi * H_RULE_MIN_IN))
     v_len = max(6, int(dpi * V_RULE_MIN_IN))
     # Bridge small breaks along a rule before keeping only long strokes.
-    bridge = max(3, int(dpi * BRIDGE_IN))
+    bridge = max(3, int(dpi * bridge_in))
     horiz = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, np.ones((1, bridge), np.uint8))
     horiz = cv2.morphologyEx(horiz, cv2.MORPH_OPEN, np.ones((1, h_len), np.uint8))
     vert = cv2.morphologyEx(binary, cv2.MORPH_CLOSE, np.ones((bridge, 1), np.uint8))
@@ -433,6 +438,39 @@ def _spanning(
         band = max(2, int(dpi * 0.02))
         return sum(bool(cover[max(0, x - band) : x + band + 1].any()) for x in xs)
     return len(_centres(_peaks(cover.astype(np.int64), 1), merge=max(2, int(dpi * 0.03))))
+
+
+def within_columns(grid: Grid, vert: np.ndarray, dpi: float) -> Grid | None:
+    """The grid ended where its column rules end: down to the last body row that most of its
+    column rules run on into (`_reaching`). Where a table is found on rules bridged across
+    wide gaps, the lines of the statement under it bridge into long strokes too and pass for
+    more rows; no column rule runs on from the table into the statement, wherever it is set
+    and whatever its words. A row the dashes happen to miss inside the table stays (a later
+    row is reached). None when no body row is left."""
+    reached = [
+        _reaching(vert, top, bottom, dpi, grid.xs) * 2 > len(grid.xs)
+        for top, bottom in zip(grid.ys[1:], grid.ys[2:], strict=False)
+    ]
+    if not any(reached):
+        return None
+    last = len(reached) - reached[::-1].index(True)  # body rows kept
+    return Grid(grid.xs, grid.ys[: last + 2], grid.method)
+
+
+# A column rule runs on into a row when it is inked without a break from the row's top rule
+# down this share of the row (the last dash of a dashed rule may stop short of the bottom).
+REACH_SHARE = 0.33
+
+
+def _reaching(vert: np.ndarray, top: int, bottom: int, dpi: float, xs: Sequence[int]) -> int:
+    """How many of the column rules at `xs` (within a fiftieth of an inch) run from the rule
+    at `top` on down REACH_SHARE of the row below it."""
+    band = max(2, int(dpi * 0.02))
+    pad = max(1, int(dpi * 0.01))
+    seg = vert[top + pad : top + max(pad + 2, int((bottom - top) * REACH_SHARE))]
+    if seg.shape[0] < 2:
+        return 0
+    return sum(bool(seg[:, max(0, x - band) : x + band + 1].max(axis=1).all()) for x in xs)
 
 
 def _ruled_through(vert: np.ndarray, ys: Sequence[int], dpi: float) -> list[bool]:
