@@ -30,6 +30,7 @@ import tempfile
 import time
 import traceback
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from pathlib import Path
 
@@ -136,6 +137,11 @@ def _run(
         os.environ.setdefault("OMP_THREAD_LIMIT", "1")
         with ProcessPoolExecutor(jobs, initializer=_worker_init) as pool:
             return run(mapper=pool.map, progress=progress)
+    except BrokenProcessPool:
+        # Ctrl-C reaches the workers and this process together, and a worker's death may be
+        # seen here first: a SIGINT on its way ends the wait as KeyboardInterrupt (exit 130)
+        time.sleep(INTERRUPT_GRACE_S)
+        raise
     finally:
         if progress is not None:
             progress.close()
@@ -172,6 +178,8 @@ def _run_flow(
 
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
+# How long a broken pool waits for the Ctrl-C that may have broken it (seconds).
+INTERRUPT_GRACE_S = 1.0
 
 
 def _worker_init() -> None:
