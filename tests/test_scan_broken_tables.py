@@ -232,20 +232,31 @@ def test_a_stroke_the_rule_mask_took_from_a_bold_title_is_not_erased_as_a_rule()
     assert not any(sig[0] < x < sig[1] for x in inner)
 
 
+# A grid of 8 rows (the title row and 7) ruled in dashes both ways.
+DASHED_RULES = [TOP + k * PITCH for k in range(9)]
+DASHED_XS = [X0, X0 + 150, X0 + 420, X0 + 800, X1]
+
+
+def _dashed_grid(columns_down: list[tuple[int, int]]) -> np.ndarray:
+    """A page ruled across in dashes at DASHED_RULES, its column rules dashed at DASHED_XS
+    over each (top, bottom) of `columns_down`."""
+    img = _page()
+    for y in DASHED_RULES:
+        _dashes_across(img, y)
+    for x in DASHED_XS:
+        for top, bottom in columns_down:
+            _dashes_down(img, x, top, bottom)
+    return img
+
+
 def test_rules_dashed_both_ways_are_found_with_the_dashes_bridged() -> None:
     # A grid printed (or faintly copied) as dashes both ways, their gaps wider than a rule's
     # breaks: no table at the rules' own bridging, the whole grid with the dashes bridged
     # (the reader's last try before a sheet is read as no table).
     from pipeline.scan.table import DASH_GAP_IN
 
-    img = _page()
-    rules = [TOP + k * PITCH for k in range(9)]
-    xs = [X0, X0 + 150, X0 + 420, X0 + 800, X1]
-    for y in rules:
-        _dashes_across(img, y)
-    for x in xs:
-        _dashes_down(img, x, rules[0], rules[-1])
-    binary = _binary(img)
+    rules, xs = DASHED_RULES, DASHED_XS
+    binary = _binary(_dashed_grid([(rules[0], rules[-1])]))
     assert not any(g.n_rows == 7 for g in find_grids(binary, DPI))
     grids = find_grids(binary, DPI, rule_masks(binary, DPI, DASH_GAP_IN))
     assert len(grids) == 1
@@ -260,14 +271,9 @@ def test_a_table_found_on_bridged_rules_ends_where_its_column_rules_end() -> Non
     # a scan lost, stay.
     from pipeline.scan.table import DASH_GAP_IN
 
-    img = _page()
-    rules = [TOP + k * PITCH for k in range(9)]
-    xs = [X0, X0 + 150, X0 + 420, X0 + 800, X1]
-    for y in rules:
-        _dashes_across(img, y)
-    for x in xs:
-        _dashes_down(img, x, rules[0], rules[4])
-        _dashes_down(img, x, rules[5], rules[-1] - PITCH // 3)  # row 5 lost, row 8 short
+    rules, xs = DASHED_RULES, DASHED_XS
+    # row 5's column dashes lost, row 8's stopping a third of a row short
+    img = _dashed_grid([(rules[0], rules[4]), (rules[5], rules[-1] - PITCH // 3)])
     _, vert = rule_masks(_binary(img), DPI, DASH_GAP_IN)
     statement = [rules[-1] + k * PITCH for k in (1, 2, 3)]
     found = Grid(tuple(xs), (*rules, *statement), "rules")
