@@ -378,7 +378,8 @@ def _try_layout(
     (the nominating petition's candidates table above its signatures): each is tried, the
     tallest first, until one's header row maps Date and Signature; then a table without
     rules (`textgrid`)."""
-    masks = rule_masks(binarize(cleaned.gray, RULE_RATIO), dpi)
+    rules_ink = binarize(cleaned.gray, RULE_RATIO)  # the rules' own threshold (faint rules)
+    masks = rule_masks(rules_ink, dpi)
     tried: list[_Layout] = []
     for grid in find_grids(cleaned.binary, dpi, masks):
         tried.append(_layout_for(cleaned, masks, grid, dpi, engine, flipped, statements))
@@ -402,7 +403,7 @@ def _try_layout(
             return tried[-1]
     # Nor by its text: its rules may be dashes both ways (printed so, or a faint copy), too
     # broken for either; they are bridged across a dash's gap and the tables looked for again.
-    dashed = rule_masks(binarize(cleaned.gray, RULE_RATIO), dpi, DASH_GAP_IN)
+    dashed = rule_masks(rules_ink, dpi, DASH_GAP_IN)
     # The statement's lines bridge into strokes too: the table ends where its column rules do.
     for found in find_grids(cleaned.binary, dpi, dashed):
         grid = within_columns(found, dashed[1], dpi)
