@@ -78,6 +78,7 @@ def test_recheck_reads_nothing_again_and_reports_the_same(demo_case):
     assert _doc(second) == _doc(first) == _doc(check_case(case))
 
 
+@pytest.mark.slow
 def test_a_case_that_gained_a_sheet_reads_that_page_only(demo_case):
     sheets = demo_case.parent / "sheets"
     held_back = demo_case.parent / "sheet-04.pdf"
@@ -92,6 +93,7 @@ def test_a_case_that_gained_a_sheet_reads_that_page_only(demo_case):
     assert _doc(report) == _doc(check_case(case))
 
 
+@pytest.mark.slow
 def test_a_run_stopped_half_way_keeps_the_pages_it_finished(demo_case):
     """Each page is stored as soon as it is read: a run that dies after two pages leaves two
     entries, and the next run reads only the others, to the uninterrupted run's report."""
@@ -132,6 +134,7 @@ def test_another_reader_version_or_a_damaged_entry_is_read_again(demo_case, capl
     assert entry.sheet.page.content_hash in {p.content_hash for p in pages}
 
 
+@pytest.mark.slow
 def test_a_renamed_file_is_the_same_page(demo_case):
     case = load_case(demo_case)
     cache = _cache(demo_case)

@@ -127,6 +127,7 @@ def test_malformed_decisions_stop_the_run(demo_case, tmp_path, capsys):
     assert "decisions.jsonl line 1" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_pages_in_several_processes_give_the_same_report(demo_case, tmp_path):
     one, two = tmp_path / "one", tmp_path / "two"
     assert main(["check", str(demo_case), "--out", str(one), "--engine", "local"]) == 0

@@ -404,6 +404,7 @@ def test_written_statement_reads_as_truth_says(tmp_path: Path) -> None:
         assert [ln["fields"] for ln in a["lines"]] == [ln["fields"] for ln in b["lines"]]
 
 
+@pytest.mark.slow
 def test_benchmark_reports_the_kinds_by_hand(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -14,6 +14,7 @@ import random
 import duckdb
 import numpy as np
 import pandas as pd
+import pytest
 
 from matchers import sql_pairs
 from matchers.compare import COMPARISONS, FIELD_COLUMNS, compare_arrays
@@ -127,6 +128,7 @@ def test_only_pairs_that_cannot_be_among_the_best_voters_are_dropped():
         assert kept <= set(pairs.rid[pairs.weight >= floor - 1e-6]), qid
 
 
+@pytest.mark.slow
 def test_keeping_only_the_best_voters_decides_as_scoring_every_pair(tmp_path, monkeypatch):
     """FSMatcher hands its decision only the pairs that may be among a line's best
     `candidates + 1` voters; with every pair kept, every Match (decision, voter, candidates,

@@ -147,6 +147,7 @@ def test_housemate_not_on_the_register_is_never_matched(matcher):
 words = st.text(alphabet="ABCDEFGHIKLMNOPRSTUWY", min_size=3, max_size=9)
 
 
+@pytest.mark.slow
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(

@@ -55,6 +55,7 @@ def test_both_matchers_satisfy_the_protocol():
     assert got.method == m.method
 
 
+@pytest.mark.slow
 def test_two_matchers_on_one_store_at_once_give_what_each_gives_alone(county):
     store, petitions = county
     matchers = [FSMatcher(store, MatchingConfig()) for _ in petitions]

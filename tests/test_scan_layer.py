@@ -120,6 +120,7 @@ def test_a_good_layer_places_the_blanks_and_tesseract_reads_them(
     assert chars < chars_image * 0.6  # the printed wording was not read again
 
 
+@pytest.mark.slow
 @pytest.mark.tesseract
 def test_a_layer_missing_a_blank_is_not_used(born_digital: Path, tmp_path: Path) -> None:
     """An earlier OCR that skipped the witness's handwritten name: the layer is not good

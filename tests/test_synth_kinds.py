@@ -31,6 +31,18 @@ from tests.test_corpus import _row_ink
 
 CASES = [(kind, variant) for kind, variants in VARIANTS.items() for variant in variants]
 SEED = 7
+# On the fast path, one variant of each kind: a threshold edge, sheet and witness defects, and
+# the valuation of two towns. Every other variant runs with the slow tests (.ci/run runs them),
+# on this seed and on ten others.
+FAST_CASES = {
+    ("independent_nomination", "sheet-defects"),
+    ("improvement_district", "exactly-half"),
+    ("incorporation", "owners-two-towns"),
+}
+
+
+def _fast_or_slow(cases: list[tuple[str, str]], fast: set[tuple[str, str]]) -> list[Any]:
+    return [pytest.param(*case, marks=() if case in fast else pytest.mark.slow) for case in cases]
 
 
 def _digest(folder: Path) -> dict[str, str]:
@@ -59,7 +71,7 @@ def _want(truth: dict) -> dict[tuple[str, int], str]:
     }
 
 
-@pytest.mark.parametrize("kind,variant", CASES)
+@pytest.mark.parametrize("kind,variant", _fast_or_slow(CASES, FAST_CASES))
 def test_pipeline_agrees_with_truth(tmp_path: Path, kind: str, variant: str) -> None:
     truth = generate_kind(tmp_path, kind, variant, SEED)
     assert truth == json.loads((tmp_path / "truth.json").read_text(encoding="utf-8"))
@@ -420,7 +432,7 @@ def test_hand_blank_rows_have_no_ink(by_hand: Path) -> None:
             assert (ink == 0) if ln["blank"] else (ink > 20), (sheet["file"], ln["line_no"])
 
 
-@pytest.mark.parametrize("kind,variant", HAND_CASES[:3])
+@pytest.mark.parametrize("kind,variant", _fast_or_slow(HAND_CASES[:3], {HAND_CASES[0]}))
 def test_hand_pipeline_agrees_with_truth(tmp_path: Path, kind: str, variant: str) -> None:
     """The born-digital handwritten case reads and judges as its truth says."""
     _hand_agrees(tmp_path, kind, variant, SEED)
@@ -452,6 +464,7 @@ def test_hand_same_seed_same_bytes(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_hand_builtin_font_fallback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No handwriting font installed (a fresh CI machine): the built-ins, recorded as such,
     and the case still reads as its truth says."""
