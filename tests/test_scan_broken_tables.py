@@ -283,6 +283,21 @@ def test_a_table_found_on_bridged_rules_ends_where_its_column_rules_end() -> Non
     assert within_columns(Grid(tuple(xs), tuple(statement), "rules"), vert, DPI) is None
 
 
+def test_a_table_found_on_bridged_rules_may_start_where_its_column_rules_start() -> None:
+    # The paragraph over the table smears into strokes too, and the gap between its last
+    # stroke and the table's top rule passes for the title row. No column rule runs up into
+    # it: cut there, the table starts at its own top rule (the reader's try when the whole
+    # grid fails). A grid whose column rules run up into its first row is not cut.
+    from pipeline.scan.table import DASH_GAP_IN, from_column_tops
+
+    rules, xs = DASHED_RULES, DASHED_XS
+    _, vert = rule_masks(_binary(_dashed_grid([(rules[0], rules[-1])])), DPI, DASH_GAP_IN)
+    paragraph = [rules[0] - k * PITCH for k in (2, 1)]
+    grid = from_column_tops(Grid(tuple(xs), (*paragraph, *rules), "rules"), vert, DPI)
+    assert grid is not None and grid.ys == tuple(rules)
+    assert from_column_tops(Grid(tuple(xs), tuple(rules), "rules"), vert, DPI) is None
+
+
 def test_a_title_row_whose_top_rule_is_lost_is_found_by_its_column_rules() -> None:
     # The rule over the titles is lost (a heavy rule of broken dashes), so the first rule
     # found is the first row's top and the row taken for the title row is the first

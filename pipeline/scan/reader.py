@@ -89,6 +89,7 @@ from .table import (
     Grid,
     dashed_rules,
     find_grids,
+    from_column_tops,
     near_rows,
     rule_across,
     rule_masks,
@@ -405,13 +406,17 @@ def _try_layout(
     # broken for either; they are bridged across a dash's gap and the tables looked for again.
     dashed = rule_masks(rules_ink, dpi, DASH_GAP_IN)
     # The statement's lines bridge into strokes too: the table ends where its column rules do.
+    # A paragraph over it bridges too: failing the whole grid, it starts where they do.
     for found in find_grids(cleaned.binary, dpi, dashed):
         grid = within_columns(found, dashed[1], dpi)
         if grid is None:
             continue
-        tried.append(_layout_for(cleaned, dashed, grid, dpi, engine, flipped, statements))
-        if _good(tried[-1]):
-            return tried[-1]
+        for each in (grid, from_column_tops(grid, dashed[1], dpi)):
+            if each is None:
+                continue
+            tried.append(_layout_for(cleaned, dashed, each, dpi, engine, flipped, statements))
+            if _good(tried[-1]):
+                return tried[-1]
     best = max(tried, key=_score)
     if best is not tried[-1]:
         engine.set_page(best.ocr_gray, dpi)
