@@ -408,10 +408,10 @@ def _try_layout(
     # The statement's lines bridge into strokes too: the table ends where its column rules do.
     # A paragraph over it bridges too: failing the whole grid, it starts where they do.
     for found in find_grids(cleaned.binary, dpi, dashed):
-        grid = within_columns(found, dashed[1], dpi)
-        if grid is None:
+        ended = within_columns(found, dashed[1], dpi)
+        if ended is None:
             continue
-        for each in (grid, from_column_tops(grid, dashed[1], dpi)):
+        for each in (ended, from_column_tops(ended, dashed[1], dpi)):
             if each is None:
                 continue
             tried.append(_layout_for(cleaned, dashed, each, dpi, engine, flipped, statements))
