@@ -448,7 +448,7 @@ def within_columns(grid: Grid, vert: np.ndarray, dpi: float) -> Grid | None:
     and whatever its words. A row the dashes happen to miss inside the table stays (a later
     row is reached). None when no body row is left."""
     reached = [
-        _reached(vert, top, bottom, dpi, grid.xs)
+        _reaching(vert, top, bottom, dpi, grid.xs)
         for top, bottom in zip(grid.ys[1:], grid.ys[2:], strict=False)
     ]
     if not any(reached):
@@ -464,16 +464,9 @@ def from_column_tops(grid: Grid, vert: np.ndarray, dpi: float) -> Grid | None:
     over the table's top rule passes for its title row. A title row shaded or printed without
     column rules is cut too, so the reader tries this grid only when the whole one fails."""
     ys = list(grid.ys)
-    while len(ys) > 3 and not _reached(vert, ys[0], ys[1], dpi, grid.xs, up=True):
+    while len(ys) > 3 and not _reaching(vert, ys[0], ys[1], dpi, grid.xs, up=True):
         ys.pop(0)
     return None if len(ys) == len(grid.ys) else Grid(grid.xs, tuple(ys), grid.method)
-
-
-def _reached(
-    vert: np.ndarray, top: int, bottom: int, dpi: float, xs: Sequence[int], *, up: bool = False
-) -> bool:
-    """Most of the column rules at `xs` run into the row from `top` to `bottom` (`_reaching`)."""
-    return _reaching(vert, top, bottom, dpi, xs, up=up) * 2 > len(xs)
 
 
 # A column rule runs on into a row when it is inked without a break from the row's top rule
@@ -483,17 +476,18 @@ REACH_SHARE = 0.33
 
 def _reaching(
     vert: np.ndarray, top: int, bottom: int, dpi: float, xs: Sequence[int], *, up: bool = False
-) -> int:
-    """How many of the column rules at `xs` (within a fiftieth of an inch) run from the rule
-    at `top` on down REACH_SHARE of the row below it (`up`: from the rule at `bottom` on up
-    that share of the row above it)."""
+) -> bool:
+    """Whether most of the column rules at `xs` (within a fiftieth of an inch) run from the
+    rule at `top` on down REACH_SHARE of the row below it (`up`: from the rule at `bottom` on
+    up that share of the row above it)."""
     band = max(2, int(dpi * 0.02))
     pad = max(1, int(dpi * 0.01))
     reach = max(pad + 2, int((bottom - top) * REACH_SHARE))
     seg = vert[bottom - reach : bottom - pad] if up else vert[top + pad : top + reach]
     if seg.shape[0] < 2:
-        return 0
-    return sum(bool(seg[:, max(0, x - band) : x + band + 1].max(axis=1).all()) for x in xs)
+        return False
+    inked = sum(bool(seg[:, max(0, x - band) : x + band + 1].max(axis=1).all()) for x in xs)
+    return inked * 2 > len(xs)
 
 
 def _ruled_through(vert: np.ndarray, ys: Sequence[int], dpi: float) -> list[bool]:
