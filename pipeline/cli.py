@@ -23,6 +23,7 @@ import ctypes
 import gc
 import json
 import logging
+import multiprocessing
 import os
 import signal
 import sys
@@ -33,6 +34,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from .errors import ExitCode, PetitionError, stage, stage_of
 
@@ -135,13 +137,20 @@ def _run(
             return run(progress=progress)
         # pages across processes: OCR is CPU-bound (and tesseract runs one thread each)
         os.environ.setdefault("OMP_THREAD_LIMIT", "1")
-        with ProcessPoolExecutor(jobs, initializer=_worker_init) as pool:
-            return run(mapper=pool.map, progress=progress)
-    except BrokenProcessPool:
-        # Ctrl-C reaches the workers and this process together, and a worker's death may be
-        # seen here first: a SIGINT on its way ends the wait as KeyboardInterrupt (exit 130)
-        time.sleep(INTERRUPT_GRACE_S)
-        raise
+        interrupted = multiprocessing.RawValue("b", 0)  # set by a worker Ctrl-C ends
+        try:
+            with ProcessPoolExecutor(
+                jobs, initializer=_worker_init, initargs=(interrupted,)
+            ) as pool:
+                return run(mapper=pool.map, progress=progress)
+        except BrokenProcessPool:
+            # Ctrl-C reaches the workers and this process together, and the pool may break
+            # before this process raises KeyboardInterrupt (or without it: the signal may
+            # reach only the workers): a worker ended by it says so, and the run is
+            # interrupted (exit 130), not broken
+            if interrupted.value:
+                raise KeyboardInterrupt from None
+            raise
     finally:
         if progress is not None:
             progress.close()
@@ -178,14 +187,19 @@ def _run_flow(
 
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
-# How long a broken pool waits for the Ctrl-C that may have broken it (seconds).
-INTERRUPT_GRACE_S = 1.0
 
 
-def _worker_init() -> None:
+def _worker_init(interrupted: Any) -> None:
     """A pool worker dies with its parent (kill -9 of the check leaves no orphan reading
-    pages) and leaves Ctrl-C to the parent: SIGINT ends it without a traceback."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    pages) and leaves Ctrl-C to the parent: SIGINT ends it without a traceback, first setting
+    `interrupted` (a shared byte) so that the parent knows why its pool broke."""
+
+    def on_interrupt(signum: int, frame: object) -> None:
+        interrupted.value = 1
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    signal.signal(signal.SIGINT, on_interrupt)
     if sys.platform.startswith("linux"):
         try:
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
