@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import os
+import signal
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -83,8 +84,16 @@ def serve_case(
         watcher = InboxWatcher(inbox, folder, lambda files: emit_sheets_uploaded(case_path, files))
         stack.callback(watcher.stop)
         watcher.start()
-        with contextlib.suppress(KeyboardInterrupt, TerminationSignal):
-            asyncio.run(runner.start())
+        # Ctrl-C stops the runner as Prefect's SIGTERM does (`Runner.handle_sigterm`: runs in
+        # flight cancelled, the polling loops ended, `start` returns; a second one exits at
+        # once). asyncio's own Ctrl-C cancels the runner's task instead, which its task groups
+        # may absorb: a serve that never stopped (tests/test_serve.py, after the flow tests).
+        previous = signal.signal(signal.SIGINT, runner.handle_sigterm)
+        try:
+            with contextlib.suppress(KeyboardInterrupt, TerminationSignal):
+                asyncio.run(runner.start())
+        finally:
+            signal.signal(signal.SIGINT, previous)
         say("stopped")
     return 0
 
