@@ -293,9 +293,22 @@ def test_a_table_found_on_bridged_rules_may_start_where_its_column_rules_start()
     rules, xs = DASHED_RULES, DASHED_XS
     _, vert = rule_masks(_binary(_dashed_grid([(rules[0], rules[-1])])), DPI, DASH_GAP_IN)
     paragraph = [rules[0] - k * PITCH for k in (2, 1)]
-    grid = from_column_tops(Grid(tuple(xs), (*paragraph, *rules), "rules"), vert, DPI)
-    assert grid is not None and grid.ys == tuple(rules)
-    assert from_column_tops(Grid(tuple(xs), tuple(rules), "rules"), vert, DPI) is None
+    cut, *_ = from_column_tops(Grid(tuple(xs), (*paragraph, *rules), "rules"), vert, DPI)
+    assert cut.ys == tuple(rules)
+    assert from_column_tops(Grid(tuple(xs), tuple(rules), "rules"), vert, DPI) == []
+
+
+def test_a_shaded_title_row_cut_with_the_paragraph_over_it_is_offered_back() -> None:
+    # The title row shaded: no column dash shows in it, so the cut at the column rules' tops
+    # takes it too (the first signature row would be read as the titles). The next grid
+    # keeps the one row above the cut: the title row, its top rule the table's.
+    from pipeline.scan.table import DASH_GAP_IN, from_column_tops
+
+    rules, xs = DASHED_RULES, DASHED_XS
+    _, vert = rule_masks(_binary(_dashed_grid([(rules[1], rules[-1])])), DPI, DASH_GAP_IN)
+    paragraph = [rules[0] - k * PITCH for k in (2, 1)]
+    found = Grid(tuple(xs), (*paragraph, *rules), "rules")
+    assert [g.ys for g in from_column_tops(found, vert, DPI)] == [tuple(rules[1:]), tuple(rules)]
 
 
 def test_a_title_row_whose_top_rule_is_lost_is_found_by_its_column_rules() -> None:

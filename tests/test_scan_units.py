@@ -176,17 +176,27 @@ def test_a_text_line_inside_a_row_is_not_a_rule() -> None:
     assert grid is not None and grid.ys == grid0.ys
 
 
+# A letter page's table ruled across with 8 rules broken into short dashes (too short for the
+# rule finder), 0.35 in apart from 2 in down, 0.5 to 8 in across.
+_X0, _X1, _PITCH = int(0.5 * DPI), int(8.0 * DPI), int(0.35 * DPI)
+_DASHED = [int(2.0 * DPI) + k * _PITCH for k in range(8)]
+
+
+def _dashed_table() -> np.ndarray:
+    img = np.full((int(11 * DPI), int(8.5 * DPI)), 255, np.uint8)
+    for y in _DASHED:
+        for x in range(_X0, _X1, 24):
+            cv2.line(img, (x, y), (x + 14, y), 0, 2)
+    return img
+
+
 def test_broken_rules_dashes_are_erased_and_give_the_rows() -> None:
     # A table ruled across with rules broken into short dashes (too short for the rule
     # finder): the dashes lie along lines, and the rows follow those lines, blank ones too.
     from pipeline.scan.table import Grid, dashed_rules, table_span, with_dashed_rows
 
-    img = np.full((int(11 * DPI), int(8.5 * DPI)), 255, np.uint8)
-    x0, x1, top, pitch = int(0.5 * DPI), int(8.0 * DPI), int(2.0 * DPI), int(0.35 * DPI)
-    rules = [top + k * pitch for k in range(8)]
-    for y in rules:
-        for x in range(x0, x1, 24):
-            cv2.line(img, (x, y), (x + 14, y), 0, 2)
+    img = _dashed_table()
+    x0, x1, rules = _X0, _X1, _DASHED
     cv2.putText(img, "Ann Oak", (x0 + 20, rules[1] + 38), cv2.FONT_HERSHEY_SIMPLEX, 0.6, 0, 2)
     binary = (img < 128).astype(np.uint8) * 255
     # a grid found from the text: offset from the rules, ending at the last entry
@@ -219,6 +229,25 @@ def test_a_text_tables_rows_start_on_the_dashes_nearest_its_first_row() -> None:
     ys = (top + 10, rules[1] - 10, *(rules[1] - 10 + k * guessed for k in range(1, 5)))
     grid = with_dashed_rows(binary, Grid((x0, x0 + 400, x0 + 900, x1), ys, "text"), DPI)
     assert grid.ys[1:] == pytest.approx(rules[1:], abs=3)
+
+
+def test_a_guessed_row_height_gives_way_to_the_dashes_own() -> None:
+    # One entry gave the text grid a row height nearly twice the table's (the entry's
+    # centre sits low under the title row): its rows are put on the dashes, a dash row apart,
+    # however much shorter than the guess. A row height measured from several entries does
+    # not give way to dashes this much closer (they may be lines halfway down each row).
+    from pipeline.scan.table import Grid, with_dashed_rows
+
+    img = _dashed_table()
+    x0, x1, pitch, rules = _X0, _X1, _PITCH, _DASHED
+    binary = (img < 128).astype(np.uint8) * 255
+    guessed = int(1.8 * pitch)
+    ys = (rules[0] - 10, rules[1] - 5, *(rules[1] - 5 + k * guessed for k in range(1, 4)))
+    xs = (x0, x0 + 400, x0 + 900, x1)
+    grid = with_dashed_rows(binary, Grid(xs, ys, "text", guessed_pitch=True), DPI)
+    assert grid.ys[1:] == pytest.approx(rules[1:], abs=3)
+    measured = with_dashed_rows(binary, Grid(xs, ys, "text"), DPI)
+    assert np.diff(measured.ys[1:]) == pytest.approx(2 * pitch, abs=3)  # every other dash
 
 
 def test_a_ruled_table_goes_on_down_its_broken_rules() -> None:
@@ -275,6 +304,36 @@ def test_handwriting_strokes_do_not_cut_a_table_ruled_across() -> None:
             cv2.line(img, (x, top + k * pitch + 8), (x + 3, top + (k + 1) * pitch - 8), 0, 3)
     horiz, vert = rule_masks((img < 128).astype(np.uint8) * 255, DPI)
     assert len(table_bands(horiz, vert, DPI)) == 1
+
+
+def test_entries_running_on_under_a_close_title_still_part_its_column() -> None:
+    # A table ruled across only, its last two titles set close ("Village" | "Election
+    # District No."): the village entries run on under the next title in two rows of three,
+    # so no clear stretch parts them. The title row is still the first row (it was taken to
+    # be the first signature row, whose titles placed nothing: the sheet read no rows).
+    from pipeline.scan.textgrid import title_columns
+
+    dpi = 300.0
+    ink = np.zeros((1000, 1100), np.uint8)
+    ys = [100, 250, 400, 550, 700, 850]
+    for x0, x1 in ((20, 200), (300, 600), (700, 800), (840, 1000)):  # the titles
+        ink[150:190, x0:x1] = 255
+    ends = (850, 825, 790)  # the village entries' ends: under the last title in two rows
+    for row, end in enumerate(ends):
+        y = ys[row + 1] + 50
+        for x0, x1 in ((30, 150), (320, 580), (705, end), (900, 950)):
+            ink[y : y + 40, x0:x1] = 255
+    found = title_columns(ink, ys, 0, 1100, dpi)
+    assert found is not None
+    title_row, xs = found
+    assert title_row == 0
+    assert len(xs) == 5 and 825 <= xs[3] < 840  # where only one row writes across
+    # Not on rules bridged across dashes (the statement's lines bridge into rows too), nor
+    # with a row of prose among the rows (a heading: one piece running under two titles):
+    # there the titles are parted only where the rows leave a clear stretch.
+    assert title_columns(ink, ys, 0, 1100, dpi, loose=False) != found
+    ink[ys[4] + 50 : ys[4] + 90, 30:520] = 255
+    assert title_columns(ink, ys, 0, 1100, dpi) != found
 
 
 def test_no_table_gives_none() -> None:
@@ -830,3 +889,27 @@ def test_a_kinds_own_statement_ends_the_table_by_its_own_words() -> None:
     assert _without_statement_rows(grid, ink, engine, DPI) is grid
     trimmed = _without_statement_rows(grid, ink, engine, DPI, (*STANDARD_STATEMENTS, own))
     assert trimmed.ys == ys[:-1]
+
+
+def test_a_line_read_as_nothing_is_read_again_by_its_pieces() -> None:
+    # A scan's specks strewn along the line that holds only "Sheet No. 1" at its right end:
+    # tesseract read nothing from the whole line (the engine here answers so); the caption's
+    # piece alone reads. The specks make no pieces of their own.
+    from pipeline.scan.blocks import BlockPage, line_pieces, read_lines, text_lines
+    from tests.fakes import FakeEngine
+
+    dpi = 200.0
+    ink = np.zeros((200, 1600), np.uint8)
+    cv2.putText(ink, "Sheet No. 1", (1350, 80), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 255, 2)
+    for x in range(100, 1300, 97):  # specks, 2 px
+        ink[60 + x % 20 : 62 + x % 20, x : x + 2] = 255
+    (line,) = text_lines(ink, (0, 0, 1600, 200), dpi)
+    (piece,) = line_pieces(ink, line, dpi)
+    assert 1300 < piece[0] < 1350 and piece[0] + piece[2] > 1500
+
+    engine = FakeEngine(lambda rect, psm, wl: "Sheet No. 1" if rect[2] < 600 else "")
+    page = BlockPage.of(engine, np.full_like(ink, 255), dpi)
+    assert read_lines(page, [line], lambda ocr: False).text == ""  # no pieces asked for
+    pieces = lambda rect: line_pieces(ink, rect, dpi)  # noqa: E731
+    read = read_lines(page, [line], lambda ocr: False, pieces=pieces)
+    assert read.text == "Sheet No. 1" and {w.line for w in read.words} == {0}

@@ -26,7 +26,15 @@ import numpy as np
 
 from .engine import OcrEngine, OcrText, Psm, Rect, Word
 
-__all__ = ["BLOCK_DPI", "BlockPage", "inked_lines", "read_lines", "runs_of", "text_lines"]
+__all__ = [
+    "BLOCK_DPI",
+    "BlockPage",
+    "inked_lines",
+    "line_pieces",
+    "read_lines",
+    "runs_of",
+    "text_lines",
+]
 
 # The printed blocks are read at this resolution at most.
 BLOCK_DPI = 200.0
@@ -126,6 +134,30 @@ def text_lines(ink: np.ndarray, rect: Rect, dpi: float) -> list[Rect]:
     return out
 
 
+# Ink no bigger than this (inches) either way is a speck, not a letter, when a line's pieces are
+# looked for; pieces of a line closer than PIECE_JOIN_IN are one.
+SPECK_IN = 0.025
+PIECE_JOIN_IN = 0.3
+
+
+def line_pieces(ink: np.ndarray, rect: Rect, dpi: float) -> list[Rect]:
+    """A text line's pieces (x, y, w, h): its letters' ink, specks left out, in runs more than
+    PIECE_JOIN_IN apart, each padded as a line is. A scan's specks strewn along a line that
+    holds only a short caption at one end ("Sheet No. 1" at the top right) can leave
+    tesseract reading nothing from the whole line; its pieces alone read."""
+    x, y, w, h = rect
+    band = ink[y : y + h, x : x + w]
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(band, connectivity=8)
+    big = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) >= dpi * SPECK_IN
+    big[0] = False
+    letters = big[labels]
+    pad = int(dpi * LINE_PAD_IN)
+    return [
+        (x + max(0, a - pad), y, min(w, b + pad) - max(0, a - pad), h)
+        for a, b in runs_of(letters.any(axis=0), dpi * PIECE_JOIN_IN)
+    ]
+
+
 def _numbered(reads: dict[int, OcrText]) -> OcrText:
     """The lines' reads in page order, their text lines numbered through."""
     words: list[Word] = []
@@ -138,21 +170,35 @@ def _numbered(reads: dict[int, OcrText]) -> OcrText:
     return OcrText(tuple(words))
 
 
+def _read_line(page: BlockPage, rect: Rect, pieces: Callable[[Rect], list[Rect]] | None) -> OcrText:
+    """One text line; read as nothing, its `pieces` one by one (`line_pieces`), as one line."""
+    read = page.read(rect)
+    if read.words or pieces is None:
+        return read
+    parts = pieces(rect)
+    if not parts or parts == [rect]:
+        return read
+    words = [w for part in parts for w in page.read(part).words]
+    return OcrText(tuple(Word(w.text, w.confidence, w.box, 0) for w in words))
+
+
 def read_lines(
     page: BlockPage,
     lines: Sequence[Rect],
     head_done: Callable[[OcrText], bool],
     foot_anchor: Callable[[Sequence[Word]], bool] | None = None,
     reach: float = 0.0,
+    pieces: Callable[[Rect], list[Rect]] | None = None,
 ) -> OcrText:
     """Read a block's `lines`: from the top until `head_done` (given everything read so far)
     says the rest of the head is not needed; then, with `foot_anchor`, from the bottom up
     until a text line it accepts has been read and every line reaching within `reach` pixels
-    above that line's top. Without `foot_anchor` the reading ends with the head."""
+    above that line's top. Without `foot_anchor` the reading ends with the head. A line read
+    as nothing is read again by its `pieces` when given (`line_pieces`)."""
     reads: dict[int, OcrText] = {}
     top = len(lines)
     for k, rect in enumerate(lines):
-        reads[k] = page.read(rect)
+        reads[k] = _read_line(page, rect, pieces)
         if head_done(_numbered(reads)):
             top = k + 1
             break
@@ -163,7 +209,7 @@ def read_lines(
         x, y, w, h = lines[k]
         if anchor_top is not None and y + h < anchor_top - reach:
             break
-        reads[k] = page.read(lines[k])
+        reads[k] = _read_line(page, lines[k], pieces)
         if anchor_top is None:
             by_line: dict[int, list[Word]] = {}
             for wd in reads[k].words:

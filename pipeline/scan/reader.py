@@ -65,7 +65,7 @@ from ..records import (
 )
 from ..rules.reading import threshold_for
 from . import cells  # a cell's crop and its re-reads when unsure
-from .blocks import BlockPage, inked_lines, read_lines, text_lines
+from .blocks import BlockPage, inked_lines, line_pieces, read_lines, text_lines
 from .clean import RULE_RATIO, Cleaned, binarize, clean_page, rotate_quarter
 from .context import ReadContext
 from .engine import (
@@ -406,14 +406,13 @@ def _try_layout(
     # broken for either; they are bridged across a dash's gap and the tables looked for again.
     dashed = rule_masks(rules_ink, dpi, DASH_GAP_IN)
     # The statement's lines bridge into strokes too: the table ends where its column rules do.
-    # A paragraph over it bridges too: failing the whole grid, it starts where they do.
-    for found in find_grids(cleaned.binary, dpi, dashed):
+    # A paragraph over it bridges too: failing the whole grid, it starts where they do (or a
+    # row above, a shaded title row hiding its column rules).
+    for found in find_grids(cleaned.binary, dpi, dashed, bridged=True):
         ended = within_columns(found, dashed[1], dpi)
         if ended is None:
             continue
-        for each in (ended, from_column_tops(ended, dashed[1], dpi)):
-            if each is None:
-                continue
+        for each in (ended, *from_column_tops(ended, dashed[1], dpi)):
             tried.append(_layout_for(cleaned, dashed, each, dpi, engine, flipped, statements))
             if _good(tried[-1]):
                 return tried[-1]
@@ -1203,10 +1202,11 @@ def _read_block(
     if rect is None:
         return OcrText(())
     lines = text_lines(ink, rect, dpi)
+    pieces = partial(line_pieces, ink, dpi=dpi)
     if statements is None:
-        return read_lines(page, lines, _header_done)
+        return read_lines(page, lines, _header_done, pieces=pieces)
     done = partial(_statement_done, statements=statements)
-    return read_lines(page, lines, done, _is_caption, dpi * CAPTION_REACH_IN)
+    return read_lines(page, lines, done, _is_caption, dpi * CAPTION_REACH_IN, pieces)
 
 
 def _reread(field: Field, page: BlockPage, dpi: float) -> Field:

@@ -91,6 +91,8 @@ class Grid:
     xs: tuple[int, ...]
     ys: tuple[int, ...]
     method: str  # "rules", "rules+dashes" (on down its broken rules), "rules+projection", "text"
+    # found by its text from one entry: its row height is a guess (`textgrid`), not measured
+    guessed_pitch: bool = False
 
     @property
     def n_rows(self) -> int:
@@ -457,16 +459,24 @@ def within_columns(grid: Grid, vert: np.ndarray, dpi: float) -> Grid | None:
     return Grid(grid.xs, grid.ys[: last + 2], grid.method)
 
 
-def from_column_tops(grid: Grid, vert: np.ndarray, dpi: float) -> Grid | None:
-    """The grid started at the first row its column rules run up into (`_reaching`), or None
-    when they run up into its first row. The lines of a paragraph over a table found on rules
-    bridged across wide gaps bridge into strokes as the statement's under it do, and the gap
-    over the table's top rule passes for its title row. A title row shaded or printed without
-    column rules is cut too, so the reader tries this grid only when the whole one fails."""
+def from_column_tops(grid: Grid, vert: np.ndarray, dpi: float) -> list[Grid]:
+    """The grid started at the first row its column rules run up into (`_reaching`), then the
+    same with the row above that kept; none when they run up into its first row. The lines
+    of a paragraph over a table found on rules bridged across wide gaps bridge into strokes
+    as the statement's under it do, and the gap over the table's top rule passes for its
+    title row. A title row shaded or printed without column rules shows none running up into
+    it and is cut too: the second grid keeps it. The reader tries these only when the whole
+    grid fails, and keeps the first whose title row places the columns."""
     ys = list(grid.ys)
     while len(ys) > 3 and not _reaching(vert, ys[0], ys[1], dpi, grid.xs, up=True):
         ys.pop(0)
-    return None if len(ys) == len(grid.ys) else Grid(grid.xs, tuple(ys), grid.method)
+    cut = len(grid.ys) - len(ys)
+    if cut == 0:
+        return []
+    out = [Grid(grid.xs, tuple(ys), grid.method)]
+    if cut >= 2:  # (one row cut: the row above is the whole grid's first, tried already)
+        out.append(Grid(grid.xs, grid.ys[cut - 1 :], grid.method))
+    return out
 
 
 # A column rule runs on into a row when it is inked without a break from the row's top rule
@@ -598,9 +608,15 @@ def table_bands(horiz: np.ndarray, vert: np.ndarray, dpi: float) -> list[tuple[i
 
 
 def find_grid(
-    binary: np.ndarray, dpi: float, masks: tuple[np.ndarray, np.ndarray] | None = None
+    binary: np.ndarray,
+    dpi: float,
+    masks: tuple[np.ndarray, np.ndarray] | None = None,
+    bridged: bool = False,
 ) -> Grid | None:
-    """The signature table's grid, or None when the page has no ruled table."""
+    """The signature table's grid, or None when the page has no ruled table. `bridged`: the
+    masks' rules were bridged across a dash's gap, which bridges the statement's lines under
+    a table into rules too; a table ruled across only then has its titles parted only where
+    its rows leave a clear stretch (`textgrid.title_columns`)."""
     horiz, vert = masks if masks is not None else rule_masks(binary, dpi)
     ys, weak, left, right = _row_rules(horiz, dpi)
     if len(ys) < 2:
@@ -682,7 +698,7 @@ def find_grid(
             rules, dashed_rules(binary, (left, max(0, ys[0] - pitch), right, ys[-1] + pitch), dpi)
         )
         ink = cv2.bitwise_and(binary, cv2.bitwise_not(rules))
-        titled = title_columns(ink, ys, left, right, dpi) if len(ys) >= 3 else None
+        titled = title_columns(ink, ys, left, right, dpi, not bridged) if len(ys) >= 3 else None
         if titled is not None:  # rules above its title row are not the table's
             ys, xs = ys[titled[0] :], titled[1]
         else:
@@ -851,7 +867,8 @@ def with_dashed_rows(binary: np.ndarray, grid: Grid, dpi: float) -> Grid:
     chain = [min(start, key=lambda y: abs(y - anchor))]  # (the title row's top is near too)
     if not ruled:  # its pitch is the entries' (one entry gives a guess): the dashes' own
         step = [y - chain[0] for y in lines if ROW_MIN_IN * dpi <= y - chain[0] <= ROW_MAX_IN * dpi]
-        if step and min(step) >= TEXT_PITCH_MIN * pitch:  # not a line halfway down a row
+        # not a line halfway down a row, unless the row height was only guessed
+        if step and (grid.guessed_pitch or min(step) >= TEXT_PITCH_MIN * pitch):
             pitch = float(min(step))
     while True:
         below = [y for y in lines if abs(y - chain[-1] - pitch) <= (LAST_ROW_MAX - 1) * pitch]
@@ -998,19 +1015,23 @@ def _only_rows(mask: np.ndarray, top: int, bottom: int) -> np.ndarray:
 
 
 def find_grids(
-    binary: np.ndarray, dpi: float, masks: tuple[np.ndarray, np.ndarray] | None = None
+    binary: np.ndarray,
+    dpi: float,
+    masks: tuple[np.ndarray, np.ndarray] | None = None,
+    bridged: bool = False,
 ) -> list[Grid]:
-    """Every ruled table on the page, the tallest first: each band of `table_bands` alone.
-    Which one holds the signatures is for the reader to tell from the header row's titles."""
+    """Every ruled table on the page, the tallest first: each band of `table_bands` alone
+    (`bridged`: as `find_grid`'s). Which one holds the signatures is for the reader to tell
+    from the header row's titles."""
     horiz, vert = masks if masks is not None else rule_masks(binary, dpi)
     bands = table_bands(horiz, vert, dpi)
     if len(bands) <= 1:
-        grid = find_grid(binary, dpi, (horiz, vert))
+        grid = find_grid(binary, dpi, (horiz, vert), bridged)
         return [grid] if grid is not None else []
     grids: list[Grid] = []
     for top, bottom in bands:
         banded = (_only_rows(horiz, top, bottom), _only_rows(vert, top, bottom))
-        grid = find_grid(binary, dpi, banded)
+        grid = find_grid(binary, dpi, banded, bridged)
         if grid is None:
             continue
         if grids and _continues(grids[-1], grid, dpi):

@@ -43,6 +43,9 @@ MIN_TITLES = 3
 # A column boundary needs a stretch this wide (inches) clear of every row's ink: wider than
 # a printed word space (~0.04 in), narrower than the gap between two cells' entries (>= 0.08).
 CLEAR_IN = 0.06
+# A table ruled across with this many written rows may part two close titles where fewer than
+# half of the rows write across, clear or not (`_columns`).
+LOOSE_MIN_ROWS = 3
 # A row of the lattice is between these heights (inches).
 ROW_MIN_IN = 0.2
 ROW_MAX_IN = 1.2
@@ -106,16 +109,30 @@ def _groups(lines: list[_Line], dpi: float) -> list[list[_Line]]:
 
 
 def _columns(
-    titles: list[tuple[int, int]], written: np.ndarray, rows: int, dpi: float
+    titles: list[tuple[int, int]],
+    written: np.ndarray,
+    rows: int,
+    dpi: float,
+    ruled_rows: int = 0,
 ) -> list[int] | None:
     """A boundary between every two neighbouring titles: the middle of the widest stretch that
     the fewest of the `rows` write in (`written`: how many rows have ink in each page column),
     no more than OVERFLOW_ROWS of them (a signature that overflows its cell); None when a
-    boundary finds no such stretch."""
+    boundary finds no such stretch.
+
+    `ruled_rows`: the rows are known from rules (not from the lines this is asked about), and
+    this many of them hold writing. Between two titles set close (Village | Election District
+    No.) the entries under the one may run on under the other in several rows and leave no
+    clear stretch; the boundary is then the narrowest crossing that fewer than half of those
+    rows write across (the printed titles say a boundary is there; the writing, where), when
+    there are LOOSE_MIN_ROWS such rows at least (one or two rows' gaps say nothing)."""
     most = max(1, int(rows * OVERFLOW_ROWS)) if rows > 1 else 0
     xs = []
     for (_, right), (left, _) in zip(titles, titles[1:], strict=False):
-        x = _least_written(written[right:left], dpi, most)
+        between = written[right:left]
+        x = _least_written(between, dpi * CLEAR_IN, most)
+        if x is None and ruled_rows >= LOOSE_MIN_ROWS:
+            x = _least_written(between, 1, max(most, (ruled_rows - 1) // 2))
         if x is None:
             return None
         xs.append(right + x)
@@ -262,11 +279,17 @@ def _grid_below(
     ink = written > 0
     left = min(titles[0][0], int(np.argmax(ink))) - pad
     right = max(titles[-1][1], len(ink) - int(np.argmax(ink[::-1]))) + pad
-    return Grid((max(0, left), *xs, min(len(ink) - 1, right)), tuple(ys), "text")
+    bounds = (max(0, left), *xs, min(len(ink) - 1, right))
+    return Grid(bounds, tuple(ys), "text", guessed_pitch=len(rows) == 1)
 
 
 def title_columns(
-    binary: np.ndarray, ys: tuple[int, ...] | list[int], left: int, right: int, dpi: float
+    binary: np.ndarray,
+    ys: tuple[int, ...] | list[int],
+    left: int,
+    right: int,
+    dpi: float,
+    loose: bool = True,
 ) -> tuple[int, list[int]] | None:
     """Column boundaries of a table ruled across only (no vertical rules), from its title row
     and its rows: (the index in `ys` of the title row's top rule, the boundaries), or None.
@@ -276,7 +299,8 @@ def title_columns(
     double rule) is passed over. Between every two neighbouring titles the boundary is the
     middle of the widest stretch that the fewest rows write in (`_columns`). A column with no
     title is no column (an entry's empty end is not a gap between columns). `binary` is the
-    ink without rules."""
+    ink without rules. `loose`: two close titles may be parted where fewer than half of the
+    rows write across (`_columns`' `ruled_rows`), unless a row is prose."""
     for k in range(min(3, len(ys) - 2)):
         clean = _without_specks(binary[ys[k] : ys[-1], left:right], dpi)
         head = ys[k + 1] - ys[k]
@@ -287,10 +311,26 @@ def title_columns(
             np.count_nonzero(clean[a - ys[k] : b - ys[k]], axis=0) > 0
             for a, b in zip(ys[k + 1 :], ys[k + 2 :], strict=False)
         ]
-        xs = _columns(titles, np.sum(rows, axis=0), len(rows), dpi)
+        # (a row of prose, the statement's heading or lines taken in with the table, parts no
+        # columns: with one among the rows, the titles are parted only where it is clear)
+        prose = not loose or any(_prose_row(row, titles, dpi) for row in rows)
+        inked = 0 if prose else sum(bool(row.any()) for row in rows)
+        xs = _columns(titles, np.sum(rows, axis=0), len(rows), dpi, ruled_rows=inked)
         if xs is not None:
             return k, [left, *(left + x for x in xs), right]
     return None
+
+
+def _prose_row(inked: np.ndarray, titles: list[tuple[int, int]], dpi: float) -> bool:
+    """A row whose ink is one piece running from under one title on under the next: a line
+    of prose or a heading, not entries (a row's entries are pieces apart, an overflowing
+    signature among them)."""
+    pieces = _pieces(inked, dpi)
+    if len(pieces) != 1:
+        return False
+    start, end = pieces[0]
+    gaps = zip(titles, titles[1:], strict=False)
+    return any(start < right and end > left for (_, right), (left, _) in gaps)
 
 
 # Of a table's rows, at most this share may write across a column boundary (an overflowing
@@ -298,13 +338,13 @@ def title_columns(
 OVERFLOW_ROWS = 0.2
 
 
-def _least_written(written: np.ndarray, dpi: float, most: int) -> int | None:
-    """The middle of the widest stretch, CLEAR_IN wide at least, written in by the fewest rows
+def _least_written(written: np.ndarray, wide: float, most: int) -> int | None:
+    """The middle of the widest stretch, `wide` pixels at least, written in by the fewest rows
     (no more than `most`), or None."""
     if written.size == 0:
         return None
     for level in range(int(written.min()), most + 1):
-        runs = [(s, e) for s, e in runs_of(written <= level) if e - s >= dpi * CLEAR_IN]
+        runs = [(s, e) for s, e in runs_of(written <= level) if e - s >= wide]
         if runs:
             s, e = max(runs, key=lambda r: r[1] - r[0])
             return (s + e) // 2
