@@ -731,8 +731,9 @@ def test_a_table_without_rules_is_found_from_its_text(unruled_case: Path, spec: 
     filled line."""
     import json
 
+    from pipeline.scan.blocks import without_specks
     from pipeline.scan.table import find_grids
-    from pipeline.scan.textgrid import _without_specks, text_grid
+    from pipeline.scan.textgrid import text_grid
     from synth.degrade import degrade, rasterize_pdf
 
     truth = json.loads((unruled_case / "truth.json").read_text(encoding="utf-8"))
@@ -745,7 +746,7 @@ def test_a_table_without_rules_is_found_from_its_text(unruled_case: Path, spec: 
     assert grid is not None and grid.method == "text"
     assert len(grid.xs) == 7  # six columns
     assert grid.n_rows == len(sheet["lines"])
-    ink = _without_specks(cleaned.binary, dpi)
+    ink = without_specks(cleaned.binary, dpi)
     inked = []
     for k in range(1, len(grid.ys) - 1):
         y0, y1 = grid.ys[k] + 2, grid.ys[k + 1] - 2

@@ -34,6 +34,7 @@ __all__ = [
     "read_lines",
     "runs_of",
     "text_lines",
+    "without_specks",
 ]
 
 # The printed blocks are read at this resolution at most.
@@ -134,27 +135,38 @@ def text_lines(ink: np.ndarray, rect: Rect, dpi: float) -> list[Rect]:
     return out
 
 
-# Ink no bigger than this (inches) either way is a speck, not a letter, when a line's pieces are
-# looked for; pieces of a line closer than PIECE_JOIN_IN are one.
+# Ink no bigger than this (inches) either way is a speck.
 SPECK_IN = 0.025
+# Pieces of a text line closer than this (inches) are one (`line_pieces`).
 PIECE_JOIN_IN = 0.3
 
 
+def without_specks(binary: np.ndarray, dpi: float) -> np.ndarray:
+    """The page without its specks (ink no bigger than SPECK_IN either way), which the
+    cleaner leaves when they are few: scattered over a column's gap they would close it, and
+    one beside the titles would be taken for a title. Dots and full stops go too; only the
+    geometry is read from this image."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
+    small = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) < dpi * SPECK_IN
+    small[0] = False  # the background
+    if not small[1:].any():
+        return binary
+    out = binary.copy()
+    out[small[labels]] = 0
+    return out
+
+
 def line_pieces(ink: np.ndarray, rect: Rect, dpi: float) -> list[Rect]:
-    """A text line's pieces (x, y, w, h): its letters' ink, specks left out, in runs more than
-    PIECE_JOIN_IN apart, each padded as a line is. A scan's specks strewn along a line that
-    holds only a short caption at one end ("Sheet No. 1" at the top right) can leave
-    tesseract reading nothing from the whole line; its pieces alone read."""
+    """A text line's pieces (x, y, w, h): its letters' ink, specks left out (`without_specks`),
+    in runs more than PIECE_JOIN_IN apart, each padded as a line is. A scan's specks strewn
+    along a line that holds only a short caption at one end ("Sheet No. 1" at the top right)
+    can leave tesseract reading nothing from the whole line; its pieces alone read."""
     x, y, w, h = rect
-    band = ink[y : y + h, x : x + w]
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(band, connectivity=8)
-    big = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) >= dpi * SPECK_IN
-    big[0] = False
-    letters = big[labels]
+    letters = without_specks(ink[y : y + h, x : x + w], dpi)
     pad = int(dpi * LINE_PAD_IN)
     return [
         (x + max(0, a - pad), y, min(w, b + pad) - max(0, a - pad), h)
-        for a, b in runs_of(letters.any(axis=0), dpi * PIECE_JOIN_IN)
+        for a, b in runs_of(np.count_nonzero(letters, axis=0) > 0, dpi * PIECE_JOIN_IN)
     ]
 
 

@@ -24,18 +24,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
-from .blocks import inked_lines, runs_of
+from .blocks import inked_lines, runs_of, without_specks
 from .table import Grid
 
 __all__ = ["text_grid", "text_grids"]
 
 # A gap this wide (inches) between inks parts a line into pieces (a word space is ~0.03 in).
 PIECE_GAP_IN = 0.1
-# Ink no bigger than this (inches) either way is a speck.
-SPECK_IN = 0.025
 # Lines whose centres are this close (inches) are one group: a title over several lines.
 TITLE_LEADING_IN = 0.2
 # The title row has at least this many pieces (titles).
@@ -74,24 +71,9 @@ def _pieces(inked: np.ndarray, dpi: float) -> list[tuple[int, int]]:
     return runs_of(inked, dpi * PIECE_GAP_IN)
 
 
-def _without_specks(binary: np.ndarray, dpi: float) -> np.ndarray:
-    """The page without its specks (ink no bigger than SPECK_IN either way), which the
-    cleaner leaves when they are few: scattered over a column's gap they would close it, and
-    one beside the titles would be taken for a title. Dots and full stops go too; only the
-    geometry is read from this image."""
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(binary, connectivity=8)
-    small = np.maximum(stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]) < dpi * SPECK_IN
-    small[0] = False  # the background
-    if not small[1:].any():
-        return binary
-    out = binary.copy()
-    out[small[labels]] = 0
-    return out
-
-
 def _lines(binary: np.ndarray, dpi: float) -> list[_Line]:
     """The page's text lines, top to bottom (ink 255)."""
-    binary = _without_specks(binary, dpi)
+    binary = without_specks(binary, dpi)
     return [
         _Line(a, b, np.count_nonzero(binary[a:b], axis=0) > 0) for a, b in inked_lines(binary, dpi)
     ]
@@ -302,7 +284,7 @@ def title_columns(
     ink without rules. `loose`: two close titles may be parted where fewer than half of the
     rows write across (`_columns`' `ruled_rows`), unless a row is prose."""
     for k in range(min(3, len(ys) - 2)):
-        clean = _without_specks(binary[ys[k] : ys[-1], left:right], dpi)
+        clean = without_specks(binary[ys[k] : ys[-1], left:right], dpi)
         head = ys[k + 1] - ys[k]
         titles = _pieces(np.count_nonzero(clean[:head], axis=0) > 0, dpi)
         if len(titles) < MIN_TITLES or head < dpi * ROW_MIN_IN:
