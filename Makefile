@@ -17,7 +17,7 @@ demo: $(STAMP)
 	$(BIN)/petitions demo --out out/demo
 
 test: $(STAMP)
-	$(BIN)/pytest -q -n 2 --dist loadfile
+	$(BIN)/pytest -q -n 2 --dist worksteal
 
 test-all: $(STAMP)
 	$(BIN)/pytest -q -m ''
