@@ -136,17 +136,28 @@ _ABBREVIATIONS = {
 # fuzzy fallback compares a title with these; the synthetic corpus prints these and others (its
 # held-out families use spellings not listed here, which is what the fuzzy match is for).
 COLUMN_TITLES: dict[str, tuple[str, ...]] = {
-    "date": ("date", "date of signing", "date signed"),
-    "signature": ("signature", "signature of signer", "signature of elector", "signature of voter"),
-    "name": ("printed name", "print name", "name printed", "name"),
+    "date": ("date", "date of signing", "date signed", "date of signature"),
+    "signature": (
+        "signature",
+        "signature of signer",
+        "signature of elector",
+        "signature of voter",
+        "signature of registered voter",
+        "signature of owner",
+        "sign here",
+    ),
+    "name": ("printed name", "print name", "name printed", "name", "full name", "name of signer"),
     "residence": (
         "residence",
         "residence address",
         "address",
         "present residence",
         "residence street and number",
+        "home address",
+        "place of residence",
+        "residence where registered",
     ),
-    "street": ("street and number", "street address"),
+    "street": ("street and number", "street address", "house number and street"),
     "town": ("town", "city/village", "town or city", "village"),
     "ward": ("ward", "ward if any"),
     "election_district": ("election district", "village election district if any", "e d"),
@@ -154,6 +165,8 @@ COLUMN_TITLES: dict[str, tuple[str, ...]] = {
     "signature_residence": ("signature and residence", "signature-residence"),
     "line_number": ("number", "line number"),
 }
+# Every title here is one `HEADER_PATTERNS` gives the same role exactly (a test holds them to
+# it), so a title one OCR slip away from an exact one lands where the exact one would.
 _KNOWN = {title: role for role, titles in COLUMN_TITLES.items() for title in titles}
 # A fuzzy title match at or above this RapidFuzz score places the column (OCR slips, reworded
 # titles: "riinted Name", "Signature of the Elector").

@@ -107,3 +107,46 @@ def test_find_sheet_number(line: str, number: str | None) -> None:
 def test_sheet_caption_without_a_number() -> None:
     m = SHEET_CAPTIONS.search("Page No. b")
     assert m is not None and m.group(0).lower().startswith("page")
+
+
+# Titles forms print that the exact patterns accept (invented for no form in particular).
+PRINTED_TITLES = {
+    "Date of Signature": "date",
+    "Sign Here": "signature",
+    "Signature of Owner": "signature",
+    "Full Name": "name",
+    "Name of Signer": "name",
+    "Home Address": "residence",
+    "Place of Residence": "residence",
+    "Residence where registered": "residence",
+    "House Number and Street": "street",
+    "Election District": "election_district",
+    "Assessed Valuation": "valuation",
+}
+
+
+def _slipped(title: str) -> str:
+    """The title with the letter at its middle lost (a space there: the letter after it)."""
+    middle = len(title) // 2
+    middle += title[middle] == " "
+    return title[:middle] + title[middle + 1 :]
+
+
+@pytest.mark.parametrize(("title", "role"), sorted(PRINTED_TITLES.items()))
+def test_a_title_the_patterns_accept_is_placed_one_letter_misread(title: str, role: str) -> None:
+    """A form's title the exact patterns accept, read by OCR with one letter lost, lands where
+    the exact one would: the fuzzy vocabulary holds the forms the patterns accept."""
+    m = place_title(title)
+    assert m is not None and (m.role, m.exact) == (role, True)
+    m = place_title(_slipped(title))
+    assert m is not None and m.role == role, _slipped(title)
+
+
+def test_the_fuzzy_vocabulary_agrees_with_the_exact_patterns() -> None:
+    """Each title of the fuzzy vocabulary is placed exactly in its own role."""
+    from pipeline.columns import COLUMN_TITLES
+
+    for role, titles in COLUMN_TITLES.items():
+        for title in titles:
+            m = place_title(title)
+            assert m is not None and m.role == role and m.exact, title
