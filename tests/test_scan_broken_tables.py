@@ -98,6 +98,36 @@ def test_a_ruled_row_that_broken_rules_left_several_rows_tall_is_split_on_their_
     assert grid.ys == pytest.approx(rules, abs=3)
 
 
+def test_a_last_row_whose_rules_a_copy_left_a_few_dashes_of_is_a_row() -> None:
+    # Found on a development sheet (c1021 case-001, degraded): the last row rule a line of
+    # dashes and the column rules over the last row only short dashes, a fifth of its height
+    # inked. The table goes on down to that rule: its columns run on, however broken, and
+    # nothing inks beside them. A line of prose in the same place (ink all along it) does not.
+    img = _page()
+    rules = [TOP + k * PITCH for k in range(7)]
+    xs = [X0, X0 + 200, X0 + 500, X0 + 800, X1]
+    for y in rules[:-1]:
+        cv2.line(img, (X0, y), (X1, y), 0, 2)
+    _dashes_across(img, rules[-1])
+    for x in xs:
+        cv2.line(img, (x, rules[0]), (x, rules[-2]), 0, 2)
+        for y in range(rules[-2] + 8, rules[-1] - 8, 26):
+            cv2.line(img, (x, y), (x, y + 2), 0, 2)  # 4 of each 26 pixels inked
+    found = Grid(tuple(xs), tuple(rules[:-1]), "rules")
+    grid = with_dashed_rows(_binary(img), found, DPI)
+    assert grid.ys == pytest.approx(rules, abs=3)
+    # the statement's first line of prose under the table, set where the last row would be
+    prose = _page()
+    for y in rules[:-1]:
+        cv2.line(prose, (X0, y), (X1, y), 0, 2)
+    for x in xs:
+        cv2.line(prose, (x, rules[0]), (x, rules[-2]), 0, 2)
+    _dashes_across(prose, rules[-1])
+    for x in range(X0 + 10, X1 - 20, 14):  # letters all along the line
+        cv2.line(prose, (x, rules[-2] + 20), (x + 4, rules[-2] + 32), 0, 2)
+    assert with_dashed_rows(_binary(prose), found, DPI).ys == pytest.approx(rules[:-1], abs=3)
+
+
 def test_a_title_row_holding_the_first_row_is_split_on_the_dashes_under_the_titles() -> None:
     # The rule under a taller title row broken into dashes: the "title row" found holds the
     # first row too (its entries then read as titles); it is cut on the dashes a row's

@@ -859,6 +859,34 @@ def test_a_foot_row_holding_the_statements_wording_is_no_row() -> None:
     assert _without_statement_rows(grid, ink, FakeEngine(answer), DPI) is grid
 
 
+def test_a_heading_whose_word_space_falls_on_a_column_boundary_still_runs_across_it() -> None:
+    # Found on a development sheet (c1021 case-002): "Statement of Witness:" under a table
+    # ruled across only, its space between two words exactly where the columns part. The
+    # heading runs across the boundary all the same (a word space is narrower than the clear
+    # stretch that parts columns, textgrid.CLEAR_IN), so its "row" is the statement's.
+    from pipeline.scan.reader import _without_statement_rows
+    from pipeline.scan.table import Grid
+    from tests.fakes import FakeEngine
+
+    xs, pitch = (40, 200, 600, 1200), 60
+    ys = tuple(100 + k * pitch for k in range(7))
+    ink = np.zeros((800, 1300), np.uint8)
+    heading = ys[-2] + 30
+    ink[heading : heading + 15, 45:197] = 255  # "Statement of"
+    ink[heading : heading + 15, 202:320] = 255  # "Witness:", a word space (0.03 in) apart
+
+    def answer(rect: Rect, psm: Psm, whitelist: str) -> str:
+        return "Statement of Witness:" if rect[1] <= heading < rect[1] + rect[3] else ""
+
+    grid = Grid(xs, ys, "rules+projection")
+    assert _without_statement_rows(grid, ink, FakeEngine(answer), DPI).ys == ys[:-1]
+    # entries a column's gap apart (0.2 in) on either side of the boundary do not run across
+    ink[heading : heading + 15, 45:320] = 0
+    ink[heading : heading + 15, 45:185] = 255
+    ink[heading : heading + 15, 215:320] = 255
+    assert _without_statement_rows(grid, ink, FakeEngine(answer), DPI) is grid
+
+
 def test_a_kinds_own_statement_ends_the_table_by_its_own_words() -> None:
     # The loose check for statement prose at a table's foot uses the words the statements in
     # the reading context bring (`Statement.marks`), not a list of its own: a kind whose

@@ -98,7 +98,7 @@ from .table import (
     with_dashed_rows,
     within_columns,
 )
-from .textgrid import text_grids
+from .textgrid import CLEAR_IN, text_grids
 from .titles import (
     LINE_NO,
     SIGNATURE_RESIDENCE,
@@ -480,11 +480,12 @@ def _without_statement_rows(
     foot up, and the first that is not the statement's ends the looking."""
     ys = list(grid.ys)
     m = max(2, int(round(dpi * CELL_INSET_IN)))
+    clear = dpi * CLEAR_IN
     while len(ys) > 3:
         top, bottom = ys[-2] + m, ys[-1] - m
-        band = ink[top:bottom, grid.xs[0] : grid.xs[-1]]
+        inked: np.ndarray = np.any(ink[top:bottom, grid.xs[0] : grid.xs[-1]], axis=0)
         inner = [x - grid.xs[0] for x in grid.xs[1:-1]]
-        crossed = any(band[:, max(0, x - 1) : x + 2].any() for x in inner)
+        crossed = any(_written_across(inked, x, clear) for x in inner)
         if bottom - top < 2 or not crossed:
             break
         rect = (grid.xs[0], top, grid.xs[-1] - grid.xs[0], bottom - top)
@@ -492,6 +493,15 @@ def _without_statement_rows(
             break
         ys.pop()
     return grid if len(ys) == len(grid.ys) else replace(grid, ys=tuple(ys))
+
+
+def _written_across(inked: np.ndarray, x: int, clear: float) -> bool:
+    """Whether writing runs across column `x` of a band's inked columns: ink on both sides
+    with no stretch `clear` wide free of it between (a word space or a gap between letters
+    that the boundary happens to fall in is no parting; a column's boundary is, `CLEAR_IN`)."""
+    left = np.flatnonzero(inked[: x + 1])
+    right = np.flatnonzero(inked[x:])
+    return bool(len(left) and len(right)) and int(x + right[0] - left[-1]) < clear
 
 
 def _good(layout: _Layout) -> bool:

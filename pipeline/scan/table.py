@@ -931,8 +931,10 @@ def _split_by_dashes(grid: Grid, lines: Sequence[int], dpi: float) -> Grid:
 
 # The dashes' row height is at least this share of the one a table found by its text guessed.
 TEXT_PITCH_MIN = 0.6
-# A broken column rule inks this share of a row's height at least.
-BROKEN_COLUMN_COVER = 0.3
+# A broken column rule inks this share of a row's height at least: a badly copied foot's
+# leaves a fifth of it or less (0.3 lost such a last row, development c1021); ink beside
+# the rule, not its share, tells a line of prose (`_columns_on`).
+BROKEN_COLUMN_COVER = 0.15
 
 
 def _columns_on(binary: np.ndarray, xs: Sequence[int], top: int, bottom: int, dpi: float) -> bool:

@@ -29,7 +29,7 @@ import numpy as np
 from .blocks import inked_lines, runs_of, without_specks
 from .table import Grid
 
-__all__ = ["text_grid", "text_grids"]
+__all__ = ["CLEAR_IN", "text_grid", "text_grids"]
 
 # A gap this wide (inches) between inks parts a line into pieces (a word space is ~0.03 in).
 PIECE_GAP_IN = 0.1
