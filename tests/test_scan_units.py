@@ -942,3 +942,45 @@ def test_a_line_read_as_nothing_is_read_again_by_its_pieces() -> None:
     pieces = lambda rect: line_pieces(ink, rect, dpi)  # noqa: E731
     read = read_lines(page, [line], lambda ocr: False, pieces=pieces)
     assert read.text == "Sheet No. 1" and {w.line for w in read.words} == {0}
+
+
+def test_a_caption_a_signatures_tail_runs_through_is_read_on_its_own() -> None:
+    # The witness's handwriting and the caption under it are one run of inked rows (the tail
+    # of the signature's "f" reaches down through "Signature of Witness"); read as one, the
+    # caption is lost among the handwriting (the engine here answers so). Parted at the
+    # valley the tail makes, the caption is found, and the line's reading is the parts'.
+    from pipeline.scan.blocks import BlockPage, read_lines, text_lines, touching_parts
+    from pipeline.scan.reader import _is_caption
+    from tests.fakes import FakeEngine
+
+    dpi = 300.0
+    ink = np.zeros((400, 2400), np.uint8)
+    cv2.putText(ink, "duly sworn.", (150, 40), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 255, 2)
+    cv2.putText(ink, "10/04/2026", (150, 150), cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, 2.2, 255, 6)
+    cv2.putText(ink, "Nell Copper", (1300, 150), cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, 2.2, 255, 6)
+    ink[150:260, 1900:1906] = 255  # the tail, down through the caption
+    cv2.putText(ink, "Date", (200, 240), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 255, 2)
+    cv2.putText(ink, "Signature of Witness", (1400, 240), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 255, 2)
+    head, line = text_lines(ink, (0, 0, 2400, 400), dpi)
+    upper, lower = touching_parts(ink, line, dpi)
+    assert upper[1] + upper[3] == lower[1] and 150 <= lower[1] < 215
+    # a line of type is not parted above its x-height (a capital's and a "t"'s stems alone)
+    ink2 = np.zeros((200, 2400), np.uint8)
+    cv2.putText(ink2, "Date", (200, 120), cv2.FONT_HERSHEY_SIMPLEX, 1.2, 255, 2)
+    (alone,) = text_lines(ink2, (0, 0, 2400, 200), dpi)
+    assert touching_parts(ink2, alone, dpi) == [alone]
+
+    def answer(rect: tuple[int, int, int, int], psm: object, whitelist: str) -> str:
+        if rect[1] + rect[3] <= line[1]:
+            return "duly sworn."
+        if rect[1] >= lower[1]:
+            return "Date Signature of Witness"
+        return "1efo4/2026 Me) R Eopeiid" if rect[1] + rect[3] <= lower[1] else "1efo4/2026 Me)"
+
+    engine = FakeEngine(answer)
+    page = BlockPage(engine, 1.0, dpi)
+    alone_read = read_lines(page, [head, line], lambda ocr: True, _is_caption, dpi * 0.35)
+    assert "Witness" not in alone_read.text
+    parts = lambda rect: touching_parts(ink, rect, dpi)  # noqa: E731
+    read = read_lines(page, [head, line], lambda ocr: True, _is_caption, dpi * 0.35, parts=parts)
+    assert read.text.splitlines()[1:] == ["1efo4/2026 Me) R Eopeiid", "Date Signature of Witness"]

@@ -34,6 +34,7 @@ __all__ = [
     "read_lines",
     "runs_of",
     "text_lines",
+    "touching_parts",
     "without_specks",
 ]
 
@@ -170,6 +171,45 @@ def line_pieces(ink: np.ndarray, rect: Rect, dpi: float) -> list[Rect]:
     ]
 
 
+# A row of a text line holding at most this share of the ink of its fullest row is a valley
+# between two lines that touch (a signature's descender reaching down through the caption
+# under it): the line is parted there (`touching_parts`) when the ink either side of it is
+# at least PART_MIN_IN tall, a line of type (the rows above a short word's x-height, a
+# capital's and a "t"'s stems alone, are not). A blurred scan's tail through its caption
+# (`bench/handwriting.py`, development fonts): 19-24 px of ink a row against 375 in the
+# fullest, 5-6%; a line of type's rows above its x-height hold 7% and more, but under
+# PART_MIN_IN of them.
+VALLEY_SHARE = 0.1
+PART_MIN_IN = 0.06
+
+
+def touching_parts(ink: np.ndarray, rect: Rect, dpi: float) -> list[Rect]:
+    """A text line (x, y, w, h) parted at its valleys (VALLEY_SHARE), top to bottom: lines
+    that touch, which tesseract may read as one ("Signature of Witness" under a signature
+    whose tail runs through it, read as part of the signature's words); [rect] when it has
+    no valley with a line's worth of ink either side."""
+    x, y, w, h = rect
+    counts = np.count_nonzero(without_specks(ink[y : y + h, x : x + w], dpi), axis=1)
+    if not counts.any():
+        return [rect]
+    full = counts > counts.max() * VALLEY_SHARE
+    tall = dpi * PART_MIN_IN
+    cuts, start = [], 0
+    for a, b in runs_of(~full):
+        if _extent(full[start:a]) >= tall and _extent(full[b:]) >= tall:
+            cut = a + int(np.argmin(counts[a:b]))
+            cuts.append(cut)
+            start = cut
+    edges = [0, *cuts, h]
+    return [(x, y + t, w, b - t) for t, b in zip(edges, edges[1:], strict=False) if b > t]
+
+
+def _extent(flags: np.ndarray) -> int:
+    """Rows from the first True to the last (0 when none)."""
+    hit = np.flatnonzero(flags)
+    return int(hit[-1] - hit[0] + 1) if len(hit) else 0
+
+
 def _numbered(reads: dict[int, OcrText]) -> OcrText:
     """The lines' reads in page order, their text lines numbered through."""
     words: list[Word] = []
@@ -201,12 +241,15 @@ def read_lines(
     foot_anchor: Callable[[Sequence[Word]], bool] | None = None,
     reach: float = 0.0,
     pieces: Callable[[Rect], list[Rect]] | None = None,
+    parts: Callable[[Rect], list[Rect]] | None = None,
 ) -> OcrText:
     """Read a block's `lines`: from the top until `head_done` (given everything read so far)
     says the rest of the head is not needed; then, with `foot_anchor`, from the bottom up
     until a text line it accepts has been read and every line reaching within `reach` pixels
     above that line's top. Without `foot_anchor` the reading ends with the head. A line read
-    as nothing is read again by its `pieces` when given (`line_pieces`)."""
+    as nothing is read again by its `pieces` when given (`line_pieces`); a line of the foot
+    read without the anchor, again by its `parts` when given and it has more than one
+    (`touching_parts`: the anchor may be a caption a signature's tail joined to it)."""
     reads: dict[int, OcrText] = {}
     top = len(lines)
     for k, rect in enumerate(lines):
@@ -223,10 +266,21 @@ def read_lines(
             break
         reads[k] = _read_line(page, lines[k], pieces)
         if anchor_top is None:
-            by_line: dict[int, list[Word]] = {}
-            for wd in reads[k].words:
-                by_line.setdefault(wd.line, []).append(wd)
-            tops = [min(w.box[1] for w in ws) for ws in by_line.values() if foot_anchor(ws)]
+            tops = _anchor_tops(reads[k], foot_anchor)
+            split = parts(lines[k]) if parts is not None and not tops else []
+            if len(split) > 1:
+                again = _numbered({i: _read_line(page, r, pieces) for i, r in enumerate(split)})
+                found = _anchor_tops(again, foot_anchor)
+                if found:
+                    reads[k], tops = again, found
             if tops:
                 anchor_top = min(tops)
     return _numbered(reads)
+
+
+def _anchor_tops(read: OcrText, foot_anchor: Callable[[Sequence[Word]], bool]) -> list[int]:
+    """The tops of the text lines of `read` that `foot_anchor` accepts."""
+    by_line: dict[int, list[Word]] = {}
+    for wd in read.words:
+        by_line.setdefault(wd.line, []).append(wd)
+    return [min(w.box[1] for w in ws) for ws in by_line.values() if foot_anchor(ws)]

@@ -65,7 +65,7 @@ from ..records import (
 )
 from ..rules.reading import threshold_for
 from . import cells  # a cell's crop and its re-reads when unsure
-from .blocks import BlockPage, inked_lines, line_pieces, read_lines, text_lines
+from .blocks import BlockPage, inked_lines, line_pieces, read_lines, text_lines, touching_parts
 from .clean import RULE_RATIO, Cleaned, binarize, clean_page, rotate_quarter
 from .context import ReadContext
 from .engine import (
@@ -1216,7 +1216,8 @@ def _read_block(
     if statements is None:
         return read_lines(page, lines, _header_done, pieces=pieces)
     done = partial(_statement_done, statements=statements)
-    return read_lines(page, lines, done, _is_caption, dpi * CAPTION_REACH_IN, pieces)
+    parts = partial(touching_parts, ink, dpi=dpi)
+    return read_lines(page, lines, done, _is_caption, dpi * CAPTION_REACH_IN, pieces, parts)
 
 
 def _reread(field: Field, page: BlockPage, dpi: float) -> Field:
