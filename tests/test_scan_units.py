@@ -984,3 +984,38 @@ def test_a_caption_a_signatures_tail_runs_through_is_read_on_its_own() -> None:
     parts = lambda rect: touching_parts(ink, rect, dpi)  # noqa: E731
     read = read_lines(page, [head, line], lambda ocr: True, _is_caption, dpi * 0.35, parts=parts)
     assert read.text.splitlines()[1:] == ["1efo4/2026 Me) R Eopeiid", "Date Signature of Witness"]
+
+
+@pytest.mark.parametrize(
+    ("numbers", "confidence", "doubted"),
+    [
+        (["1.", "2.", "3.", "4.", "5."], 0.3, False),  # each row its number
+        (["", "2.", "", "4", "5."], 0.3, False),  # "1." read as nothing says nothing
+        (["7", "2.", "3.", "4.", "5."], 0.3, False),  # one unsure misread alone
+        (["1.", "2.", "3.", "5.", "6."], 0.3, True),  # a lost rule: rows 4, 5 show 5, 6
+        (["1.", "2.", "3.", "4.", "6."], 0.95, True),  # the last row read surely as 6
+    ],
+)
+def test_the_line_numbers_check_every_row_found(
+    numbers: list[str], confidence: float, doubted: bool
+) -> None:
+    from types import SimpleNamespace
+
+    from pipeline.scan.reader import _numbering_doubts
+    from pipeline.scan.table import Grid
+    from pipeline.scan.titles import LINE_NO
+    from tests.fakes import FakeEngine
+
+    ys = tuple(range(100, 100 + 7 * 90, 90))  # the title row and 5 rows
+    grid = Grid(xs=(50, 200, 900), ys=ys, method="rules")
+    ink = np.zeros((800, 1000), np.uint8)
+    for y in ys[1:-1]:
+        ink[y + 30 : y + 60, 100:130] = 255  # each row's printed number
+
+    def answer(rect: tuple[int, int, int, int], psm: object, whitelist: str) -> str:
+        foot = next(k for k, y in enumerate(ys) if y > rect[1])  # the cell's foot: ys[row + 1]
+        return numbers[foot - 2]
+
+    layout = SimpleNamespace(grid=grid, ink=ink, columns=SimpleNamespace(kinds=(LINE_NO, "date")))
+    doubts = _numbering_doubts(layout, FakeEngine(answer, confidence), 300.0)  # type: ignore[arg-type]
+    assert bool(doubts) is doubted, doubts

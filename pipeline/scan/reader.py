@@ -698,8 +698,10 @@ def _line_fields(layout: _Layout, row: int, engine: OcrEngine, dpi: float) -> tu
 
 
 def _numbering_doubts(layout: _Layout, engine: OcrEngine, dpi: float) -> list[str]:
-    """A printed line-number column checks the rows found: every row has its number, and the
-    first and the last read as 1 and the number of rows. What does not agree is a doubt."""
+    """A printed line-number column checks the rows found: every row has its number, and each
+    reads as its row's (the rows are numbered from 1). A number read surely that disagrees is
+    a doubt; so are NUMBERS_OFF or more that disagree, read however unsurely (a lost rule
+    the grid spread the rows over: rows 10 and 11 of 11 found numbered 11 and 12)."""
     grid = layout.grid
     assert grid is not None
     if LINE_NO not in layout.columns.kinds:
@@ -713,18 +715,27 @@ def _numbering_doubts(layout: _Layout, engine: OcrEngine, dpi: float) -> list[st
             unnumbered.append(row)
     if unnumbered:
         return [f"rows {', '.join(map(str, unnumbered))} have no printed line number"]
-    expected = {rows[0]: 1, rows[-1]: len(rows)}
-    for row, number in expected.items():
+    off: dict[int, tuple[str, float]] = {}
+    for row in rows:
         x0, y0, x1, y1 = _inset(grid, row, col, dpi)
         read = engine.read((x0, y0, x1 - x0, y1 - y0), Psm.SINGLE_LINE, DIGITS)
-        text = read.text.strip()
-        # only a confident reading that disagrees is a doubt ("1." may read as nothing)
-        if text.isdigit() and read.confidence >= NUMBER_SURE and int(text) != number:
-            return [f"row {row} is numbered {text} on the sheet, not {number}"]
+        text = read.text.strip().rstrip(".")
+        # a number read as nothing ("1." often is) says nothing
+        if text.isdigit() and int(text) != row:
+            off[row] = (text, read.confidence)
+    sure = [row for row, (_, conf) in off.items() if conf >= NUMBER_SURE]
+    if sure:
+        return [f"row {sure[0]} is numbered {off[sure[0]][0]} on the sheet, not {sure[0]}"]
+    if len(off) >= NUMBERS_OFF:
+        said = ", ".join(f"{row} as {text}" for row, (text, _) in off.items())
+        return [f"the line numbers do not follow the rows found: rows {said}"]
     return []
 
 
 NUMBER_SURE = 0.8  # a printed line number read this surely contradicts the rows found
+# As many line numbers read, however unsurely, that are not their rows' contradict them too
+# (one alone may be a misread: "7" for a blurred "1.").
+NUMBERS_OFF = 2
 # The page's own evidence of a row below the last one found is looked for this many rows
 # (the usual row height) below it.
 ROWS_BELOW_REACH = 1.25
