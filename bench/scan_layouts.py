@@ -59,6 +59,7 @@ ROW_DOUBTS = (
     "the table's column rules",
     "a rule across",
     "the line-number column",
+    "the line numbers",
     "the statement counts",
 )
 

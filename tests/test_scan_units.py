@@ -990,6 +990,7 @@ def test_a_caption_a_signatures_tail_runs_through_is_read_on_its_own() -> None:
     ("numbers", "confidence", "doubted"),
     [
         (["1.", "2.", "3.", "4.", "5."], 0.3, False),  # each row its number
+        (["1.", "28", "35", "4.", "55"], 0.3, False),  # a full stop read as a digit
         (["", "2.", "", "4", "5."], 0.3, False),  # "1." read as nothing says nothing
         (["7", "2.", "3.", "4.", "5."], 0.3, False),  # one unsure misread alone
         (["1.", "2.", "3.", "5.", "6."], 0.3, True),  # a lost rule: rows 4, 5 show 5, 6

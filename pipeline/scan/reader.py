@@ -699,7 +699,7 @@ def _line_fields(layout: _Layout, row: int, engine: OcrEngine, dpi: float) -> tu
 
 def _numbering_doubts(layout: _Layout, engine: OcrEngine, dpi: float) -> list[str]:
     """A printed line-number column checks the rows found: every row has its number, and each
-    reads as its row's (the rows are numbered from 1). A number read surely that disagrees is
+    reads as its row's (the rows are numbered from 1; "95" for row 9 does). A number read surely that disagrees is
     a doubt; so are NUMBERS_OFF or more that disagree, read however unsurely (a lost rule
     the grid spread the rows over: rows 10 and 11 of 11 found numbered 11 and 12)."""
     grid = layout.grid
@@ -720,8 +720,10 @@ def _numbering_doubts(layout: _Layout, engine: OcrEngine, dpi: float) -> list[st
         x0, y0, x1, y1 = _inset(grid, row, col, dpi)
         read = engine.read((x0, y0, x1 - x0, y1 - y0), Psm.SINGLE_LINE, DIGITS)
         text = read.text.strip().rstrip(".")
-        # a number read as nothing ("1." often is) says nothing
-        if text.isdigit() and int(text) != row:
+        # a number read as nothing ("1." often is) says nothing, and one read as the row's
+        # with more after it ("95" for "9.": its full stop, or a stroke beside it, read as a
+        # digit) agrees with it
+        if text.isdigit() and not text.lstrip("0").startswith(str(row)):
             off[row] = (text, read.confidence)
     sure = [row for row, (_, conf) in off.items() if conf >= NUMBER_SURE]
     if sure:
