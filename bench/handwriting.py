@@ -479,11 +479,12 @@ def ranks(checked: Sequence[Checked], part: str) -> str:
     return "\n".join(out)
 
 
-def reasons(checked: Sequence[Checked], part: str) -> str:
-    mine = [c for c in checked if c.part == part and c.variant == "recognizer"]
+def reasons(checked: Sequence[Checked], part: str, variant: str) -> str:
+    mine = [c for c in checked if c.part == part and c.variant == variant]
     count = Counter(r for c in mine for r in c.reasons)
     total = sum(count.values())
-    out = [f"why signed lines wait for a person ({part}, {total} lines):"]
+    label = f"{part}{VARIANTS[variant]}"
+    out = [f"why signed lines wait for a person ({label}, {total} lines):"]
     out += [f"  {n:5d}  {reason}" for reason, n in count.most_common(12)]
     doubts = Counter(d for c in mine for d in c.sheet_doubts if d)
     out.append(
@@ -760,9 +761,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     for part in PARTS:
         print()
         print(ranks(checked, part))
+    # the stage by default (the recognizer off: [tess]) and with it on
     for part in PARTS:
-        print()
-        print(reasons(checked, part))
+        for variant in ("lattice", "recognizer"):
+            print()
+            print(reasons(checked, part, variant))
     for part in PARTS:
         text, rows = reliability(checked, part)
         print()
