@@ -55,6 +55,28 @@ def _grid_broken_off(rules: list[int], xs: list[int], lost: tuple[int, int]) -> 
     return img
 
 
+def test_column_rules_a_blurred_scan_thickened_are_still_rules() -> None:
+    # A degraded scan's blur and a low threshold left the column rules 7 pixels across at
+    # 150 dpi, past RULE_MAX_IN: they were taken for smeared text and dropped, the table read
+    # as one wide column and no table was found. A stroke that thin running an inch and more
+    # down the page is a rule; a blot of smeared text as tall is far wider.
+    img = _page()
+    rules = [TOP + k * PITCH for k in range(10)]
+    xs = [X0, X0 + 200, X0 + 700, X0 + 850, X1]
+    for y in rules:
+        cv2.line(img, (X0, y), (X1, y), 0, 2)
+    for x in xs:
+        img[rules[0] : rules[-1], x - 3 : x + 4] = 0
+    # a paragraph smeared into a tall dark band is not a column rule
+    img[TOP - 200 : TOP - 40, X0 + 300 : X0 + 420] = 0
+    grid = find_grid(_binary(img), DPI)
+    assert grid is not None
+    assert grid.xs == pytest.approx(xs, abs=4)
+    assert grid.n_rows == 8
+    _, vert = rule_masks(_binary(img), DPI)
+    assert not vert[TOP - 150 : TOP - 60, X0 + 300 : X0 + 420].any()
+
+
 def test_a_heavy_title_rule_whose_thickness_wavers_is_a_rule() -> None:
     # A heavy rule under the title row, a pixel thicker in some stretches than in others (a
     # scan's residual tilt): its thick pieces are all shorter than a heavy rule, but it is

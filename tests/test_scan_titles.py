@@ -76,3 +76,12 @@ def test_an_unplaced_column_is_typed_by_its_content() -> None:
     assert kind_of_content([("", 0.0), ("Jnh Q", 0.3)]) == "signature"
     # a kind the table already has is not given twice
     assert with_content(cols, 3, "date") == cols
+
+
+def test_ink_in_a_second_column_is_no_second_signature() -> None:
+    # A "Signature-Residence" column gives the signature: an untitled column of handwriting
+    # (dates whose title was not read) is not typed as a signature column beside it, so the
+    # sheet's Date column stays unplaced (a doubt, the sheet to a person), never read as ink.
+    cols = place_columns(["", "Signature-Residence", "Ward", "Election District"])
+    assert with_content(cols, 0, "signature") == cols
+    assert with_content(cols, 0, "date").kinds[0] == "date"

@@ -1020,3 +1020,30 @@ def test_the_line_numbers_check_every_row_found(
     layout = SimpleNamespace(grid=grid, ink=ink, columns=SimpleNamespace(kinds=(LINE_NO, "date")))
     doubts = _numbering_doubts(layout, FakeEngine(answer, confidence), 300.0)  # type: ignore[arg-type]
     assert bool(doubts) is doubted, doubts
+
+
+def test_a_title_the_block_read_made_nothing_of_is_read_again_as_one_line() -> None:
+    # A blurred "Date" in a shaded title row's cell, the cell's edges grey: tesseract's block
+    # read gave "bee", which places nothing, so the Date column was typed by its handwritten
+    # content (read as ink: a second signature) and the sheet read no table. The title's ink
+    # read again as one line says "Date".
+    from pipeline.scan.reader import _header_columns
+    from pipeline.scan.table import Grid
+    from tests.fakes import FakeEngine
+
+    grid = Grid(xs=(0, 150, 450, 600), ys=(0, 60, 120, 180), method="rules")
+    ink = np.zeros((180, 600), np.uint8)
+    for x0 in (40, 200, 480):  # a word of print in each title cell
+        for k in range(4):
+            cv2.line(ink, (x0 + 14 * k, 22), (x0 + 14 * k + 10, 38), 255, 2)
+    titles = {0: "bee", 150: "Signature-Residence", 450: "Ward"}
+
+    def answer(rect: Rect, psm: Psm, whitelist: str) -> str:
+        x = rect[0]
+        col = max(k for k in titles if k <= x)
+        if psm is Psm.SINGLE_LINE and col == 0:
+            return "Date"
+        return titles[col] if rect[1] < 60 else ""
+
+    columns = _header_columns(grid, ink, FakeEngine(answer), DPI)
+    assert columns.kinds == ("date", "signature_residence", "ward")

@@ -106,6 +106,7 @@ from .titles import (
     TOWN,
     Columns,
     kind_of_content,
+    map_title,
     place_columns,
     with_content,
 )
@@ -317,10 +318,14 @@ def _header_columns(grid: Grid, layout_ink: np.ndarray, engine: OcrEngine, dpi: 
         x0, y0, x1, y1 = _inset(grid, 0, col, dpi)
         text = engine.read((x0, y0, x1 - x0, y1 - y0), Psm.SINGLE_BLOCK).text
         found = measure_ink(layout_ink[y0:y1, x0:x1], dpi)
-        if not text.strip() and found.present and found.bbox is not None:
-            # a short title ("E.D.") alone in a wide cell: read again as one line
+        if map_title(text) is None and found.present and found.bbox is not None:
+            # a short title ("E.D.") alone in a wide cell, or one the block read made nothing
+            # of (a blurred "Date" in a shaded row's cell, its edges grey, read "bee"): read
+            # again from its ink as one line, kept when it places a column
             rect = cells.ink_rect((x0, y0, x1, y1), found.bbox, dpi)
-            text = engine.read(rect, Psm.SINGLE_LINE).text
+            again = engine.read(rect, Psm.SINGLE_LINE).text
+            if not text.strip() or map_title(again) is not None:
+                text = again
         titles.append(text)
     columns = place_columns(titles)
     if sum(k is not None for k in columns.kinds) < 2:
@@ -699,9 +704,10 @@ def _line_fields(layout: _Layout, row: int, engine: OcrEngine, dpi: float) -> tu
 
 def _numbering_doubts(layout: _Layout, engine: OcrEngine, dpi: float) -> list[str]:
     """A printed line-number column checks the rows found: every row has its number, and each
-    reads as its row's (the rows are numbered from 1; "95" for row 9 does). A number read surely that disagrees is
-    a doubt; so are NUMBERS_OFF or more that disagree, read however unsurely (a lost rule
-    the grid spread the rows over: rows 10 and 11 of 11 found numbered 11 and 12)."""
+    reads as its row's (the rows are numbered from 1; "95" for row 9 does). A number read
+    surely that disagrees is a doubt; so are NUMBERS_OFF or more that disagree, read however
+    unsurely (a lost rule the grid spread the rows over: rows 10 and 11 of 11 found numbered
+    11 and 12)."""
     grid = layout.grid
     assert grid is not None
     if LINE_NO not in layout.columns.kinds:

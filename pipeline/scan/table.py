@@ -54,6 +54,9 @@ DASH_GAP_IN = 0.12
 # runs this long (inches): a heavy rule or a shaded title row's edge.
 RULE_MAX_IN = 0.04
 HEAVY_RULE_MIN_IN = 4.0
+# A column rule thicker than RULE_MAX_IN (a blurred scan) is still a rule when it runs at least
+# this tall (inches): two of the shortest rows a table has.
+RULED_COLUMN_MIN_IN = 1.0
 # A row of the rule image is a rule when its strokes cover this share of the longest rule's
 # length (faint, broken rules keep a fifth of their length; the run of rules is then trimmed to
 # the vertical rules, so text lines above or below the table do not join it).
@@ -137,9 +140,20 @@ def _rule_masks(binary: np.ndarray, dpi: float, bridge_in: float) -> tuple[np.nd
         cv2.morphologyEx(horiz, cv2.MORPH_OPEN, np.ones((t, 1), np.uint8)), binary, dpi
     )
     horiz = cv2.subtract(horiz, cv2.dilate(thick_h, np.ones((3, 3), np.uint8)))
-    thick_v = cv2.morphologyEx(vert, cv2.MORPH_OPEN, np.ones((1, t), np.uint8))
+    thick_v = _smeared(cv2.morphologyEx(vert, cv2.MORPH_OPEN, np.ones((1, t), np.uint8)), t, dpi)
     vert = cv2.subtract(vert, cv2.dilate(thick_v, np.ones((3, 3), np.uint8)))
     return horiz, vert
+
+
+def _smeared(thick: np.ndarray, t: int, dpi: float) -> np.ndarray:
+    """The thick vertical strokes that are smeared text. A column rule blurred a little past
+    RULE_MAX_IN across is kept as a rule: a stroke at most twice that wide on average that
+    runs RULED_COLUMN_MIN_IN tall (a blurred scan's rules; a line of text is a fifth of that
+    tall, and text smeared down across lines is a paragraph wide)."""
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(thick, connectivity=8)
+    tall = stats[:, cv2.CC_STAT_HEIGHT] >= dpi * RULED_COLUMN_MIN_IN
+    narrow = stats[:, cv2.CC_STAT_AREA] <= 2 * t * stats[:, cv2.CC_STAT_HEIGHT]
+    return _without(thick, labels, tall & narrow)
 
 
 def _short(thick: np.ndarray, binary: np.ndarray, dpi: float) -> np.ndarray:
@@ -155,11 +169,17 @@ def _short(thick: np.ndarray, binary: np.ndarray, dpi: float) -> np.ndarray:
         top, hgt = stats[k, cv2.CC_STAT_TOP], stats[k, cv2.CC_STAT_HEIGHT]
         row = binary[top + hgt // 2] > 0
         long[k] = _longest_run(row) >= heavy
-    long[0] = False
-    if not long.any():
-        return thick
-    out = thick.copy()
-    out[long[labels]] = 0
+    return _without(thick, labels, long)
+
+
+def _without(image: np.ndarray, labels: np.ndarray, rules: np.ndarray) -> np.ndarray:
+    """The image less its connected components (`labels`) marked in `rules` (the background,
+    label 0, never)."""
+    rules[0] = False
+    if not rules.any():
+        return image
+    out = image.copy()
+    out[rules[labels]] = 0
     return out
 
 

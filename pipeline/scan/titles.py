@@ -113,8 +113,13 @@ def place_columns(titles: Sequence[str]) -> Columns:
 
 
 def with_content(columns: Columns, col: int, kind: str | None) -> Columns:
-    """The columns with an untitled (or unplaced) column's kind found from its content."""
+    """The columns with an untitled (or unplaced) column's kind found from its content; not
+    a kind whose fields other columns give already (ink in a second column is no second
+    signature where a "Signature and Residence" column gives it)."""
     if kind is None or kind in columns.kinds or columns.kinds[col] is not None:
+        return columns
+    given = _fields_of(kind)
+    if given and all(columns.has(field) for field in given):
         return columns
     kinds = list(columns.kinds)
     kinds[col] = kind
