@@ -762,6 +762,52 @@ def test_prose_and_a_blank_page_give_no_text_grid() -> None:
     assert text_grid(np.zeros((1100, 850), np.uint8), DPI) is None
 
 
+def _put(img: np.ndarray, text: str, x_in: float, y_in: float) -> None:
+    cv2.putText(img, text, (int(x_in * DPI), int(y_in * DPI)), 0, DPI / 300, 255, 2)
+
+
+def test_a_paragraphs_last_words_standing_apart_are_no_title_row() -> None:
+    # Two lines of the petition's paragraph, the first running on past the second's end with
+    # its last words a wide space apart: three pieces, like a title row. Tried first, it
+    # took the place of the table below (two such candidates and the table was never tried).
+    from pipeline.scan.textgrid import text_grids
+
+    ink = np.zeros((int(4 * DPI), int(8.5 * DPI)), np.uint8)
+    first = "We the undersigned electors of the village petition that Local Law No."
+    _put(ink, first, 0.5, 0.5)
+    end = 0.5 + cv2.getTextSize(first, 0, DPI / 300, 2)[0][0] / DPI
+    _put(ink, "3", end + 0.12, 0.5)  # a typewriter face's word spaces: 0.1 in and more
+    _put(ink, "of", end + 0.3, 0.5)
+    _put(ink, "2026 a local law amending the zoning code be submitted to", 0.5, 0.65)
+    for x, title in ((0.6, "Date"), (2.0, "Signature"), (4.6, "Residence"), (7.2, "Ward")):
+        _put(ink, title, x, 1.2)
+    for k in range(3):
+        y = 1.6 + 0.4 * k
+        for x, entry in ((0.5, "9/21/26"), (1.8, "Ann Lee"), (4.2, "12 Elm St"), (7.3, "2")):
+            _put(ink, entry, x, y)
+    grids = text_grids(ink, DPI, most=2)
+    assert grids and len(grids[0].xs) == 5  # the table first, its four columns
+    assert grids[0].ys[0] > int(0.9 * DPI)
+
+
+def test_a_one_entry_text_tables_title_row_keeps_its_titles_whole() -> None:
+    # A table printed without rules, one row written: its row height is guessed from the gap
+    # under the titles, and the title row ended at its titles' ink foot, so the title cells,
+    # read inset, lost their descenders ("Signature" read "Qiagdnature": no Signature column).
+    from pipeline.scan.textgrid import text_grid
+
+    ink = np.zeros((int(4 * DPI), int(8.5 * DPI)), np.uint8)
+    for x, title in ((0.6, "Date"), (2.0, "Signature"), (4.6, "Residence"), (7.2, "Ward")):
+        _put(ink, title, x, 1.2)
+    for x, entry in ((0.5, "9/21/26"), (1.8, "Ann Lee"), (4.2, "12 Elm St"), (7.3, "2")):
+        _put(ink, entry, x, 1.8)
+    grid = text_grid(ink, DPI)
+    assert grid is not None
+    rows = np.flatnonzero(ink[: int(1.5 * DPI)].any(axis=1))
+    foot = int(rows.max())  # the titles' ink foot, "g" in Signature's descender
+    assert grid.ys[1] >= foot + int(0.02 * DPI) + 1  # below it by more than a cell's inset
+
+
 @pytest.mark.parametrize(
     ("printed", "digits_read", "value", "sure"),
     [

@@ -50,6 +50,9 @@ ROW_MAX_IN = 1.2
 # above the next text, and never past this many rows in all.
 TRAIL_MARGIN_IN = 0.08
 MAX_ROWS = 40
+# A line whose widest piece runs this share of its pieces' whole extent is prose: a title row's
+# titles share the table's width among three or more columns.
+PROSE_SPAN = 0.7
 # A group of this many close lines is prose (a paragraph of the statement), not table rows,
 # which are at least ROW_MIN_IN apart.
 PROSE_LINES = 3
@@ -77,6 +80,15 @@ def _lines(binary: np.ndarray, dpi: float) -> list[_Line]:
     return [
         _Line(a, b, np.count_nonzero(binary[a:b], axis=0) > 0) for a, b in inked_lines(binary, dpi)
     ]
+
+
+def _prose_pieces(pieces: list[tuple[int, int]]) -> bool:
+    """A line (or group of lines) whose pieces are prose, not titles: one piece runs across
+    PROSE_SPAN or more of their whole extent. Titles stand apart over their columns; two lines
+    of a paragraph set in a typewriter face make pieces too, where the longer line's last
+    words stand a word space apart beyond the shorter's end ("... Local Law No. 3 of")."""
+    extent = pieces[-1][1] - pieces[0][0]
+    return max(end - start for start, end in pieces) >= PROSE_SPAN * extent
 
 
 def _groups(lines: list[_Line], dpi: float) -> list[list[_Line]]:
@@ -199,7 +211,7 @@ def text_grids(
     for g, group in enumerate(groups):
         title_ink = np.logical_or.reduce([line.inked for line in group])
         titles = _pieces(title_ink, dpi)
-        if len(titles) < MIN_TITLES or len(group) >= PROSE_LINES:
+        if len(titles) < MIN_TITLES or len(group) >= PROSE_LINES or _prose_pieces(titles):
             continue
         below = [(ln, len(grp) >= PROSE_LINES) for grp in groups[g + 1 :] for ln in grp]
         grid = _grid_below(group, titles, below, dpi, prose)
@@ -252,7 +264,11 @@ def _grid_below(
             return None
         first, pitch = fitted
     pad = int(dpi * 0.04)
-    ys = [max(0, title_top - pad), int(round(max(title_bottom, first - pitch / 2)))]
+    # The title row ends a pad below its titles' ink (its cells are read inset: a title cut
+    # at its ink's foot loses its descenders, "Signature" read "Qiagdnature"), and no lower
+    # than halfway to the first row's ink; lower where the rows' lattice says so.
+    foot = min(title_bottom + pad, (title_bottom + rows[0].top) // 2)
+    ys = [max(0, title_top - pad), int(round(max(foot, first - pitch / 2)))]
     filled = min(MAX_ROWS, int(round((rows[-1].centre - first) / pitch)) + 1)
     ys += [int(round(first + (k + 0.5) * pitch)) for k in range(filled)]
     if next_top is not None:  # blank rows in the empty space down to the next text
