@@ -332,13 +332,25 @@ def _draw_entry(
     return stroke
 
 
-def _draw_number(c: Canvas, plan: SheetPlan, rng: random.Random) -> None:
+# A caption at the sheet's foot sits this far (points) above the paper's edge, and at least
+# FOOT_CLEAR under the statement's lowest printed line; where the statement leaves no room,
+# the print shop sets it at the top of the sheet instead (never over the statement's words).
+FOOT_Y = 30.0
+FOOT_CLEAR = 16.0
+
+
+def _draw_number(
+    c: Canvas, plan: SheetPlan, rng: random.Random, lowest: float | None = None
+) -> None:
     """The sheet's number under its caption, where the layout puts it; written by hand after
-    a printed caption when the layout says so."""
+    a printed caption when the layout says so. `lowest`: the baseline of the lowest line
+    printed above the foot (the statement's captions)."""
     lay = plan.layout
     page_w, page_h = lay.page
     where, _, side = lay.number_at.partition("-")
-    y = 30 if where == "foot" else page_h - 24
+    if where == "foot" and lowest is not None and lowest - FOOT_CLEAR < FOOT_Y:
+        where = "top"
+    y = FOOT_Y if where == "foot" else page_h - 24
     of = str(plan.of) if plan.of else "__"
     if not lay.number_written:
         text = lay.number_caption.format(n=plan.number, of=of)
@@ -448,11 +460,12 @@ def draw_sheet(c: Canvas, plan: SheetPlan) -> SheetLayout:
 
     y = ys[-1] - 22
     witness_strokes: tuple[tuple[str, Stroke], ...] = ()
+    lowest = None
     if plan.witness is not None:
-        witness_strokes = _draw_witness(c, plan, plan.witness, y, rng)
+        witness_strokes, lowest = _draw_witness(c, plan, plan.witness, y, rng)
 
     if plan.number is not None:
-        _draw_number(c, plan, rng)
+        _draw_number(c, plan, rng, lowest)
     c.showPage()
     boxes = tuple(
         (xs[0], page_h - a, xs[-1], page_h - b) for a, b in zip(ys[1:], ys[2:], strict=False)
@@ -462,8 +475,9 @@ def draw_sheet(c: Canvas, plan: SheetPlan) -> SheetLayout:
 
 def _draw_witness(
     c: Canvas, plan: SheetPlan, w: WitnessPlan, y: float, rng: random.Random
-) -> tuple[tuple[str, Stroke], ...]:
-    """The Statement of Witness of 9-902(8), its blanks filled in (or dotted when empty)."""
+) -> tuple[tuple[tuple[str, Stroke], ...], float]:
+    """The Statement of Witness of 9-902(8), its blanks filled in (or dotted when empty);
+    returns the strokes written and the baseline of its captions (its lowest line)."""
     lay = plan.layout
     page_w = lay.page[0]
     margin, indent, font = lay.margin, lay.witness_indent, lay.print_font
@@ -544,7 +558,7 @@ def _draw_witness(
     c.setFont(font, 8)
     c.drawString(margin + 40, y, "Date")
     c.drawString(page_w / 2 + 60, y, "Signature of Witness")
-    return tuple(strokes)
+    return tuple(strokes), y
 
 
 def _write_statement(

@@ -145,3 +145,39 @@ def test_other_kinds_in_development_layouts_read_back(
         assert [{f.name: f.text for f in ln.fields} for ln in read.lines] == [
             ln["fields"] for ln in sheet["lines"]
         ]
+
+
+class _Recorder:
+    """A canvas that records where text is drawn (the synthetic generator's calls)."""
+
+    def __init__(self) -> None:
+        self.drawn: list[tuple[float, str]] = []
+
+    def setFont(self, *_: object) -> None:  # noqa: N802 (reportlab's name)
+        pass
+
+    def drawString(self, x: float, y: float, text: str) -> None:  # noqa: N802
+        self.drawn.append((y, text))
+
+    drawRightString = drawCentredString = drawString  # noqa: N815
+
+
+@pytest.mark.parametrize(("lowest", "at_top"), [(200.0, False), (44.0, True)])
+def test_a_foot_caption_is_never_printed_over_the_statement(lowest: float, at_top: bool) -> None:
+    # A statement reaching the sheet's foot had "Sheet 2 of 4" printed over its "Date"
+    # caption: no print shop sets a form so (a synthetic artefact the reader was measured on).
+    # The caption stays FOOT_CLEAR under the statement, else goes to the top of the sheet.
+    import dataclasses
+    import random as _random
+
+    from synth.sheets import CLASSIC, FOOT_CLEAR, SheetPlan, _draw_number
+
+    layout = dataclasses.replace(
+        CLASSIC, number_at="foot-left", number_written=False, number_caption="Sheet {n} of {of}"
+    )
+    plan = SheetPlan(3, "Elmwood Falls", "Albany", "Local Law 3", (), None, layout=layout, of=4)
+    canvas = _Recorder()
+    _draw_number(canvas, plan, _random.Random(1), lowest)  # type: ignore[arg-type]
+    [(y, text)] = canvas.drawn
+    assert text == "Sheet 3 of 4"
+    assert y > layout.page[1] / 2 if at_top else y <= lowest - FOOT_CLEAR
