@@ -395,3 +395,22 @@ def test_a_title_row_whose_top_rule_is_lost_is_found_by_its_column_rules() -> No
     masks = rule_masks(binary, DPI)
     found = find_grid(binary, DPI, masks)
     assert found is not None and title_row_above(masks[1], found, DPI) is None
+
+
+def test_a_line_of_prose_smeared_under_a_table_is_no_rule_a_row_below() -> None:
+    # A degraded scan smears the statement's lines into long strokes as thick as the letters
+    # are tall; the top edge of one has paper above it, as a rule has. It was taken for a rule
+    # a row below the last row found, and three sheets read whole went to a person.
+    from pipeline.scan.table import rule_across
+
+    img = _page()
+    end = TOP + 8 * PITCH
+    span = (X0, end + int(0.6 * PITCH), X1, end + int(1.6 * PITCH))
+    smeared = end + PITCH  # a line of prose 0.1 in tall, smeared across the table's width
+    img[smeared : smeared + int(0.1 * DPI), X0 + 10 : X1 - 40] = 0
+    horiz, _ = rule_masks(_binary(img), DPI)
+    assert not rule_across(horiz, _binary(img), span, DPI)
+    ruled = _page()  # a rule a row below: the doubt stands
+    cv2.line(ruled, (X0, end + PITCH), (X1, end + PITCH), 0, 2)
+    horiz, _ = rule_masks(_binary(ruled), DPI)
+    assert rule_across(horiz, _binary(ruled), span, DPI)

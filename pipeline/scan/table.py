@@ -185,8 +185,7 @@ def _without(image: np.ndarray, labels: np.ndarray, rules: np.ndarray) -> np.nda
 
 def _longest_run(flags: np.ndarray) -> int:
     """The length of the longest run of True."""
-    edges = np.flatnonzero(np.diff(np.concatenate(([0], flags.astype(np.int8), [0]))))
-    return int((edges[1::2] - edges[::2]).max()) if edges.size else 0
+    return max((end - start for start, end in _runs(flags)), default=0)
 
 
 def _peaks(profile: np.ndarray, threshold: float) -> list[tuple[int, int]]:
@@ -266,12 +265,25 @@ def rule_across(
     horiz: np.ndarray, binary: np.ndarray, span: tuple[int, int, int, int], dpi: float
 ) -> bool:
     """A rule in the span (left, top, right, bottom) of the page: a stroke of the rule image
-    ACROSS_RULE of the span's width long, a thin line with paper beside it (a line of prose
-    under a table smears into a long stroke too, with the letters' ink on both sides)."""
+    ACROSS_RULE of the span's width long, no thicker than RULE_MAX_IN, a thin line with paper
+    beside it (a line of prose under a table smears into a long stroke too, as thick as its
+    letters are tall, with their ink on both sides)."""
     left, top, right, bottom = span
     cover = np.count_nonzero(horiz[top:bottom, left:right], axis=1)
-    rows = np.flatnonzero(cover >= ACROSS_RULE * (right - left))
-    return any(_thin_line(top + int(y), horiz, binary, dpi) for y in rows)
+    across = cover >= ACROSS_RULE * (right - left)
+    thick = max(2, int(dpi * RULE_MAX_IN))
+    return any(
+        _thin_line(top + y, horiz, binary, dpi)
+        for a, b in _runs(across)
+        if b - a <= thick
+        for y in range(a, b)
+    )
+
+
+def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
+    """The runs of True, as (start, end) with end exclusive."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], flags.astype(np.int8), [0]))))
+    return list(zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True))
 
 
 # A horizontal rule this share of a table's width long is a row rule.
