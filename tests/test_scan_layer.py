@@ -102,6 +102,7 @@ def _values(sheet: Sheet) -> list[str | None]:
     return [f.text if f is not None else None for f in fields]
 
 
+@pytest.mark.slow
 @pytest.mark.tesseract
 def test_a_good_layer_places_the_blanks_and_tesseract_reads_them(
     born_digital: Path, tmp_path: Path

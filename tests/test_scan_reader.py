@@ -183,10 +183,9 @@ def test_other_kinds_scans_find_every_line(tmp_path: Path, kind: str, variant: s
 
 
 @pytest.mark.tesseract
+@pytest.mark.slow  # (the fast path reads text tables in tests/test_scan_units.py)
 @pytest.mark.parametrize(
-    "spec",
-    [Degrade(), pytest.param(Degrade(rotate=180, skew=2.0), marks=pytest.mark.slow)],
-    ids=["clean", "turned"],
+    "spec", [Degrade(), Degrade(rotate=180, skew=2.0)], ids=["clean", "turned"]
 )
 def test_sheets_printed_without_rules_are_read(tmp_path: Path, spec: Degrade) -> None:
     """A table printed without rules (`textgrid`), upright and upside down and skewed: every
