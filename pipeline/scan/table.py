@@ -24,6 +24,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .blocks import runs_of
+
 __all__ = [
     "RULE_BAND_IN",
     "DASH_GAP_IN",
@@ -185,7 +187,7 @@ def _without(image: np.ndarray, labels: np.ndarray, rules: np.ndarray) -> np.nda
 
 def _longest_run(flags: np.ndarray) -> int:
     """The length of the longest run of True."""
-    return max((end - start for start, end in _runs(flags)), default=0)
+    return max((end - start for start, end in runs_of(flags)), default=0)
 
 
 def _peaks(profile: np.ndarray, threshold: float) -> list[tuple[int, int]]:
@@ -274,16 +276,10 @@ def rule_across(
     thick = max(2, int(dpi * RULE_MAX_IN))
     return any(
         _thin_line(top + y, horiz, binary, dpi)
-        for a, b in _runs(across)
+        for a, b in runs_of(across)
         if b - a <= thick
         for y in range(a, b)
     )
-
-
-def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
-    """The runs of True, as (start, end) with end exclusive."""
-    edges = np.flatnonzero(np.diff(np.concatenate(([0], flags.astype(np.int8), [0]))))
-    return list(zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True))
 
 
 # A horizontal rule this share of a table's width long is a row rule.
