@@ -43,7 +43,7 @@ import pandas as pd
 
 from pipeline.casefile import LimitsConfig, RegisterConfig, RegisterFormat
 from pipeline.errors import UnreadableInputError
-from pipeline.records import RegisterEntry
+from pipeline.records import ADDRESS_FIELDS, RegisterEntry, entry_display, street_address
 
 from .nicknames import NICKNAMES, canonical_given_name
 from .normalize import ADDRESS_WORDS, DIRECTIONALS, STREET_SUFFIXES
@@ -295,11 +295,8 @@ def status_on(entry: RegisterEntry, day: dt.date) -> str:
 
 
 _ENTRY_COLUMNS = ", ".join((*_TEXT_FIELDS, *_DATE_FIELDS, "source_row"))
-# the fields `RegisterEntry.display` reads
-_SHOWN = (
-    "voter_id", "first_name", "middle_name", "last_name", "suffix", "house_number", "half_code",
-    "pre_direction", "street_name", "post_direction", "apartment",
-)  # fmt: skip
+# what a candidate shows: its voter id, name (`entry_display`'s order) and address
+_SHOWN = ("voter_id", "first_name", "middle_name", "last_name", "suffix", *ADDRESS_FIELDS)
 
 
 class RegisterStore:
@@ -432,9 +429,10 @@ class RegisterStore:
             [sorted({int(r) for r in rids})],
         )
         shown = {}
-        for rid, *row in got:
-            e = RegisterEntry(**{f: str(v or "") for f, v in zip(_SHOWN, row, strict=True)})  # type: ignore[arg-type]
-            shown[int(rid)] = (e.voter_id, e.display)  # type: ignore[call-overload]
+        for rid, voter_id, *row in got:
+            first, middle, last, suffix, *address = [str(v or "") for v in row]
+            display = entry_display(first, middle, last, suffix, street_address(*address))
+            shown[int(rid)] = (str(voter_id or ""), display)  # type: ignore[call-overload]
         return shown
 
     def sample_rids(self, n: int, seed: int) -> list[int]:

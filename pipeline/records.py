@@ -27,6 +27,9 @@ from fractions import Fraction
 from typing import Any
 
 __all__ = [
+    "ADDRESS_FIELDS",
+    "entry_display",
+    "street_address",
     "sheet_number_parts",
     "Box",
     "Candidate",
@@ -370,19 +373,47 @@ class RegisterEntry:
     @property
     def display(self) -> str:
         """One line for the review queue: "JOHN A SMITH JR, 12 MAIN ST APT 3"."""
-        parts = (self.first_name, self.middle_name[:1], self.last_name, self.suffix)
-        name = " ".join(p for p in parts if p)
-        address = " ".join(self.address.split())
-        return f"{name}, {address}".upper() if address else name.upper()
+        return entry_display(
+            self.first_name, self.middle_name, self.last_name, self.suffix, self.address
+        )
 
     @property
     def address(self) -> str:
-        number = f"{self.house_number} {self.half_code}".strip()
-        parts = (number, self.pre_direction, self.street_name, self.post_direction)
-        street = " ".join(p for p in parts if p)
-        if self.apartment:
-            street = f"{street} Apt {self.apartment}"
-        return street
+        return street_address(*(getattr(self, f) for f in ADDRESS_FIELDS))
+
+
+# The fields of a register entry's street address, in `street_address`'s order.
+ADDRESS_FIELDS = (
+    "house_number", "half_code", "pre_direction", "street_name", "post_direction", "apartment",
+)  # fmt: skip
+
+
+def street_address(
+    house_number: str,
+    half_code: str,
+    pre_direction: str,
+    street_name: str,
+    post_direction: str,
+    apartment: str,
+) -> str:
+    """`RegisterEntry.address` of these fields: "12 1/2 N MAIN ST Apt 3"."""
+    number = f"{house_number} {half_code}".strip()
+    parts = (number, pre_direction, street_name, post_direction)
+    street = " ".join(p for p in parts if p)
+    if apartment:
+        street = f"{street} Apt {apartment}"
+    return street
+
+
+def entry_display(
+    first_name: str, middle_name: str, last_name: str, suffix: str, address: str
+) -> str:
+    """`RegisterEntry.display` of these fields (`address` as `street_address` writes it),
+    without building the entry: the matcher shows tens of thousands of candidates a batch."""
+    parts = (first_name, middle_name[:1], last_name, suffix)
+    name = " ".join(p for p in parts if p)
+    address = " ".join(address.split())
+    return f"{name}, {address}".upper() if address else name.upper()
 
 
 class ComparisonLevel(StrEnum):
