@@ -808,6 +808,32 @@ def test_a_one_entry_text_tables_title_row_keeps_its_titles_whole() -> None:
     assert grid.ys[1] >= foot + int(0.02 * DPI) + 1  # below it by more than a cell's inset
 
 
+def test_the_tail_of_a_letter_under_a_row_is_no_row_of_its_own() -> None:
+    # A handwritten "g" whose tail runs apart from its row (a thin run of ink just under it):
+    # taken as a line of its own, its centre between two rows made the table's lattice fit
+    # a row height of two thirds, and the sheet read 8 rows for 5 (dev seed 1069, case-001).
+    from pipeline.scan.textgrid import text_grid
+
+    ink = np.zeros((int(5 * DPI), int(8.5 * DPI)), np.uint8)
+    for x, title in ((0.6, "Date"), (2.0, "Signature"), (4.6, "Residence"), (7.2, "Ward")):
+        _put(ink, title, x, 1.2)
+    pitch = 0.34
+    for k in range(3):
+        y = 1.65 + pitch * k
+        for x, entry in ((0.5, "9/21/26"), (1.8, "Ann Lee"), (4.2, "12 Elm St"), (7.3, "2")):
+            _put(ink, entry, x, y)
+    foot = int(np.flatnonzero(ink[: int((1.65 + pitch) * DPI + 5)].any(axis=1)).max())
+    # under the second row, 0.03 in below its ink (lines closer are joined), 0.05 in tall
+    tail = foot + 1 + int(0.03 * DPI)
+    ink[tail : tail + int(0.05 * DPI), int(2.1 * DPI) : int(2.3 * DPI)] = 255
+    _put(ink, "I state that the signers signed in my presence", 0.5, 3.4)
+    grid = text_grid(ink, DPI)
+    assert grid is not None
+    height = (grid.ys[-1] - grid.ys[1]) / (len(grid.ys) - 2)
+    assert abs(height - pitch * DPI) < 0.1 * pitch * DPI  # the rows' own height
+    assert 3 <= len(grid.ys) - 2 <= 5  # 3 written, and blank rows down to the statement
+
+
 @pytest.mark.parametrize(
     ("printed", "digits_read", "value", "sure"),
     [
@@ -909,7 +935,7 @@ def test_a_heading_whose_word_space_falls_on_a_column_boundary_still_runs_across
     # Found on a development sheet (c1021 case-002): "Statement of Witness:" under a table
     # ruled across only, its space between two words exactly where the columns part. The
     # heading runs across the boundary all the same (a word space is narrower than the clear
-    # stretch that parts columns, textgrid.CLEAR_IN), so its "row" is the statement's.
+    # stretch that parts columns, reader.STATEMENT_SPACE_IN), so its "row" is the statement's.
     from pipeline.scan.reader import _without_statement_rows
     from pipeline.scan.table import Grid
     from tests.fakes import FakeEngine
@@ -925,6 +951,12 @@ def test_a_heading_whose_word_space_falls_on_a_column_boundary_still_runs_across
         return "Statement of Witness:" if rect[1] <= heading < rect[1] + rect[3] else ""
 
     grid = Grid(xs, ys, "rules+projection")
+    assert _without_statement_rows(grid, ink, FakeEngine(answer), DPI).ys == ys[:-1]
+    # a typewriter face set bold spaces its words wider, 0.07 in (dev seed 1069, case-004:
+    # the heading's "row" was read as a signed line)
+    ink[heading : heading + 15, 45:320] = 0
+    ink[heading : heading + 15, 45:195] = 255
+    ink[heading : heading + 15, 206:320] = 255
     assert _without_statement_rows(grid, ink, FakeEngine(answer), DPI).ys == ys[:-1]
     # entries a column's gap apart (0.2 in) on either side of the boundary do not run across
     ink[heading : heading + 15, 45:320] = 0

@@ -98,7 +98,7 @@ from .table import (
     with_dashed_rows,
     within_columns,
 )
-from .textgrid import CLEAR_IN, text_grids
+from .textgrid import text_grids
 from .titles import (
     LINE_NO,
     SIGNATURE_RESIDENCE,
@@ -469,6 +469,13 @@ def _layout_for(
     return _Layout(cleaned, grid, ocr_gray, ink, columns, flipped, masks, statement_at)
 
 
+# A row's writing runs across a column boundary (and may be the statement's wording) when no
+# stretch this wide (inches) parts it there: wider than a word space of a typewriter face set
+# bold (0.06 in; "Statement of Witness:" passed for two cells' entries at textgrid.CLEAR_IN), as
+# what is read there, not this, tells a row from the statement.
+STATEMENT_SPACE_IN = 0.1
+
+
 def _without_statement_rows(
     grid: Grid,
     ink: np.ndarray,
@@ -485,7 +492,7 @@ def _without_statement_rows(
     foot up, and the first that is not the statement's ends the looking."""
     ys = list(grid.ys)
     m = max(2, int(round(dpi * CELL_INSET_IN)))
-    clear = dpi * CLEAR_IN
+    clear = dpi * STATEMENT_SPACE_IN
     while len(ys) > 3:
         top, bottom = ys[-2] + m, ys[-1] - m
         inked: np.ndarray = np.any(ink[top:bottom, grid.xs[0] : grid.xs[-1]], axis=0)
@@ -503,7 +510,8 @@ def _without_statement_rows(
 def _written_across(inked: np.ndarray, x: int, clear: float) -> bool:
     """Whether writing runs across column `x` of a band's inked columns: ink on both sides
     with no stretch `clear` wide free of it between (a word space or a gap between letters
-    that the boundary happens to fall in is no parting; a column's boundary is, `CLEAR_IN`)."""
+    that the boundary happens to fall in is no parting; a column's boundary is:
+    `STATEMENT_SPACE_IN`)."""
     left = np.flatnonzero(inked[: x + 1])
     right = np.flatnonzero(inked[x:])
     return bool(len(left) and len(right)) and int(x + right[0] - left[-1]) < clear

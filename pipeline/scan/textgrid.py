@@ -53,6 +53,10 @@ MAX_ROWS = 40
 # A line whose widest piece runs this share of its pieces' whole extent is prose: a title row's
 # titles share the table's width among three or more columns.
 PROSE_SPAN = 0.7
+# A line under this tall (inches) just under another, at most this far below it, is the
+# tails of its letters run apart (printed capitals are 0.1 in tall, handwriting more).
+DESCENDER_MAX_IN = 0.06
+DESCENDER_GAP_IN = 0.04
 # A group of this many close lines is prose (a paragraph of the statement), not table rows,
 # which are at least ROW_MIN_IN apart.
 PROSE_LINES = 3
@@ -67,6 +71,16 @@ class _Line:
     @property
     def centre(self) -> float:
         return (self.top + self.bottom) / 2
+
+
+def _descenders(line: _Line, above: _Line, dpi: float) -> bool:
+    """A line too short to be a line of writing (under DESCENDER_MAX_IN), no more than
+    DESCENDER_GAP_IN under the line above it: that line's descenders, run apart from it (the
+    tail of a handwritten "g" under a row of the table)."""
+    return (
+        line.bottom - line.top < dpi * DESCENDER_MAX_IN
+        and line.top - above.bottom <= dpi * DESCENDER_GAP_IN
+    )
 
 
 def _pieces(inked: np.ndarray, dpi: float) -> list[tuple[int, int]]:
@@ -237,6 +251,11 @@ def _grid_below(
     next_top = None
     seen: list[list[int]] = []
     for line, in_paragraph in below:
+        if rows and _descenders(line, rows[-1], dpi):
+            # the tails of the row's letters ("g", "y") run apart from it: part of that row
+            written += line.inked & ~rows[-1].inked
+            rows[-1] = _Line(rows[-1].top, line.bottom, rows[-1].inked | line.inked)
+            continue
         cols = _columns(titles, written + line.inked, len(rows) + 1, dpi)
         if (
             in_paragraph
