@@ -5,6 +5,8 @@ Every image is drawn by the test with OpenCV (rules, dashes, strokes); no real p
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 import pytest
@@ -363,38 +365,66 @@ def test_a_shaded_title_row_cut_with_the_paragraph_over_it_is_offered_back() -> 
     assert [g.ys for g in from_column_tops(found, vert, DPI)] == [tuple(rules[1:]), tuple(rules)]
 
 
+# A table's rules for the title-row tests: 8 rules across from TOP, 5 column rules.
+TITLED_RULES = [TOP + k * PITCH for k in range(8)]
+TITLED_XS = [X0, X0 + 150, X0 + 420, X0 + 800, X1]
+TITLE_TOP = TOP - int(0.4 * DPI)  # the title row's top, its rule lost
+
+
+def _titled(column_top: int, head: Sequence[tuple[int, int]] = ()) -> np.ndarray:
+    """A page with TITLED_RULES across, the column rules from `column_top` down, and the
+    pieces `head` (x from, x to) of a rule at TITLE_TOP."""
+    img = _page()
+    for y in TITLED_RULES:
+        cv2.line(img, (X0, y), (X1, y), 0, 2)
+    for x in TITLED_XS:
+        cv2.line(img, (x, column_top), (x, TITLED_RULES[-1]), 0, 2)
+    for a, b in head:
+        cv2.line(img, (a, TITLE_TOP), (b, TITLE_TOP), 0, 2)
+    return img
+
+
+def _grid_and_masks(img: np.ndarray) -> tuple[Grid, tuple[np.ndarray, np.ndarray]]:
+    binary = _binary(img)
+    masks = rule_masks(binary, DPI)
+    grid = find_grid(binary, DPI, masks)
+    assert grid is not None
+    return grid, masks
+
+
 def test_a_title_row_whose_top_rule_is_lost_is_found_by_its_column_rules() -> None:
     # The rule over the titles is lost (a heavy rule of broken dashes), so the first rule
     # found is the first row's top and the row taken for the title row is the first
     # signature row. The column rules run on up to the table's top: that is the title row.
-    from pipeline.scan.table import title_row_above
+    from pipeline.scan.table import title_rows_above
 
-    img = _page()
-    head = TOP - int(0.4 * DPI)  # the title row's top, its rule lost
-    rules = [TOP + k * PITCH for k in range(8)]
-    xs = [X0, X0 + 150, X0 + 420, X0 + 800, X1]
-    for y in rules:
-        cv2.line(img, (X0, y), (X1, y), 0, 2)
-    for x in xs:
-        cv2.line(img, (x, head), (x, rules[-1]), 0, 2)
-    binary = _binary(img)
-    masks = rule_masks(binary, DPI)
-    grid = find_grid(binary, DPI, masks)
-    assert grid is not None and grid.ys[0] == pytest.approx(TOP, abs=3)
-    titled = title_row_above(masks[1], grid, DPI)
-    assert titled is not None
-    assert titled.ys[0] == pytest.approx(head, abs=4)
+    grid, masks = _grid_and_masks(_titled(TITLE_TOP))
+    assert grid.ys[0] == pytest.approx(TOP, abs=3)
+    (titled,) = title_rows_above(masks, grid, DPI)
+    assert titled.ys[0] == pytest.approx(TITLE_TOP, abs=4)
     assert titled.ys[1:] == grid.ys and titled.xs == grid.xs
     # a table whose column rules stop at its first rule has its title row already
-    whole = _page()
-    for y in rules:
-        cv2.line(whole, (X0, y), (X1, y), 0, 2)
-    for x in xs:
-        cv2.line(whole, (x, rules[0]), (x, rules[-1]), 0, 2)
-    binary = _binary(whole)
-    masks = rule_masks(binary, DPI)
-    found = find_grid(binary, DPI, masks)
-    assert found is not None and title_row_above(masks[1], found, DPI) is None
+    found, masks = _grid_and_masks(_titled(TITLED_RULES[0]))
+    assert title_rows_above(masks, found, DPI) == []
+
+
+def test_a_title_row_whose_top_rule_and_column_rules_are_broken_is_found_by_that_rule() -> None:
+    # A degraded scan broke the rule over the titles into pieces (two thirds of it left) and
+    # its column rules' ends: no grid has the title row, the first row is taken for it, and
+    # the column rules stop short of the table's top (dev seed 1075 case-005: 0 rows read).
+    # The broken rule still runs across most of the table: the title row's top.
+    from pipeline.scan.table import title_rows_above
+
+    third = (X1 - X0) // 3
+    short = TOP - int(0.12 * DPI)  # the column rules: under a third of the title row
+    grid, masks = _grid_and_masks(_titled(short, [(X0, X0 + third), (X1 - third, X1)]))
+    assert grid.ys[0] == pytest.approx(TOP, abs=3)
+    (titled,) = title_rows_above(masks, grid, DPI)
+    assert titled.ys[0] == pytest.approx(TITLE_TOP, abs=4)
+    assert titled.ys[1:] == grid.ys
+    # a rule over a third of the width is no table's top (a caption's underline, a line above)
+    _, masks = _grid_and_masks(_titled(short, [(X1 - third, X1)]))
+    assert title_rows_above(masks, grid, DPI) == []
 
 
 def test_a_line_of_prose_smeared_under_a_table_is_no_rule_a_row_below() -> None:

@@ -94,7 +94,7 @@ from .table import (
     rule_across,
     rule_masks,
     table_span,
-    title_row_above,
+    title_rows_above,
     with_dashed_rows,
     within_columns,
 )
@@ -392,8 +392,7 @@ def _try_layout(
         if _good(tried[-1]):
             return tried[-1]
         # the rule over its titles lost: the row taken for the title row is the first row
-        titled = title_row_above(masks[1], grid, dpi)
-        if titled is not None:
+        for titled in title_rows_above(masks, grid, dpi):
             tried.append(_layout_for(cleaned, masks, titled, dpi, engine, flipped, statements))
             if _good(tried[-1]):
                 return tried[-1]

@@ -38,7 +38,7 @@ __all__ = [
     "rule_masks",
     "table_bands",
     "table_span",
-    "title_row_above",
+    "title_rows_above",
     "within_columns",
     "with_dashed_rows",
 ]
@@ -1011,13 +1011,18 @@ TITLE_ROW_MIN_IN = 0.15
 TITLE_ROW_MAX_IN = 1.2
 
 
-def title_row_above(vert: np.ndarray, grid: Grid, dpi: float) -> Grid | None:
-    """The grid with a title row above its first rule, or None: where a heavy or broken rule
-    over the titles was not found, the first rule found is the first row's top, and the row
-    taken for the title row is the first signature row. The column rules say where the
-    table's top is: most of the inner ones run on, dashed or whole, above that rule to the
-    title row's top (each followed up across gaps of DASH_GAP_IN). Only a candidate: the
-    reader keeps it when its new title row places the columns."""
+def title_rows_above(
+    masks: tuple[np.ndarray, np.ndarray], grid: Grid, dpi: float
+) -> list[Grid]:
+    """The grid with a title row above its first rule, each way the page shows one: where a
+    heavy or broken rule over the titles was not found, the first rule found is the first
+    row's top, and the row taken for the title row is the first signature row. The table's top
+    is where most of the inner column rules run on to above that rule, dashed or whole (each
+    followed up across gaps of DASH_GAP_IN); or the nearest rule above it, too broken to be
+    found as one, that still runs across BROKEN_TOP_SHARE of the table's width (its column
+    rules broken too). Only candidates, the column rules' first: the reader keeps one when its
+    new title row places the columns."""
+    horiz, vert = masks
     band = max(2, int(dpi * 0.02))
     gap = int(dpi * DASH_GAP_IN)
     first = grid.ys[0]
@@ -1033,9 +1038,34 @@ def title_row_above(vert: np.ndarray, grid: Grid, dpi: float) -> Grid | None:
             top = y
         if top is not None and first - top >= dpi * TITLE_ROW_MIN_IN:
             tops.append(top)
-    if len(tops) * 2 < len(grid.xs) - 2 or len(tops) < 2:
+    found = []
+    if len(tops) * 2 >= len(grid.xs) - 2 and len(tops) >= 2:
+        found.append(int(np.median(tops)))
+    ruled = _broken_rule_above(horiz, grid, dpi)
+    if ruled is not None and all(abs(ruled - y) > dpi * RULE_BAND_IN for y in found):
+        found.append(ruled)
+    return [Grid(grid.xs, (y, *grid.ys), grid.method) for y in found]
+
+
+# A rule over the titles broken into pieces still runs across this share of the table.
+BROKEN_TOP_SHARE = 0.5
+
+
+def _broken_rule_above(horiz: np.ndarray, grid: Grid, dpi: float) -> int | None:
+    """The nearest row above the grid's first rule (TITLE_ROW_MIN_IN to TITLE_ROW_MAX_IN above
+    it) where the horizontal rules' mask covers BROKEN_TOP_SHARE of the table's width: the
+    middle of that run of rows, or None."""
+    first, (left, right) = grid.ys[0], (grid.xs[0], grid.xs[-1])
+    top = max(0, first - int(dpi * TITLE_ROW_MAX_IN))
+    bottom = first - int(dpi * TITLE_ROW_MIN_IN)
+    if bottom <= top or right <= left:
         return None
-    return Grid(grid.xs, (int(np.median(tops)), *grid.ys), grid.method)
+    covered = np.count_nonzero(horiz[top:bottom, left:right], axis=1)
+    runs = runs_of(covered >= BROKEN_TOP_SHARE * (right - left), 2)
+    if not runs:
+        return None
+    a, b = runs[-1]  # the nearest above the first rule
+    return top + (a + b) // 2
 
 
 def _only_rows(mask: np.ndarray, top: int, bottom: int) -> np.ndarray:
