@@ -1072,6 +1072,11 @@ def test_a_caption_a_signatures_tail_runs_through_is_read_on_its_own() -> None:
         (["", "2.", "", "4", "5."], 0.3, False),  # "1." read as nothing says nothing
         (["7", "2.", "3.", "4.", "5."], 0.3, False),  # one unsure misread alone
         (["1.", "2.", "3.", "5.", "6."], 0.3, True),  # a lost rule: rows 4, 5 show 5, 6
+        # misreads of a speckled column (dev seed 1075, case-000): numbers no row of the table
+        # is printed with, and two that follow no one shift
+        (["1.", "2.", "0", "1527", "48"], 0.3, False),
+        (["1.", "2.", "5", "2", "5."], 0.3, False),
+        (["1.", "2.", "3.", "1527", "5."], 0.95, False),  # read surely, but no row's number
         (["1.", "2.", "3.", "4.", "6."], 0.95, True),  # the last row read surely as 6
     ],
 )

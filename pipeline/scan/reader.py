@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
@@ -712,9 +713,12 @@ def _line_fields(layout: _Layout, row: int, engine: OcrEngine, dpi: float) -> tu
 def _numbering_doubts(layout: _Layout, engine: OcrEngine, dpi: float) -> list[str]:
     """A printed line-number column checks the rows found: every row has its number, and each
     reads as its row's (the rows are numbered from 1; "95" for row 9 does). A number read
-    surely that disagrees is a doubt; so are NUMBERS_OFF or more that disagree, read however
-    unsurely (a lost rule the grid spread the rows over: rows 10 and 11 of 11 found numbered
-    11 and 12)."""
+    surely that disagrees is a doubt; so are NUMBERS_OFF or more that disagree by one shift,
+    read however unsurely (a lost rule the grid spread the rows over: rows 10 and 11 of 11
+    found numbered 11 and 12). A number no row of the table could be printed with (0, or
+    further from its row than the table has rows: "1527" read from a speckled "12.") is a
+    misread, and unsure misreads that follow no one shift ("8" for 11, "5" for 7) say nothing
+    of the rows."""
     grid = layout.grid
     assert grid is not None
     if LINE_NO not in layout.columns.kinds:
@@ -736,20 +740,25 @@ def _numbering_doubts(layout: _Layout, engine: OcrEngine, dpi: float) -> list[st
         # a number read as nothing ("1." often is) says nothing, and one read as the row's
         # with more after it ("95" for "9.": its full stop, or a stroke beside it, read as a
         # digit) agrees with it
-        if text.isdigit() and not text.lstrip("0").startswith(str(row)):
+        if (
+            text.isdigit()
+            and not text.lstrip("0").startswith(str(row))
+            and 1 <= int(text) <= row + len(rows)
+        ):
             off[row] = (text, read.confidence)
     sure = [row for row, (_, conf) in off.items() if conf >= NUMBER_SURE]
     if sure:
         return [f"row {sure[0]} is numbered {off[sure[0]][0]} on the sheet, not {sure[0]}"]
-    if len(off) >= NUMBERS_OFF:
+    shifts = Counter(int(text) - row for row, (text, _) in off.items())
+    if shifts and max(shifts.values()) >= NUMBERS_OFF:
         said = ", ".join(f"{row} as {text}" for row, (text, _) in off.items())
         return [f"the line numbers do not follow the rows found: rows {said}"]
     return []
 
 
 NUMBER_SURE = 0.8  # a printed line number read this surely contradicts the rows found
-# As many line numbers read, however unsurely, that are not their rows' contradict them too
-# (one alone may be a misread: "7" for a blurred "1.").
+# As many line numbers read, however unsurely, that are not their rows' by one shift contradict
+# them too (one alone may be a misread: "7" for a blurred "1.").
 NUMBERS_OFF = 2
 # The page's own evidence of a row below the last one found is looked for this many rows
 # (the usual row height) below it.

@@ -1011,9 +1011,7 @@ TITLE_ROW_MIN_IN = 0.15
 TITLE_ROW_MAX_IN = 1.2
 
 
-def title_rows_above(
-    masks: tuple[np.ndarray, np.ndarray], grid: Grid, dpi: float
-) -> list[Grid]:
+def title_rows_above(masks: tuple[np.ndarray, np.ndarray], grid: Grid, dpi: float) -> list[Grid]:
     """The grid with a title row above its first rule, each way the page shows one: where a
     heavy or broken rule over the titles was not found, the first rule found is the first
     row's top, and the row taken for the title row is the first signature row. The table's top
