@@ -1105,6 +1105,45 @@ def test_the_line_numbers_check_every_row_found(
     assert bool(doubts) is doubted, doubts
 
 
+@pytest.mark.parametrize(
+    ("below", "doubted"),
+    [
+        ("7.", True),  # the next row's printed number: a row not found
+        ("I,", False),  # the statement's first word, indented into the column (held out 1067)
+        ("", True),  # ink that reads as nothing: still a doubt
+    ],
+)
+def test_ink_in_the_line_number_column_below_the_table_is_a_number_unless_it_reads_as_words(
+    below: str, doubted: bool
+) -> None:
+    from types import SimpleNamespace
+
+    from pipeline.scan.reader import _rows_below
+    from pipeline.scan.table import Grid
+    from pipeline.scan.titles import LINE_NO
+    from tests.fakes import FakeEngine
+
+    ys = tuple(range(100, 100 + 7 * 90, 90))  # the title row and 5 rows
+    grid = Grid(xs=(50, 200, 900), ys=ys, method="text")
+    ink = np.zeros((1000, 1000), np.uint8)
+    ink[ys[-1] + 40 : ys[-1] + 70, 80:110] = 255  # ink in the column a row below the last
+
+    def answer(rect: tuple[int, int, int, int], psm: object, whitelist: str) -> str:
+        return below if rect[1] <= ys[-1] + 40 < rect[1] + rect[3] else ""
+
+    empty = np.zeros_like(ink)
+    layout = SimpleNamespace(
+        grid=grid,
+        ink=ink,
+        columns=SimpleNamespace(kinds=(LINE_NO, "date")),
+        statement_at=None,
+        rules=(empty, empty),
+        cleaned=SimpleNamespace(binary=empty),
+    )
+    doubts = _rows_below(layout, FakeEngine(answer), 300.0)  # type: ignore[arg-type]
+    assert any("line-number column" in d for d in doubts) is doubted, doubts
+
+
 def test_a_title_the_block_read_made_nothing_of_is_read_again_as_one_line() -> None:
     # A blurred "Date" in a shaded title row's cell, the cell's edges grey: tesseract's block
     # read gave "bee", which places nothing, so the Date column was typed by its handwritten

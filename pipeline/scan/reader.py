@@ -765,11 +765,12 @@ NUMBERS_OFF = 2
 ROWS_BELOW_REACH = 1.25
 
 
-def _rows_below(layout: _Layout, dpi: float) -> list[str]:
+def _rows_below(layout: _Layout, engine: OcrEngine, dpi: float) -> list[str]:
     """The page's own evidence of table rows below the last row found (a faint or broken last
     rule, a table cut short): the column rules run on below it; a rule across the table's
-    width lies a row's height below it; the line-number column has a number below it. Each
-    is a doubt: the lines not found are not dropped silently."""
+    width lies a row's height below it; the line-number column has a number below it (ink
+    within it that does not read as words alone: the first word of the statement's first
+    line, "I,", is none). Each is a doubt: the lines not found are not dropped silently."""
     grid = layout.grid
     assert grid is not None
     if len(grid.ys) < 3 or layout.statement_at is not None:
@@ -801,9 +802,17 @@ def _rows_below(layout: _Layout, dpi: float) -> list[str]:
         doubts.append("a rule across the table lies a row below its last row found")
     if LINE_NO in layout.columns.kinds:
         col = layout.columns.kinds.index(LINE_NO)
-        if _within_column(layout.ink[top:bottom], grid.xs[col], grid.xs[col + 1], dpi):
+        x0, x1 = grid.xs[col], grid.xs[col + 1]
+        if _within_column(layout.ink[top:bottom], x0, x1, dpi) and not _words_alone(
+            engine.read((x0, top, x1 - x0, bottom - top), Psm.SINGLE_BLOCK).text
+        ):
             doubts.append("the line-number column has a number below the last row found")
     return doubts
+
+
+def _words_alone(text: str) -> bool:
+    """Text with letters and no digit: no line number ("I," and "ST", not "7." nor "I7")."""
+    return any(ch.isalpha() for ch in text) and not any(ch.isdigit() for ch in text)
 
 
 def _within_column(ink: np.ndarray, x0: int, x1: int, dpi: float) -> bool:
@@ -1356,7 +1365,7 @@ def read_scan(
         doubts = [
             *layout.columns.doubts,
             *_numbering_doubts(layout, engine, dpi),
-            *_rows_below(layout, dpi),
+            *_rows_below(layout, engine, dpi),
         ]
         top, bottom = grid.ys[0], grid.ys[-1]
     else:
