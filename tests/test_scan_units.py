@@ -1105,6 +1105,29 @@ def test_the_line_numbers_check_every_row_found(
     assert bool(doubts) is doubted, doubts
 
 
+# A table's rows for the checks below its last row: the title row and 5 rows.
+BELOW_YS = tuple(range(100, 100 + 7 * 90, 90))
+
+
+def _layout_below(
+    method: str, kinds: tuple[str, ...], ink: np.ndarray, horiz: np.ndarray
+) -> object:
+    """What `reader._rows_below` looks at: a grid of BELOW_YS, its columns' kinds, the page's
+    ink with the rules erased, its rule image across (and as the binary page)."""
+    from types import SimpleNamespace
+
+    from pipeline.scan.table import Grid
+
+    return SimpleNamespace(
+        grid=Grid(xs=(50, 200, 900), ys=BELOW_YS, method=method),
+        ink=ink,
+        columns=SimpleNamespace(kinds=kinds),
+        statement_at=None,
+        rules=(horiz, np.zeros_like(horiz)),
+        cleaned=SimpleNamespace(binary=horiz.copy()),
+    )
+
+
 @pytest.mark.parametrize(
     ("below", "doubted"),
     [
@@ -1116,32 +1139,44 @@ def test_the_line_numbers_check_every_row_found(
 def test_ink_in_the_line_number_column_below_the_table_is_a_number_unless_it_reads_as_words(
     below: str, doubted: bool
 ) -> None:
-    from types import SimpleNamespace
-
     from pipeline.scan.reader import _rows_below
-    from pipeline.scan.table import Grid
     from pipeline.scan.titles import LINE_NO
     from tests.fakes import FakeEngine
 
-    ys = tuple(range(100, 100 + 7 * 90, 90))  # the title row and 5 rows
-    grid = Grid(xs=(50, 200, 900), ys=ys, method="text")
     ink = np.zeros((1000, 1000), np.uint8)
-    ink[ys[-1] + 40 : ys[-1] + 70, 80:110] = 255  # ink in the column a row below the last
+    at = BELOW_YS[-1] + 40
+    ink[at : at + 30, 80:110] = 255  # ink in the column a row below the last
 
     def answer(rect: tuple[int, int, int, int], psm: object, whitelist: str) -> str:
-        return below if rect[1] <= ys[-1] + 40 < rect[1] + rect[3] else ""
+        return below if rect[1] <= at < rect[1] + rect[3] else ""
 
-    empty = np.zeros_like(ink)
-    layout = SimpleNamespace(
-        grid=grid,
-        ink=ink,
-        columns=SimpleNamespace(kinds=(LINE_NO, "date")),
-        statement_at=None,
-        rules=(empty, empty),
-        cleaned=SimpleNamespace(binary=empty),
-    )
+    layout = _layout_below("text", (LINE_NO, "date"), ink, np.zeros_like(ink))
     doubts = _rows_below(layout, FakeEngine(answer), 300.0)  # type: ignore[arg-type]
     assert any("line-number column" in d for d in doubts) is doubted, doubts
+
+
+@pytest.mark.parametrize(
+    ("there", "doubted"),
+    [
+        ("", True),  # a thin rule a row below, nothing read: a row not found
+        ("12 Elm St Ann Oak", True),  # a row's writing
+        # the statement's first line, the foot of its letters a thin "rule" (dev seed 1079,
+        # case-003: a clean scan sent to a person)
+        ("Statement of Witness:\nI, Rufus Oakhurst state: I am over the age of", False),
+    ],
+)
+def test_a_rule_a_row_below_the_table_is_a_doubt_unless_the_statement_is_written_there(
+    there: str, doubted: bool
+) -> None:
+    from pipeline.scan.reader import _rows_below
+    from tests.fakes import FakeEngine
+
+    horiz = np.zeros((1000, 1000), np.uint8)
+    rule = BELOW_YS[-1] + 70  # a thin line across, with paper above and below it
+    horiz[rule : rule + 2, 50:900] = 255
+    layout = _layout_below("rules", ("date", "signature"), np.zeros_like(horiz), horiz)
+    doubts = _rows_below(layout, FakeEngine(lambda *a: there), 300.0)  # type: ignore[arg-type]
+    assert any("a rule across" in d for d in doubts) is doubted, doubts
 
 
 def test_a_title_the_block_read_made_nothing_of_is_read_again_as_one_line() -> None:

@@ -765,12 +765,19 @@ NUMBERS_OFF = 2
 ROWS_BELOW_REACH = 1.25
 
 
-def _rows_below(layout: _Layout, engine: OcrEngine, dpi: float) -> list[str]:
+def _rows_below(
+    layout: _Layout,
+    engine: OcrEngine,
+    dpi: float,
+    statements: tuple[Statement, ...] = STANDARD_STATEMENTS,
+) -> list[str]:
     """The page's own evidence of table rows below the last row found (a faint or broken last
     rule, a table cut short): the column rules run on below it; a rule across the table's
-    width lies a row's height below it; the line-number column has a number below it (ink
-    within it that does not read as words alone: the first word of the statement's first
-    line, "I,", is none). Each is a doubt: the lines not found are not dropped silently."""
+    width lies a row's height below it (unless what lies there reads as the statement's
+    wording: the foot of its first line's letters passes for a thin rule); the line-number
+    column has a number below it (ink within it that does not read as words alone: the first
+    word of the statement's first line, "I,", is none). Each is a doubt: the lines not found
+    are not dropped silently."""
     grid = layout.grid
     assert grid is not None
     if len(grid.ys) < 3 or layout.statement_at is not None:
@@ -798,7 +805,13 @@ def _rows_below(layout: _Layout, engine: OcrEngine, dpi: float) -> list[str]:
         if seg.shape[0] >= 2 and run_on * 2 > len(inner):
             doubts.append(f"the table's column rules run on below its last row found ({end})")
     below = (left, end + int(pitch * 0.6), right, bottom)
-    if grid.method != "text" and rule_across(horiz, layout.cleaned.binary, below, dpi):
+    if (
+        grid.method != "text"
+        and rule_across(horiz, layout.cleaned.binary, below, dpi)
+        and not prose_pattern(statements).search(
+            engine.read((left, top, right - left, bottom - top), Psm.SINGLE_BLOCK).text
+        )
+    ):
         doubts.append("a rule across the table lies a row below its last row found")
     if LINE_NO in layout.columns.kinds:
         col = layout.columns.kinds.index(LINE_NO)
@@ -1365,7 +1378,7 @@ def read_scan(
         doubts = [
             *layout.columns.doubts,
             *_numbering_doubts(layout, engine, dpi),
-            *_rows_below(layout, engine, dpi),
+            *_rows_below(layout, engine, dpi, context.statements),
         ]
         top, bottom = grid.ys[0], grid.ys[-1]
     else:
