@@ -56,6 +56,8 @@ class Counting:
             yield fn(item)
 
 
+@pytest.mark.slow  # three checks of the demo case (5.5 s); the fast path keeps the re-check's
+# own test below (`test_a_recheck_opens_no_file_through_the_mapper`)
 def test_recheck_reads_nothing_again_and_reports_the_same(demo_case):
     """Checked with a progress bar on a terminal, then again from the cache: the same report
     as a plain check, and no page read the second time."""
