@@ -510,7 +510,7 @@ def _without_statement_rows(
 def _written_across(inked: np.ndarray, x: int, clear: float) -> bool:
     """Whether writing runs across column `x` of a band's inked columns: ink on both sides
     with no stretch `clear` wide free of it between (a word space or a gap between letters
-    that the boundary happens to fall in is no parting; a column's boundary is:
+    that the boundary happens to fall in is no parting: `clear` is wider than any word space,
     `STATEMENT_SPACE_IN`)."""
     left = np.flatnonzero(inked[: x + 1])
     right = np.flatnonzero(inked[x:])
