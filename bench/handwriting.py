@@ -13,7 +13,8 @@ unsure date makes the same of it in law on every likely day is decided on its li
 numbers and stated counts right (the rest flagged), the seconds per sheet, the sheets with a
 sheet-level doubt (a review finding truth does not give the sheet: it sends every line to a
 person), the witnesses' dates right / decided (not flagged) / dated in truth; then why lines
-wait for a person (their review findings, and the sheets' doubts), and the reliability of the
+wait for a person (their review findings, the sheets' doubts, and each witness's date flagged:
+what was read and the days it may be), and the reliability of the
 probabilities of the fields the closed-world stage resolved on the held-out fonts (a table, and
 a plot in bench/out/).
 
@@ -141,6 +142,8 @@ class Checked:
     # sheets with a sheet-level review finding truth does not give the sheet, and its codes
     sheet_doubts: tuple[str, ...]
     witness_dates: tuple[int, int, int]  # right and decided (not flagged), dated in truth
+    # the witnesses' dates dated in truth but flagged: what was read, and the days it may be
+    witness_unsure: tuple[str, ...]
     # per unsure date with a day in the closed world in truth: the truth's rank among the
     # days (0 first) under tesseract's lattices alone, the recognizer alone and the two
     # together; and whether the recognizer's own best-path reading is the truth's day
@@ -305,6 +308,7 @@ def _details(
     dates = [r for r in decided if r.truth_fields.get("date")]
     res = [r for r in decided if r.truth_fields.get("residence")]
     witnessed = _witness_dates(report, truth, ref, fields)
+    unsure_witnesses = _unsure_witness_dates(report, truth, ref)
     return (
         tuple(fields),
         _sheet_figure(report, truth, "number"),
@@ -326,6 +330,7 @@ def _details(
         tuple(reasons),
         _sheet_doubts(report, truth),
         witnessed,
+        unsure_witnesses,
     )
 
 
@@ -380,6 +385,27 @@ def _witness_dates(
             decided += 1
             right += ok
     return right, decided, total
+
+
+def _unsure_witness_dates(
+    report: SufficiencyReport, truth: dict[str, Any], ref: Any
+) -> tuple[str, ...]:
+    """Per witness date dated in truth but flagged (below its threshold): the sheet, truth's
+    day, what was read and how surely, and the days the closed world left it (or that it left
+    it as read: "none of these" likelier than any day)."""
+    out = []
+    for sheet in report.sheets:
+        want = (_truth_sheet(truth, sheet).get("witness") or {}).get("date")
+        got = sheet.witness.date if sheet.witness is not None else None
+        if not want or got is None or got.confidence >= threshold_for("date", got.resolved):
+            continue
+        days = ", ".join(f"{d} {p:.2f}" for d, p in got.alternatives[:3])
+        how = f"days {days}" if got.resolved else "left as read (none of these likelier)"
+        out.append(
+            f"{Path(sheet.page.path).name} p{sheet.page.page_index + 1}: truth {want}, "
+            f"read {got.text!r} at {got.confidence:.2f}, {how}"
+        )
+    return tuple(out)
 
 
 def _sheet_figure(report: SufficiencyReport, truth: dict[str, Any], what: str) -> tuple[int, ...]:
@@ -491,6 +517,12 @@ def reasons(checked: Sequence[Checked], part: str, variant: str) -> str:
         f"  sheets with a sheet-level doubt truth does not give them: {sum(doubts.values())}"
     )
     out += [f"  {n:5d}  {reason}" for reason, n in doubts.most_common(6)]
+    unsure = [w for c in mine for w in c.witness_unsure]
+    out.append(
+        f"  witnesses' dates flagged: {len(unsure)} (left as read: holds its sheet; "
+        "resolved: holds each dated line its days may change)"
+    )
+    out += [f"         {w}" for w in unsure[:12]]
     return "\n".join(out)
 
 
