@@ -501,10 +501,16 @@ def _without_statement_rows(
         if bottom - top < 2 or not crossed:
             break
         rect = (grid.xs[0], top, grid.xs[-1] - grid.xs[0], bottom - top)
-        if not prose_pattern(statements).search(engine.read(rect, Psm.SINGLE_BLOCK).text):
+        if not _statement_in(engine, rect, statements):
             break
         ys.pop()
     return grid if len(ys) == len(grid.ys) else replace(grid, ys=tuple(ys))
+
+
+def _statement_in(engine: OcrEngine, rect: Rect, statements: tuple[Statement, ...]) -> bool:
+    """The band `rect` of the page the engine has reads as the wording of one of `statements`
+    (`forms.prose_pattern`): the statement, not a row of the table."""
+    return bool(prose_pattern(statements).search(engine.read(rect, Psm.SINGLE_BLOCK).text))
 
 
 def _written_across(inked: np.ndarray, x: int, clear: float) -> bool:
@@ -808,9 +814,7 @@ def _rows_below(
     if (
         grid.method != "text"
         and rule_across(horiz, layout.cleaned.binary, below, dpi)
-        and not prose_pattern(statements).search(
-            engine.read((left, top, right - left, bottom - top), Psm.SINGLE_BLOCK).text
-        )
+        and not _statement_in(engine, (left, top, right - left, bottom - top), statements)
     ):
         doubts.append("a rule across the table lies a row below its last row found")
     if LINE_NO in layout.columns.kinds:

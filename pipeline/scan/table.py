@@ -270,9 +270,8 @@ def rule_across(
     ACROSS_RULE of the span's width long, no thicker than RULE_MAX_IN, a thin line with paper
     beside it (a line of prose under a table smears into a long stroke too, as thick as its
     letters are tall, with their ink on both sides)."""
-    left, top, right, bottom = span
-    cover = np.count_nonzero(horiz[top:bottom, left:right], axis=1)
-    across = cover >= ACROSS_RULE * (right - left)
+    across = _rows_across(horiz, span, ACROSS_RULE)
+    top = span[1]
     thick = max(2, int(dpi * RULE_MAX_IN))
     return any(
         _thin_line(top + y, horiz, binary, dpi)
@@ -284,6 +283,13 @@ def rule_across(
 
 # A horizontal rule this share of a table's width long is a row rule.
 ACROSS_RULE = 0.6
+
+
+def _rows_across(horiz: np.ndarray, span: tuple[int, int, int, int], share: float) -> np.ndarray:
+    """Per row of the span (left, top, right, bottom): whether the rule image covers `share`
+    of its width there."""
+    left, top, right, bottom = span
+    return np.count_nonzero(horiz[top:bottom, left:right], axis=1) >= share * (right - left)
 
 
 def _pitch(ys: list[int], candidates: list[int], dpi: float) -> float:
@@ -1058,8 +1064,7 @@ def _broken_rule_above(horiz: np.ndarray, grid: Grid, dpi: float) -> int | None:
     bottom = first - int(dpi * TITLE_ROW_MIN_IN)
     if bottom <= top or right <= left:
         return None
-    covered = np.count_nonzero(horiz[top:bottom, left:right], axis=1)
-    runs = runs_of(covered >= BROKEN_TOP_SHARE * (right - left), 2)
+    runs = runs_of(_rows_across(horiz, (left, top, right, bottom), BROKEN_TOP_SHARE), 2)
     if not runs:
         return None
     a, b = runs[-1]  # the nearest above the first rule
