@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.cli import main
+from pipeline.cli import DEMO_CASE, main
 from pipeline.errors import ExitCode
 
 
@@ -20,21 +20,17 @@ def report(out: Path) -> dict:
     return json.loads((out / "report.json").read_text())
 
 
-def test_bundled_case_matches_its_ground_truth(demo_case, tmp_path, capsys):
-    out = tmp_path / "out"
-    assert main(["check", str(demo_case), "--out", str(out), "--engine", "local"]) == 0
-    doc, want = report(out), truth(demo_case)
+def test_demo_command_checks_the_bundled_case_to_its_ground_truth(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "d"
+    assert main(["demo", "--engine", "local", "--out", str(out)]) == 0
+    doc, want = report(out), truth(DEMO_CASE)
     assert doc["verdict"]["value"] == want["verdict"]
     for key in ("lines_read", "blank", "valid", "invalid", "needs_review", "required"):
         assert doc["totals"][key] == want[key], key
     assert (out / "lines.csv").is_file() and (out / "report.html").is_file()
     assert "verdict: " in capsys.readouterr().out
     assert gc.isenabled()  # only the program itself pauses its collector (cli._freeze_imports)
-
-
-def test_demo_command(tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
-    assert main(["demo", "--engine", "local", "--out", str(tmp_path / "d")]) == 0
 
 
 def test_a_file_that_is_not_a_pdf_is_reported_and_the_batch_goes_on(demo_case, tmp_path, capsys):
