@@ -12,9 +12,12 @@ times the time). Prints, per corpus: numbers right at the review threshold, flag
 it, or no number: a person reads them), wrong and not flagged (must be 0), the highest
 confidence of a wrong value, the reader's own figure before the case's closed world, the
 same reads judged on tesseract's lattices alone ("[tess]": the project's recognizer's
-weight 0) and the CPU seconds a sheet of this reading. `--fit` prints the grid's best
-settings on the corpora given, all development ones (most right with none wrong and no
-wrong value above 0.70). Synthetic data only; no real person's data.
+weight 0) and the CPU seconds a sheet of this reading; then the same reads without the
+sheets' order (`resolve_numbers(order=False)`: "[no order]") and with each case's sheets
+shuffled five ways ("[shuffled]": the worst of them, and the wrong ones of all five, which
+must be 0: a case scanned out of order is read on its reads alone). `--fit` prints the
+grid's best settings on the corpora given, all development ones (most right with none wrong
+and no wrong value above 0.70). Synthetic data only; no real person's data.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import itertools
 import json
 import math
 import os
+import random
 import sys
 import time
 from collections import Counter
@@ -61,11 +65,12 @@ def read_corpus(corpus: Path) -> list[Read]:
     return out
 
 
-def score(reads: list[Read], verbose: bool = False) -> Counter:
+def score(reads: list[Read], verbose: bool = False, order: bool = True) -> Counter:
     c: Counter = Counter()
     for case, group in itertools.groupby(reads, key=lambda r: r[0]):
         rows = list(group)
-        for (_, n, before), got in zip(rows, cw.resolve_numbers([r[2] for r in rows]), strict=True):
+        numbers = cw.resolve_numbers([r[2] for r in rows], order=order)
+        for (_, n, before), got in zip(rows, numbers, strict=True):
             c["sheets"] += 1
             c["alone"] += _right(n, before)
             if _right(n, got):
@@ -81,6 +86,18 @@ def score(reads: list[Read], verbose: bool = False) -> Counter:
                 text = got and (got.text, got.confidence)
                 print(f"  {Path(case).name}/{Path(case).parent.name}: {n} read {text}")
     return c
+
+
+def shuffled(reads: list[Read], seed: int = 0) -> list[Read]:
+    """Each case's sheets in a random order (as if scanned out of order): its order says
+    little, and must make no number wrong."""
+    rng = random.Random(seed)
+    out: list[Read] = []
+    for _, group in itertools.groupby(reads, key=lambda r: r[0]):
+        rows = list(group)
+        rng.shuffle(rows)
+        out += rows
+    return out
 
 
 def _right(n: int | None, f: Field | None) -> bool:
@@ -133,6 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     head = f"{'':24}{'right':>16}{'flagged':>9}{'wrong':>7}{'max wrong':>11}{'reader alone':>15}"
     print(head + f"{'[tess] right':>16}{'wrong':>7}{'max wrong':>11}  s/sheet")
+    tails: list[str] = []
     fitted = cw.NUMBER_PARAMS
     for corpus in args.corpora:
         start = time.process_time()
@@ -148,7 +166,23 @@ def main(argv: list[str] | None = None) -> int:
             f"{c['max_wrong'] / 1000:>11.3f}{_share(c, 'alone'):>15}"
             f"{_share(t, 'right'):>16}{t['wrong']:>7}{t['max_wrong'] / 1000:>11.3f}{cpu:>9.2f}"
         )
+        # the same reads without the sheets' order, and with each case's sheets shuffled
+        plain = score(reads, order=False)
+        mixed = [score(shuffled(reads, seed)) for seed in range(SHUFFLES)]
+        worst = min(mixed, key=lambda m: m["right"])
+        tails.append(
+            f"{corpus.name:24}{_share(plain, 'right'):>16}{plain['wrong']:>7}"
+            f"{plain['max_wrong'] / 1000:>11.3f}"
+            f"{_share(worst, 'right'):>16}{sum(m['wrong'] for m in mixed):>7}"
+            f"{max(m['max_wrong'] for m in mixed) / 1000:>11.3f}"
+        )
+    print(f"\n{'':24}{'[no order] right':>16}{'wrong':>7}{'max wrong':>11}"
+          f"{'[shuffled] worst':>16}{'wrong':>7}{'max wrong':>11}")  # fmt: skip
+    print("\n".join(tails))
     return 0
+
+
+SHUFFLES = 5  # seeded shuffles of each case's sheets (`shuffled`)
 
 
 if __name__ == "__main__":

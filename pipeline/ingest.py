@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import stat
 from collections.abc import Sequence
 from pathlib import Path
@@ -61,16 +62,24 @@ _FOLDER_IN_SHEETS = (
 )
 
 
+def name_order(path: Path) -> tuple[tuple[str | int, ...], str]:
+    """A file's place among its folder's as a person counts them: "sheet 2" before "sheet 10"
+    (zero-padded names sort as they did); a scanned stack's order is its files' (the sheet
+    numbers' closed world reads each sheet by its neighbours: `closedworld.sheetno`)."""
+    parts = re.split(r"(\d+)", path.name)
+    return tuple(int(t) if i % 2 else t.casefold() for i, t in enumerate(parts)), path.name
+
+
 def discover(paths: Sequence[Path]) -> tuple[list[Path], list[FileError]]:
-    """The sheet files under the given paths, folders expanded in name order. Files of a kind we
-    cannot read are reported, not skipped silently (hidden files and README files excepted); so
-    is a folder inside a folder of sheets (its files are not read: not followed, a link to a
-    folder cannot loop)."""
+    """The sheet files under the given paths, folders expanded in name order (`name_order`).
+    Files of a kind we cannot read are reported, not skipped silently (hidden files and README
+    files excepted); so is a folder inside a folder of sheets (its files are not read: not
+    followed, a link to a folder cannot loop)."""
     files: list[Path] = []
     errors: list[FileError] = []
     for p in paths:
         if p.is_dir():
-            children = sorted(p.iterdir())
+            children = sorted(p.iterdir(), key=name_order)
             for c in (c for c in children if c.is_dir() and not c.name.startswith(".")):
                 errors.append(FileError(str(c), f"{c}: {_FOLDER_IN_SHEETS}"))
             children = [c for c in children if not c.is_dir()]

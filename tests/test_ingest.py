@@ -23,6 +23,16 @@ def test_discover_reports_files_it_cannot_read(tmp_path):
     assert sorted(Path(e.path).name for e in errors) == ["gone.pdf", "notes.docx"]
 
 
+def test_a_folder_s_files_are_taken_as_a_person_counts_them(tmp_path):
+    # a stack scanned as "scan 1" .. "scan 10": the order the sheets were in, not "1, 10, 2"
+    for name in ("scan 10.pdf", "scan 2.pdf", "scan 1.pdf", "Scan 3.png", "scan-02b.pdf"):
+        (tmp_path / name).write_bytes(b"")
+    files, _ = discover([tmp_path])
+    assert [f.name for f in files] == [
+        "scan 1.pdf", "scan 2.pdf", "Scan 3.png", "scan 10.pdf", "scan-02b.pdf"
+    ]  # fmt: skip
+
+
 def test_not_a_pdf(tmp_path):
     bad = tmp_path / "x.pdf"
     bad.write_text("hello")

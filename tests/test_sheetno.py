@@ -252,8 +252,9 @@ def test_the_recognizer_reads_a_digit_tesseract_saw_nothing_of_or_misread() -> N
     got = resolve_numbers([*fields[:2], _recognized(blind, "3"), *fields[3:]])[2]
     assert got is not None and got.text == "Sheet No. 3" and got.confidence >= SURE
     # tesseract hesitates between 9 and 5 ("Page No. 5" read as 9); the recognizer reads 5
+    # (the sheets scanned out of order, so that their order says nothing of it)
     hesitant = _number((_digit(("9", 0.6), ("5", 0.45)),))
-    fields = [_clear(1), _clear(2), _clear(3), _clear(4), hesitant, _clear(6), _clear(7)]
+    fields = [_clear(6), _clear(1), _clear(7), _clear(2), hesitant, _clear(3), _clear(4)]
     assert resolve_numbers(fields)[4].confidence < SURE  # type: ignore[union-attr]
     got = resolve_numbers([*fields[:4], _recognized(hesitant, "5"), *fields[5:]])[4]
     assert got is not None and got.text == "Sheet No. 5" and got.confidence >= SURE
@@ -320,3 +321,24 @@ def test_a_value_two_unsure_sheets_are_read_as_is_neither_s_for_sure() -> None:
     got = resolve_numbers([*(_clear(n) for n in range(1, 8)), eight, nine])
     assert [f.text for f in got[7:] if f] == ["Sheet No. 9", "Sheet No. 9"]
     assert all(f is not None and f.confidence < SURE for f in got[7:])
+
+
+def test_a_sheet_between_neighbours_read_one_apart_is_read_by_their_order() -> None:
+    # a hesitant "6" (a 9 nearly as likely) between a sure 5 and a sure 7: the stack's order
+    # says 6, where the case's sure neighbours run one apart
+    hesitant = _number((_digit(("6", 0.45), ("9", 0.35)),))
+    fields = [*(_clear(n) for n in range(1, 6)), hesitant, _clear(7), _clear(8)]
+    got = resolve_numbers(fields)[5]
+    assert got is not None and got.text == "Sheet No. 6" and got.confidence >= SURE
+    # scanned out of order (no two sure neighbours one apart) the order says little
+    shuffled = [fields[k] for k in (4, 1, 6, 2, 5, 0, 7, 3)]
+    got = resolve_numbers(shuffled)[4]
+    assert got is not None and got.confidence < SURE
+
+
+def test_the_order_never_chooses_a_value_the_sheet_hardly_reads() -> None:
+    # sheet 3 is missing (a gap, the numbering rule's note): the next sheet reads "4"
+    # hesitantly, and its reads hardly give 3, so the order does not make it 3
+    hesitant = _number((_digit(("4", 0.6), ("3", 0.05)),))
+    got = resolve_numbers([_clear(1), _clear(2), hesitant, _clear(5)])
+    assert got[2] is not None and got[2].text == "Sheet No. 4"

@@ -23,7 +23,10 @@ A number the reader read surely (`pipeline.scan.sheetno`: two reads agreeing, pr
 case's evidence, a sheet at a time: a value another sheet holds surely is unlikely for this
 one (each value's probability is multiplied by the chance that no other sheet holds it).
 This raises the confidence of a sheet whose reads hesitate between a value another sheet
-holds and one no sheet does, and lowers it where it hesitates towards a value taken. A
+holds and one no sheet does, and lowers it where it hesitates towards a value taken. And the
+stack's order: a sheet is likely numbered one past the sheet before it and one short of the
+sheet after it, as likely as the case's surely read neighbours say (`_order_evidence`: a
+case scanned out of order learns that its order says little). A
 duplicate or a gap is never corrected away: the case's evidence may choose another value
 only among those the sheet's own reads give at least SWITCH_FLOOR; otherwise the sheet
 keeps its own reading at its (low) confidence and goes to a person, and
@@ -74,6 +77,10 @@ BEYOND_PRIOR = 0.25  # their prior weight, against 1 for a value within the case
 SWITCH_FLOOR = 0.2  # the case's evidence chooses only among values the reads give this much
 SHARED_CAP = 0.5  # the confidence of a resolved number another sheet is read as too
 TILES = 3  # `pipeline.scan.cells.tile`: a tiled read says the number this many times
+# The prior on the share of neighbouring sheets numbered one apart (`_order_evidence`), as
+# counts (one apart, not): a case's sure pairs soon outweigh it.
+ORDER_PRIOR = (1.0, 2.0)
+SURE_OWN = 0.95  # a neighbour whose own reads give its value this much counts towards `rho`
 
 
 def _label(field: Field) -> str:
@@ -138,6 +145,42 @@ def _lattice_costs(field: Field, values: Sequence[str], params: Params) -> np.nd
     return low - np.log(np.exp(-(stack - low)).mean(axis=0))
 
 
+def _order_evidence(own: np.ndarray, stands: set[int]) -> np.ndarray:
+    """Each sheet's likelihood of each value 1..top (relative to no evidence: 1) from its
+    neighbours in the case's order (files by name, pages in order: how a stack is scanned):
+    a sheet is numbered one past the sheet before it, and one short of the sheet after it,
+    with probability `rho`, else anything. `rho` is the case's own: the share of neighbouring
+    pairs both read surely (`_sure_values`) that are numbered one apart, under a prior of
+    ORDER_PRIOR (a case scanned out of order has a small `rho`, and its order says little).
+    A neighbour's evidence is its own reads' probabilities (`own`), not what they resolve to,
+    so an unsure neighbour says as little as it knows and no sheet's doubt feeds back on
+    itself. The first sheet's "neighbour before" is the number 0 (9-902(8) and 6-134 number
+    sheets from one). A gap or a duplicate beside an unsure sheet is never made up: a value
+    its own reads give under SWITCH_FLOOR is not chosen (`resolve_numbers`)."""
+    n, width = own.shape
+    top, values = width - 1, own[:, 1:]  # values[k, v - 1]: P(sheet k is v)
+    sure = _sure_values(own, stands)
+    pairs = [(a, b) for a, b in zip(sure, sure[1:], strict=False) if a and b]
+    yes, no = ORDER_PRIOR
+    rho = (yes + sum(b == a + 1 for a, b in pairs)) / (yes + no + len(pairs))
+    from_before = np.zeros((n, top))  # [k, v - 1]: P(sheet k - 1 is v - 1)
+    from_before[1:, 1:] = values[:-1, :-1]
+    from_before[0, 0] = 1.0  # the first sheet follows "sheet 0"
+    from_after = np.zeros((n, top))  # [k, v - 1]: P(sheet k + 1 is v + 1)
+    from_after[:-1, :-1] = values[1:, 1:]
+    # P(sheet k is v | a neighbour) against no evidence: rho * P(neighbour fits) * top + 1 - rho
+    return (rho * from_before * top + (1 - rho)) * (rho * from_after * top + (1 - rho))
+
+
+def _sure_values(own: np.ndarray, stands: set[int]) -> list[int | None]:
+    """Each sheet's value where it stands as read or its own reads give it SURE_OWN or more."""
+    out: list[int | None] = []
+    for k, p in enumerate(own):
+        v = int(p.argmax())
+        out.append(v if v and (k in stands or p[v] >= SURE_OWN) else None)
+    return out
+
+
 def resolve_sheet_numbers(sheets: Sequence[Sheet]) -> list[Sheet]:
     """The case's sheets with their OCR-read numbers read among 1..K and against each other
     (`resolve_numbers`)."""
@@ -148,10 +191,11 @@ def resolve_sheet_numbers(sheets: Sequence[Sheet]) -> list[Sheet]:
     ]
 
 
-def resolve_numbers(fields: Sequence[Field | None]) -> list[Field | None]:
-    """A case's sheet numbers (None: a sheet without one), those read by OCR read among 1..K
-    and against each other (see the module's docstring); the others, and numbers whose
-    likeliest reading is "none of these", as they were."""
+def resolve_numbers(fields: Sequence[Field | None], order: bool = True) -> list[Field | None]:
+    """A case's sheet numbers (None: a sheet without one) in the case's order, those read by
+    OCR read among 1..K, against each other and, with `order`, by their neighbours
+    (`_order_evidence`; see the module's docstring); the others, and numbers whose likeliest
+    reading is "none of these", as they were."""
     ocr = [k for k, f in enumerate(fields) if f is not None and f.source is Source.OCR]
     if not ocr:
         return list(fields)
@@ -187,6 +231,7 @@ def resolve_numbers(fields: Sequence[Field | None]) -> list[Field | None]:
     # log of the chance that no sheet holds each value, and each sheet's share of it
     free = np.log(np.clip(1.0 - own[:, 1:], 1e-9, 1.0))
     others = free.sum(axis=0) - free
+    by_order = _order_evidence(own, stands) if order else np.ones((len(fields), top))
     out = list(fields)
     for k in ocr:
         field = fields[k]
@@ -195,7 +240,7 @@ def resolve_numbers(fields: Sequence[Field | None]) -> list[Field | None]:
         if k in stands or p.argmax() == 0:
             continue  # read surely, or none of these: as read
         joint = p.copy()
-        joint[1:] = p[1:] * np.exp(others[k])
+        joint[1:] = p[1:] * np.exp(others[k]) * by_order[k]
         joint /= joint.sum()
         best = int(p[1:].argmax()) + 1
         pick = int(joint[1:].argmax()) + 1
