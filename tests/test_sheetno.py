@@ -35,6 +35,8 @@ def _words(*texts: str, y: int = 100, line: int = 0) -> list[Word]:
         (("Sheet", "No.", "b"), "Sheet No.", "b", None),
         (("Petition", "Sheet", "7"), "Sheet", "7", None),
         (("Page", "dof", "8"), "Page", "d", 8),  # "4 of 8" run together: the ink is read
+        (("Petition", "Sheet"), "Sheet", "", None),  # a written number OCR saw nothing of
+        (("Petition", "Sheet", "\\"), "Sheet", "", None),  # ... or read as a mark (a "1")
     ],
 )
 def test_captions_are_found_by_their_words(
@@ -52,6 +54,17 @@ def test_caption_number_on_another_ocr_line_and_prose_that_is_no_caption() -> No
     assert find_captions(_words("this", "petition", "sheet", "containing", "6"), 300.0) == []
     assert find_captions(_words("Street", "No."), 300.0) == []
     assert find_captions(_words("Page", "is"), 300.0) == []
+    # a line of prose that ends with the noun is no caption standing alone
+    assert find_captions(_words("to", "this", "petition", "sheet"), 300.0) == []
+
+
+def test_a_caption_standing_alone_is_taken_only_where_no_other_is_found() -> None:
+    # "Petition Sheet" at the foot, its written number unseen by OCR: its blank's ink is read
+    (lone,) = find_captions(_words("Petition", "Sheet", y=3000), 300.0)
+    assert lone.said == "" and lone.rect[0] > 120 and lone.rect[2] - lone.rect[0] >= 0.9 * 300
+    # another caption with a number or a mark on the page is the sheet's, not the lone noun
+    words = [*_words("Page", "No.", "4", y=100), *_words("Petition", "Sheet", y=3000)]
+    assert [c.said for c in find_captions(words, 300.0)] == ["4"]
 
 
 def _digit(*alts: tuple[str, float]) -> tuple[tuple[str, float], ...]:

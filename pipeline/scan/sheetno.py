@@ -161,8 +161,12 @@ def _after(w: Word, chars: int) -> tuple[int, int]:
 
 
 def find_captions(words: Sequence[Word], dpi: float) -> list[Caption]:
-    """Every sheet-number caption among the words, in the order of the words."""
-    out = []
+    """Every sheet-number caption among the words, in the order of the words; where there is
+    none, a caption noun standing alone on its row (`_alone`: "Petition Sheet" and no word
+    after it, a number written into its blank that OCR saw nothing of or read as a mark, "\\"
+    for a 1), its number looked for in the blank's reach and read from the ink."""
+    out: list[Caption] = []
+    alone: list[Caption] = []
     for anchor in words:
         found = _noun(anchor.text)
         if found is None:
@@ -217,7 +221,8 @@ def find_captions(words: Sequence[Word], dpi: float) -> list[Caption]:
         if not real and rest_x is not None:
             x0 = min(x0, rest_x)  # the number is looked for from the anchor's rest on
         blank = any("_" in text for _, text, _ in parts[:3])
-        if not (marked or real or (number and blank) or of is not None):
+        lone = not any(_WORDLIKE.search(t) for _, t, _ in parts) and _alone(anchor, words, dpi)
+        if not (marked or real or (number and blank) or of is not None or lone):
             continue  # "this petition sheet containing ...", "Page is": not a caption
         h = anchor.box[3] - anchor.box[1]
         y0, y1 = int(anchor.box[1] - 0.6 * h), int(anchor.box[3] + 0.4 * h)
@@ -248,8 +253,35 @@ def find_captions(words: Sequence[Word], dpi: float) -> list[Caption]:
         rect = (x0, y0, x1, y1)
         written = any(w is not anchor and _tall(w, h) for w in number)
         caption = Caption(label, (anchor,), tuple(number), said, rect, of, blank, of_conf, written)
-        out.append(caption)
-    return out
+        (alone if lone and not marked else out).append(caption)
+    return out or alone
+
+
+# What may stand before a caption's noun on its row: "Petition Sheet".
+_BEFORE_NOUN = ("petition",)
+
+
+def _alone(anchor: Word, words: Sequence[Word], dpi: float) -> bool:
+    """Whether a caption noun stands alone on its row: no word after it within ROW_GAP_IN (the
+    caller's `_row_after`), and before it at most a word like "Petition" with nothing before
+    that within the gap. Prose that ends a line with "sheet" ("... this petition sheet") has
+    words before it."""
+    h = anchor.box[3] - anchor.box[1]
+    lo, hi = anchor.box[1] - 0.3 * h, anchor.box[3] + 0.3 * h
+    left = sorted(
+        (w for w in words if lo <= (w.box[1] + w.box[3]) / 2 <= hi and w.box[2] <= anchor.box[0]),
+        key=lambda w: -w.box[2],
+    )
+    gap = dpi * ROW_GAP_IN
+    edge, before = anchor.box[0], []
+    for w in left:
+        if edge - w.box[2] > gap:
+            break
+        before.append(w)
+        edge = w.box[0]
+    return not before or (
+        len(before) == 1 and any(fuzz.ratio(_norm(before[0].text), w) >= 80 for w in _BEFORE_NOUN)
+    )
 
 
 def _tall(word: Word, caption_height: int) -> bool:
