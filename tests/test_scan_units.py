@@ -336,6 +336,30 @@ def test_entries_running_on_under_a_close_title_still_part_its_column() -> None:
     assert title_columns(ink, ys, 0, 1100, dpi) != found
 
 
+def test_a_paragraph_over_a_table_ruled_across_is_not_its_title_row() -> None:
+    # A line of the paragraph above the table was taken for a rule (a degraded typewriter
+    # face): the band from it to the table's top rule holds the paragraph's last lines, words
+    # a space apart, three pieces and more. The title row is the next row, its titles apart.
+    from pipeline.scan.textgrid import title_columns
+
+    dpi = 300.0
+    ink = np.zeros((1100, 1100), np.uint8)
+    ys = [60, 250, 400, 550, 700, 850, 1000]
+    for x0, x1 in ((20, 250), (290, 560), (600, 870), (910, 1040)):  # words 0.13 in apart
+        ink[120:160, x0:x1] = 255
+        ink[180:220, x0:x1] = 255
+    for x0, x1 in ((20, 120), (300, 480), (640, 780), (900, 1000)):  # the titles
+        ink[300:340, x0:x1] = 255
+    for row in range(1, 5):
+        y = ys[row + 1] + 50
+        for x0, x1 in ((30, 150), (320, 500), (620, 800), (920, 960)):
+            ink[y : y + 40, x0:x1] = 255
+    found = title_columns(ink, ys, 0, 1100, dpi)
+    assert found is not None
+    title_row, xs = found
+    assert title_row == 1 and len(xs) == 5
+
+
 def test_no_table_gives_none() -> None:
     img = np.full((int(11 * DPI), int(8.5 * DPI)), 255, np.uint8)
     cv2.putText(img, "no table here", (100, 300), cv2.FONT_HERSHEY_SIMPLEX, 1, 0, 2)

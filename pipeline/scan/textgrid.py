@@ -53,6 +53,10 @@ MAX_ROWS = 40
 # A line whose widest piece runs this share of its pieces' whole extent is prose: a title row's
 # titles share the table's width among three or more columns.
 PROSE_SPAN = 0.7
+# Titles stand apart over their columns: somewhere between two of them (the signature's
+# column is wide) the gap is wider than this (inches). Pieces parted only by narrower gaps are
+# words of prose (a paragraph's last lines over a table ruled across, read as its title row).
+TITLE_GAP_IN = 0.2
 # A line under this tall (inches) just under another, at most this far below it, is the
 # tails of its letters run apart (printed capitals are 0.1 in tall, handwriting more).
 DESCENDER_MAX_IN = 0.06
@@ -312,17 +316,18 @@ def title_columns(
     and its rows: (the index in `ys` of the title row's top rule, the boundaries), or None.
 
     The title row is the first row (of the first three) as tall as a row whose ink makes
-    MIN_TITLES pieces or more: a rule above the table (under the address, a heavy title row's
-    double rule) is passed over. Between every two neighbouring titles the boundary is the
-    middle of the widest stretch that the fewest rows write in (`_columns`). A column with no
-    title is no column (an entry's empty end is not a gap between columns). `binary` is the
-    ink without rules. `loose`: two close titles may be parted where fewer than half of the
-    rows write across (`_columns`' `ruled_rows`), unless a row is prose."""
+    MIN_TITLES pieces or more, two of them TITLE_GAP_IN apart at least: a rule above the table
+    (under the address, a heavy title row's double rule, a line of prose taken for a rule over
+    the paragraph's last lines) is passed over. Between every two neighbouring titles the
+    boundary is the middle of the widest stretch that the fewest rows write in (`_columns`). A
+    column with no title is no column (an entry's empty end is not a gap between columns).
+    `binary` is the ink without rules. `loose`: two close titles may be parted where fewer than
+    half of the rows write across (`_columns`' `ruled_rows`), unless a row is prose."""
     for k in range(min(3, len(ys) - 2)):
         clean = without_specks(binary[ys[k] : ys[-1], left:right], dpi)
         head = ys[k + 1] - ys[k]
         titles = _pieces(np.count_nonzero(clean[:head], axis=0) > 0, dpi)
-        if len(titles) < MIN_TITLES or head < dpi * ROW_MIN_IN:
+        if len(titles) < MIN_TITLES or head < dpi * ROW_MIN_IN or _word_spaced(titles, dpi):
             continue
         rows = [
             np.count_nonzero(clean[a - ys[k] : b - ys[k]], axis=0) > 0
@@ -336,6 +341,13 @@ def title_columns(
         if xs is not None:
             return k, [left, *(left + x for x in xs), right]
     return None
+
+
+def _word_spaced(pieces: list[tuple[int, int]], dpi: float) -> bool:
+    """Pieces parted only by gaps under TITLE_GAP_IN: words of prose, not titles."""
+    return all(
+        b - a < dpi * TITLE_GAP_IN for (_, a), (b, _) in zip(pieces, pieces[1:], strict=False)
+    )
 
 
 def _prose_row(inked: np.ndarray, titles: list[tuple[int, int]], dpi: float) -> bool:
