@@ -1153,15 +1153,24 @@ def _layout_below(
 
 
 @pytest.mark.parametrize(
-    ("below", "doubted"),
+    ("below", "heading", "doubted"),
     [
-        ("7.", True),  # the next row's printed number: a row not found
-        ("I,", False),  # the statement's first word, indented into the column (held out 1067)
-        ("", True),  # ink that reads as nothing: still a doubt
+        ("7.", False, True),  # the next row's printed number: a row not found
+        (
+            "I,",
+            False,
+            False,
+        ),  # the statement's first word, indented into the column (held out 1067)
+        ("", False, True),  # ink that reads as nothing: still a doubt
+        # the statement's heading over its "I," read as "I1." in the column; the band across
+        # the table, read to the foot of the line its bottom cuts, is the statement (fresh 1093)
+        ("STATE TT I1.-.", True, False),
+        # a printed number with the statement under it: still a row not found
+        ("7.", True, True),
     ],
 )
 def test_ink_in_the_line_number_column_below_the_table_is_a_number_unless_it_reads_as_words(
-    below: str, doubted: bool
+    below: str, heading: bool, doubted: bool
 ) -> None:
     from pipeline.scan.reader import _rows_below
     from pipeline.scan.titles import LINE_NO
@@ -1170,8 +1179,14 @@ def test_ink_in_the_line_number_column_below_the_table_is_a_number_unless_it_rea
     ink = np.zeros((1000, 1000), np.uint8)
     at = BELOW_YS[-1] + 40
     ink[at : at + 30, 80:110] = 255  # ink in the column a row below the last
+    top = BELOW_YS[-1] + 100  # the statement's heading, cut by the band's bottom (+112)
+    if heading:
+        ink[top : top + 35, 60:700] = 255
 
     def answer(rect: tuple[int, int, int, int], psm: object, whitelist: str) -> str:
+        if rect[2] > 300:  # the band across the table: the heading read whole, or cut
+            whole = heading and rect[1] + rect[3] >= top + 35
+            return "STATEMENT OF WITNESS:\nI, Flora Ashgrove state:" if whole else "SIATFM"
         return below if rect[1] <= at < rect[1] + rect[3] else ""
 
     layout = _layout_below("text", (LINE_NO, "date"), ink, np.zeros_like(ink))

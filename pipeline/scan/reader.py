@@ -32,7 +32,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 
 import cv2
@@ -782,8 +782,9 @@ def _rows_below(
     width lies a row's height below it (unless what lies there reads as the statement's
     wording: the foot of its first line's letters passes for a thin rule); the line-number
     column has a number below it (ink within it that does not read as words alone: the first
-    word of the statement's first line, "I,", is none). Each is a doubt: the lines not found
-    are not dropped silently."""
+    word of the statement's first line, "I,", is none; nor is ink that begins with a letter
+    where the band reads as the statement's wording: its heading over an "I," read as "I1.").
+    Each is a doubt: the lines not found are not dropped silently."""
     grid = layout.grid
     assert grid is not None
     if len(grid.ys) < 3 or layout.statement_at is not None:
@@ -811,20 +812,38 @@ def _rows_below(
         if seg.shape[0] >= 2 and run_on * 2 > len(inner):
             doubts.append(f"the table's column rules run on below its last row found ({end})")
     below = (left, end + int(pitch * 0.6), right, bottom)
+    # whether the band, to the foot of the text line its bottom cuts, reads as the statement's
+    # wording: read once, when a doubt asks
+    foot = _line_foot(layout.ink, bottom, left, right, dpi)
+    statement = cache(
+        partial(_statement_in, engine, (left, top, right - left, foot - top), statements)
+    )
     if (
         grid.method != "text"
         and rule_across(horiz, layout.cleaned.binary, below, dpi)
-        and not _statement_in(engine, (left, top, right - left, bottom - top), statements)
+        and not statement()
     ):
         doubts.append("a rule across the table lies a row below its last row found")
     if LINE_NO in layout.columns.kinds:
         col = layout.columns.kinds.index(LINE_NO)
         x0, x1 = grid.xs[col], grid.xs[col + 1]
-        if _within_column(layout.ink[top:bottom], x0, x1, dpi) and not _words_alone(
-            engine.read((x0, top, x1 - x0, bottom - top), Psm.SINGLE_BLOCK).text
-        ):
-            doubts.append("the line-number column has a number below the last row found")
+        if _within_column(layout.ink[top:bottom], x0, x1, dpi):
+            said = engine.read((x0, top, x1 - x0, bottom - top), Psm.SINGLE_BLOCK).text
+            if not _words_alone(said) and not (said.strip()[:1].isalpha() and statement()):
+                doubts.append("the line-number column has a number below the last row found")
     return doubts
+
+
+# A text line cut by a band's bottom ends this far (inches) below it at most.
+LINE_FOOT_IN = 0.25
+
+
+def _line_foot(ink: np.ndarray, y: int, left: int, right: int, dpi: float) -> int:
+    """The first row at or below `y` with no ink between `left` and `right` (LINE_FOOT_IN
+    below `y` at most): the foot of the text line `y` cuts, so that it is read whole."""
+    limit = min(ink.shape[0], y + int(dpi * LINE_FOOT_IN))
+    blank = np.flatnonzero(np.count_nonzero(ink[y:limit, left:right], axis=1) == 0)
+    return y + int(blank[0]) if blank.size else limit
 
 
 def _words_alone(text: str) -> bool:
