@@ -159,9 +159,10 @@ def _score(c: Counter, sheet, t: dict, rules: str | None = None) -> None:  # typ
 
 
 def _print_sheet(where: Path, t: dict, sheet, got: Counter) -> None:  # type: ignore[no-untyped-def]
-    """One line a sheet that is not read perfectly, or read whole but doubted: what went wrong."""
+    """One line a sheet that is not read perfectly, or read whole but doubted (its rows, or its
+    columns: a sheet a person reads for its layout): what went wrong."""
     bad = {k: got[k] for k in ("invented", "blank_as_signed", "lost_signed", "number_flagged")}
-    bad |= {k: got[k] for k in ("number_wrong", "columns_silent")}
+    bad |= {k: got[k] for k in ("number_wrong", "columns_silent", "columns_flagged")}
     bad["doubted_needlessly"] = got["rows_doubted_needlessly"]  # read whole, rows still doubted
     missed = got["rows"] - got["found"]
     if not missed and not any(bad.values()):
