@@ -189,14 +189,20 @@ class TitleMatch:
 
 
 def normalize_header(text: str) -> str:
-    """Lower-case, drop parentheses, dots and colons, collapse line breaks and spaces."""
+    """Lower-case, drop parentheses, dots and colons and the quote marks at a word's edges (a
+    speck OCR read as one: "\u2018Ward No."; "Voter's" keeps its apostrophe), collapse line
+    breaks and spaces."""
     t = text.lower().replace("\u2019", "'")
+    t = _EDGE_QUOTES.sub(" ", t)
     t = re.sub(r"[().:,*]", " ", t)
     t = re.sub(r"\s*-\s*", "-", t)
     t = re.sub(r"\s*/\s*", "/", t)
     t = re.sub(r"#", " # ", t)
     t = re.sub(r"\s+", " ", t).strip()
     return t
+
+
+_EDGE_QUOTES = re.compile(r"(?<!\w)['\"`\u2018\u201c\u201d]+|['\"`\u2018\u201c\u201d]+(?!\w)")
 
 
 def _spelled(normalized: str) -> str:

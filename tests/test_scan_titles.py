@@ -34,6 +34,9 @@ from pipeline.scan.titles import (
         ("Signature and\nResidence", SIGNATURE_RESIDENCE),
         ("Signature-Residence", SIGNATURE_RESIDENCE),
         ("Residence (Street and Number)", "residence"),
+        ("\u2018Ward No.", "ward"),  # a speck before the title read as a quote mark
+        ('"Date', "date"),
+        ("Voter's Signature", "signature"),
         ("Remarks", None),
         ("", None),
     ],
