@@ -158,9 +158,10 @@ def _order_evidence(own: np.ndarray, stands: set[int]) -> np.ndarray:
     ORDER_PRIOR (a case scanned out of order has a small `rho`, and its order says little).
     A neighbour's evidence is its own reads' probabilities (`own`), not what they resolve to,
     so an unsure neighbour says as little as it knows and no sheet's doubt feeds back on
-    itself. The first sheet's "neighbour before" is the number 0 (9-902(8) and 6-134 number
-    sheets from one). A gap or a duplicate beside an unsure sheet is never made up: a value
-    its own reads give under SWITCH_FLOOR is not chosen (`resolve_numbers`)."""
+    itself. The first sheet's "neighbour before" is the number 0 (9-902(8): sheets "numbered
+    consecutively beginning with number one", statutes/village-law-9-902-referendum-petition.txt).
+    A gap or a duplicate beside an unsure sheet is never made up: a value its own reads give
+    under SWITCH_FLOOR is not chosen (`resolve_numbers`)."""
     n, width = own.shape
     top, values = width - 1, own[:, 1:]  # values[k, v - 1]: P(sheet k is v)
     sure = _sure_values(own, stands)

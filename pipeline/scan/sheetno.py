@@ -128,12 +128,17 @@ def _noun(text: str) -> tuple[str, bool] | None:
     return None
 
 
+def _on_row(anchor: Word, words: Sequence[Word]) -> list[Word]:
+    """The words on `anchor`'s row: their middles within its height (and a third more)."""
+    h = anchor.box[3] - anchor.box[1]
+    lo, hi = anchor.box[1] - 0.3 * h, anchor.box[3] + 0.3 * h
+    return [w for w in words if lo <= (w.box[1] + w.box[3]) / 2 <= hi]
+
+
 def _row_after(anchor: Word, words: Sequence[Word], dpi: float) -> list[Word]:
     """The words to the right of `anchor` on its row (their middles within its height), up to
     the first gap wider than ROW_GAP_IN."""
-    h = anchor.box[3] - anchor.box[1]
-    lo, hi = anchor.box[1] - 0.3 * h, anchor.box[3] + 0.3 * h
-    on_row = [w for w in words if lo <= (w.box[1] + w.box[3]) / 2 <= hi]
+    on_row = _on_row(anchor, words)
     # by where they start (a degraded page's word boxes may overlap their neighbours')
     right = sorted((w for w in on_row if w.box[0] > anchor.box[0]), key=lambda w: w.box[0])
     out: list[Word] = []
@@ -266,11 +271,8 @@ def _alone(anchor: Word, words: Sequence[Word], dpi: float) -> bool:
     caller's `_row_after`), and before it at most a word like "Petition" with nothing before
     that within the gap. Prose that ends a line with "sheet" ("... this petition sheet") has
     words before it."""
-    h = anchor.box[3] - anchor.box[1]
-    lo, hi = anchor.box[1] - 0.3 * h, anchor.box[3] + 0.3 * h
     left = sorted(
-        (w for w in words if lo <= (w.box[1] + w.box[3]) / 2 <= hi and w.box[2] <= anchor.box[0]),
-        key=lambda w: -w.box[2],
+        (w for w in _on_row(anchor, words) if w.box[2] <= anchor.box[0]), key=lambda w: -w.box[2]
     )
     gap = dpi * ROW_GAP_IN
     edge, before = anchor.box[0], []
