@@ -35,6 +35,8 @@ def _words(*texts: str, y: int = 100, line: int = 0) -> list[Word]:
         (("Sheet", "No.", "b"), "Sheet No.", "b", None),
         (("Petition", "Sheet", "7"), "Sheet", "7", None),
         (("Page", "dof", "8"), "Page", "d", 8),  # "4 of 8" run together: the ink is read
+        (("Page", "50f", "6"), "Page", "5", 6),  # ... with its "o" read as a zero
+        (("Sheet", "2", "0f", "9"), "Sheet", "2", 9),
         (("Petition", "Sheet"), "Sheet", "", None),  # a written number OCR saw nothing of
         (("Petition", "Sheet", "\\"), "Sheet", "", None),  # ... or read as a mark (a "1")
     ],

@@ -59,6 +59,8 @@ _LOOKALIKES = str.maketrans(
 # A word after the blank ("of", "Town"): what OCR makes of a handwritten digit ("_]", ")",
 # "_%") is no word, and the number's reach goes on over it.
 _WORDLIKE = re.compile(r"[A-Za-z]{2,}")
+# "of" in "Page 5 of 6", as OCR reads it too: its "o" as a zero ("50f 6" for "5 of 6")
+_OF = ("of", "0f")
 # ... read at this confidence at least and no taller than this times the caption: a printed
 # word. What OCR makes of a handwritten digit may be letters too ("LU" at 0.07 for a written
 # 2; "Vi" at 0.67, twice the caption's height, for an 8), and the blank's reach goes on over it.
@@ -208,10 +210,10 @@ def find_captions(words: Sequence[Word], dpi: float) -> list[Caption]:
         for k, (w, text, _) in enumerate(parts):
             t = _norm(text)
             after = parts[k + 1][1].strip("_.:,") if k + 1 < len(parts) else ""
-            if t == "of" or (t.endswith("of") and len(t) <= 5 and after.isdigit()):
+            if t in _OF or (t.endswith(_OF) and len(t) <= 5 and after.isdigit()):
                 of = int(after) if after.isdigit() else None
                 of_conf = parts[k + 1][0].confidence if of is not None else 0.0
-                if t != "of":
+                if t not in _OF:
                     of_x = _after(w, len(text.rstrip(".,:")) - 2)[0]
                     number.append(w)
                     said += t[:-2]
