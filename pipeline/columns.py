@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from rapidfuzz import fuzz
 from rapidfuzz import process as rf_process
@@ -227,11 +228,139 @@ def place_title(text: str, *, min_score: float = FUZZY_TITLE_SCORE) -> TitleMatc
             return TitleMatch(role, role_field(role), 100.0)
     if len(t) < 3:  # "E", "Nc": too short to say
         return None
+    said = _title_words(t)
+    if len(said) > TITLE_MAX_WORDS:
+        return None  # a line of prose ("We, the undersigned, qualified voters of the Town")
+    if any(w.kind == "veto" for w in said):
+        return None  # "Date of Birth", "Signature of Witness": no column of the line's
+    by_words = _by_words(said)
+    if by_words is not None:
+        return by_words
     best = rf_process.extractOne(t, list(_KNOWN), scorer=fuzz.ratio)
     if best is None or best[1] < min_score:
         return None
     role = _KNOWN[best[0]]
     return TitleMatch(role, role_field(role), min(99.0, float(best[1])))
+
+
+# The words a title is read by (`_by_words`), each with what it says. A title's word is one of
+# these when it is, or is one OCR slip from it (RapidFuzz ratio, `_WORD_SCORE`).
+_TITLE_WORDS: dict[str, str] = (
+    dict.fromkeys(("signature", "signatures", "sign"), "sign")
+    | dict.fromkeys(("date", "month", "day", "year", "mo", "yr", "mm", "dd", "yy", "yyyy"), "date")
+    | dict.fromkeys(("today",), "date")
+    | dict.fromkeys(("name", "print", "printed"), "name")
+    | dict.fromkeys(("residence", "address", "residential", "domicile"), "residence")
+    | dict.fromkeys(("street", "house"), "street")
+    | dict.fromkeys(("town", "city", "village", "municipality", "hamlet", "county"), "place")
+    | dict.fromkeys(("ward",), "ward")
+    | dict.fromkeys(("district", "election"), "district")
+    | dict.fromkeys(("line", "number"), "line")
+    | dict.fromkeys(("assessed", "valuation", "value"), "valuation")
+    # whose: "Signature of Resident" is a signature, "Address of Signer" an address
+    | dict.fromkeys(
+        ("signer", "elector", "electors", "voter", "owner", "petitioner", "resident"), "who"
+    )
+    | dict.fromkeys(("property", "registered", "qualified", "signing", "signed"), "who")
+    # a column no line's field is in: the title is no field's, whatever else it says
+    | dict.fromkeys(
+        ("birth", "phone", "telephone", "email", "party", "enrollment", "witness", "notary"),
+        "veto",
+    )
+    | dict.fromkeys(("remarks", "notes", "comments", "office", "clerk", "sheet", "page"), "veto")
+    | dict.fromkeys(("zip", "postal", "tax", "map", "parcel"), "veto")
+)
+# A title is a few words: a block of more is prose, whatever its words say.
+TITLE_MAX_WORDS = 10
+_WORD_SCORE = {4: 75.0, 5: 80.0}  # by the word's length: 4 letters, 5 or more (shorter: exact)
+_NOT_VETO = [w for w, kind in _TITLE_WORDS.items() if kind != "veto"]
+
+
+class _Word(NamedTuple):
+    known: str  # the word of `_TITLE_WORDS` it is, or is one OCR slip from ("" if none)
+    kind: str  # what that word says ("" for none)
+    score: float  # how surely: 100 for the word itself, less one OCR slip from it
+
+
+# A word one slip from a word that names no line field ("Horne" is not "phone") must be this
+# close to it to take the whole title from its column: a title lost goes to a person
+_VETO_SCORE = 88.0
+
+
+def _title_words(t: str) -> list[_Word]:
+    """What each word of a normalized title says; "e d" is a district."""
+    out = []
+    for w in re.findall(r"[a-z0-9]+", t.replace("e d", "district")):
+        if w in _TITLE_WORDS:
+            out.append(_Word(w, _TITLE_WORDS[w], 100.0))
+            continue
+        need = _WORD_SCORE.get(min(len(w), 5)) if len(w) >= 4 else None
+        best = rf_process.extractOne(w, list(_TITLE_WORDS), scorer=fuzz.ratio)
+        if best is not None and _TITLE_WORDS[best[0]] == "veto" and best[1] < _VETO_SCORE:
+            best = rf_process.extractOne(w, _NOT_VETO, scorer=fuzz.ratio)
+        if need is not None and best is not None and best[1] >= need:
+            out.append(_Word(best[0], _TITLE_WORDS[best[0]], float(best[1])))
+        else:
+            out.append(_Word("", "", 100.0))
+    return out
+
+
+# What a title says when its words name one kind of field ("who" and "line" words qualify).
+_KIND_ROLE = {
+    "date": "date",
+    "sign": "signature",
+    "name": "name",
+    "residence": "residence",
+    "street": "street",
+    "place": "town",
+    "ward": "ward",
+    "district": "election_district",
+    "valuation": "valuation",
+}
+
+
+def _by_words(said: list[_Word]) -> TitleMatch | None:
+    """A title no pattern accepts, placed by what its words say: "Month/Day/Year" is a date,
+    "Enter Town or City" a town, "Residential Address" a residence. Words of two kinds place
+    a column only as forms print them together: "Name of Signer (Signature required. Printed
+    name may be added)" is a signature (the name first), "Signature of Signer, Residence" the
+    combined column, "Village of Residence" a town (the place first), "Residence (Town)" and
+    "Street Address, City" a residence, "Village Election District" a district (one place
+    word before it), "Date of Signature" a date (the date first). Any other mix is two titles
+    run together, or a column to flag, not to guess ("Town or City Election District No.",
+    "Name and Address"); so is a word that names no line field ("Date of Birth", "Tax Map No.",
+    "Sheet No."), a title whose words say nothing, or "No." among words it does not know."""
+    kinds = [w.kind for w in said if w.kind]
+    if not kinds:
+        return None  # no word it knows ("Remarks"), or no word at all ("- - -")
+    first = {k: kinds.index(k) for k in kinds if k in _KIND_ROLE}
+    fields = set(first)
+    before = min(first, key=first.__getitem__) if first else ""
+    role: str | None = None
+    if len(fields) == 1:
+        role = _KIND_ROLE[before]
+    elif not fields:
+        # "Line No.": line words only, none it does not know
+        role = "line_number" if all(w.kind == "line" for w in said) else None
+    elif fields == {"date", "sign"}:
+        role = "date" if before == "date" else None
+    elif fields == {"sign", "name"}:
+        # "Name of Signer (Signature required...)", "Sign Your Name"; not "Signature Name"
+        role = "signature" if before == "name" or any(w.known == "sign" for w in said) else None
+    elif "sign" in fields and fields <= {"sign", "residence", "street", "place"}:
+        role = "signature_residence" if before == "sign" else None
+    elif fields == {"place", "residence"}:
+        role = "town" if before == "place" else "residence"
+    elif fields == {"street", "residence"}:
+        role = _KIND_ROLE[before]
+    elif "street" in fields and fields <= {"street", "residence", "place"}:
+        role = "residence"  # the whole address in one column
+    elif len(fields) == 2 and "place" in fields and fields & {"ward", "district"}:
+        role = _KIND_ROLE[(fields - {"place"}).pop()] if kinds.count("place") == 1 else None
+    if role is None:
+        return None
+    sure = min(w.score for w in said if w.kind)
+    return TitleMatch(role, role_field(role), min(99.0, sure))
 
 
 def map_header(text: str) -> str | None:

@@ -57,6 +57,46 @@ def test_place_title(title: str, role: str | None, exact: bool) -> None:
         assert m.exact is exact
 
 
+@pytest.mark.parametrize(
+    ("title", "role"),
+    [
+        # titles no pattern accepts, placed by what their words say
+        ("Name of Signer (Signature required. Printed name may be added)", "signature"),
+        ("Enter Town or City (Except NYC enter county)", "town"),
+        ("Month/Day/Year", "date"),
+        ("Print Your Name Here", "name"),
+        ("Voter's Address", "residence"),
+        ("Sign Your Name", "signature"),
+        ("Village of Residence", "town"),  # the place first (the whole title: a residence)
+        ("Residence (Town)", "residence"),
+        ("Signature of Signer, Residence", "signature_residence"),
+        ("Address (Street, Number, Apt.)", "residence"),
+        ("Village Electon Distrct", "election_district"),  # two slips
+        ("Signature of Resident", "signature"),  # whose signature, not a residence
+        # two titles run together, a column of no line field, prose: nothing placed
+        ("Town or City Election District No.", None),
+        ("Name and Address", None),
+        ("Signature Printed Name", None),
+        ("Date of Birth", None),
+        ("Signature of Witness", None),
+        ("Tax Map No.", None),
+        ("Apt. No.", None),
+        ("Telephone", None),
+        ("- - -", None),  # no word at all
+        ("Remarks", None),
+        ("Horne Street Address", "street"),  # "Horne" is one slip from "phone": no veto
+        (
+            "we the undersigned qualified voters of the town of elmwood residing at the addresses",
+            None,
+        ),
+    ],
+)
+def test_a_title_no_pattern_accepts_is_placed_by_its_words(title: str, role: str | None) -> None:
+    m = place_title(title)
+    assert (m.role if m else None) == role
+    assert m is None or not m.exact
+
+
 def test_join_parts_street_and_town() -> None:
     got = join_parts(
         {"date": "10/1", "street": "12 Oak St", "town": "Elmwood Falls", "line_number": "3"}
