@@ -298,7 +298,10 @@ def _title_words(t: str) -> list[_Word]:
         best = rf_process.extractOne(w, list(_TITLE_WORDS), scorer=fuzz.ratio)
         if best is not None and _TITLE_WORDS[best[0]] == "veto" and best[1] < _VETO_SCORE:
             best = rf_process.extractOne(w, _NOT_VETO, scorer=fuzz.ratio)
-        if need is not None and best is not None and best[1] >= need:
+        # (as long as the word give or take a slip: "citelection", "Town or City" and
+        # "Election" run together, holds "election" but is not it)
+        near = best is not None and abs(len(best[0]) - len(w)) <= 2
+        if need is not None and best is not None and near and best[1] >= need:
             out.append(_Word(best[0], _TITLE_WORDS[best[0]], float(best[1])))
         else:
             out.append(_Word("", "", 100.0))
@@ -326,7 +329,7 @@ def _by_words(said: list[_Word]) -> TitleMatch | None:
     name may be added)" is a signature (the name first), "Signature of Signer, Residence" the
     combined column, "Village of Residence" a town (the place first), "Residence (Town)" and
     "Street Address, City" a residence, "Village Election District" a district (one place
-    word before it), "Date of Signature" a date (the date first). Any other mix is two titles
+    word, just before it), "Date of Signature" a date (the date first). Any other mix is two titles
     run together, or a column to flag, not to guess ("Town or City Election District No.",
     "Name and Address"); so is a word that names no line field ("Date of Birth", "Tax Map No.",
     "Sheet No."), a title whose words say nothing, or "No." among words it does not know."""
@@ -356,7 +359,10 @@ def _by_words(said: list[_Word]) -> TitleMatch | None:
     elif "street" in fields and fields <= {"street", "residence", "place"}:
         role = "residence"  # the whole address in one column
     elif len(fields) == 2 and "place" in fields and fields & {"ward", "district"}:
-        role = _KIND_ROLE[(fields - {"place"}).pop()] if kinds.count("place") == 1 else None
+        # "Village Election District", "Town Ward": the place word just before the district
+        places = [k for k, w in enumerate(said) if w.kind == "place"]
+        after = said[places[0] + 1].kind if len(places) == 1 and places[0] + 1 < len(said) else ""
+        role = _KIND_ROLE[after] if after in ("ward", "district") else None
     if role is None:
         return None
     sure = min(w.score for w in said if w.kind)

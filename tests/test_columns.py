@@ -75,6 +75,8 @@ def test_place_title(title: str, role: str | None, exact: bool) -> None:
         ("Signature of Resident", "signature"),  # whose signature, not a residence
         # two titles run together, a column of no line field, prose: nothing placed
         ("Town or City Election District No.", None),
+        ("Town or CitElection District No", None),  # ... read as OCR read them
+        ("District (Village)", None),  # a place after it: forms print it before
         ("Name and Address", None),
         ("Signature Printed Name", None),
         ("Date of Birth", None),
