@@ -23,7 +23,8 @@ every page is read and compared with its truth:
   them), wrong and not flagged (must be 0), after the case's sheets are read among each
   other (`pipeline.closedworld.sheetno`, as `pipeline.run` does);
 - columns: sheets whose columns gave every field truth has, or that the reader flagged
-  (`layout_doubts`); silent: a field truth has that the reader gave no column and no doubt;
+  (`layout_doubts`); silent: a field truth has that the reader gave no column and no doubt
+  (a town column whose town no residence read has counts: its street column gives the field);
 - CER of printed cells (typed in a print font; handwriting-font cells are bench/accuracy.py's).
 
 Whole-pipeline decisions (0 lines decided wrongly) are measured by bench/accuracy.py on the
@@ -61,6 +62,7 @@ ROW_DOUBTS = (
     "the line-number column",
     "the line numbers",
     "the statement counts",
+    "row ",
 )
 
 
@@ -148,6 +150,11 @@ def _score(c: Counter, sheet, t: dict, rules: str | None = None) -> None:  # typ
         c["number_wrong"] += 1
     wanted = {f for tl in lines for f, v in tl["fields"].items() if v} - {"signature"}
     missing = wanted - set(sheet.columns)
+    # a town column lost gives no field away (the street's column gives the residence): no
+    # residence read joins a town to its street
+    residences = [f.text for line in sheet.lines if (f := line.get("residence")) and f.text]
+    if "town" in t.get("columns", ()) and residences and not any("," in r for r in residences):
+        missing.add("residence (its town)")
     if not sheet.lines:
         c["columns_flagged"] += 1  # SHEET_NOT_READ: a person reads the sheet
     elif missing and not sheet.layout_doubts:
