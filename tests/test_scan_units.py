@@ -1243,3 +1243,65 @@ def test_a_title_the_block_read_made_nothing_of_is_read_again_as_one_line() -> N
 
     columns = _header_columns(grid, ink, FakeEngine(answer), DPI)
     assert columns.kinds == ("date", "signature_residence", "ward")
+
+
+def _dashed(img: np.ndarray, y: int, x0: int, x1: int, cover: float, dpi: float) -> None:
+    """A rule across x0..x1 at y as dashes 0.6 in long covering `cover` of it."""
+    dash = int(0.6 * dpi)
+    step = int(dash / cover)
+    for x in range(x0, x1, step):
+        cv2.line(img, (x, y), (min(x1, x + dash), y), 0, 2)
+
+
+def test_a_table_ruled_across_whose_every_other_rule_a_scan_left_little_of_keeps_its_rows() -> None:
+    # A table ruled across only, its title row's rules whole, its row rules faint dashes: every
+    # other one keeps 40% of its length (the others 90%). The faint ones sit a row's height
+    # between the others: they are rules (the table read as rows twice as tall before, two
+    # signers' lines read as one).
+    dpi = 200.0
+    img = np.full((int(11 * dpi), int(8.5 * dpi)), 255, np.uint8)
+    x0, x1, pitch = int(0.6 * dpi), int(7.9 * dpi), int(0.55 * dpi)
+    top, title = int(2.0 * dpi), int(2.55 * dpi)
+    rules = [title + k * pitch for k in range(1, 7)]
+    for y in (top, title):
+        cv2.line(img, (x0, y), (x1, y), 0, 2)
+    for k, y in enumerate(rules):
+        _dashed(img, y, x0, x1, 0.4 if k % 2 == 0 else 0.9, dpi)
+    columns = ((0.2, 1.2), (1.8, 3.6), (4.2, 6.4), (6.8, 7.1))  # inches from x0
+    for a, b in columns:  # the titles, and an entry in each of the first three rows
+        img[top + 30 : top + 60, x0 + int(a * dpi) : x0 + int(b * dpi)] = 0
+        for y in rules[:3]:
+            img[y - 70 : y - 40, x0 + int(a * dpi) : x0 + int((a + b) / 2 * dpi)] = 0
+    grid = find_grid((img < 128).astype(np.uint8) * 255, dpi)
+    assert grid is not None and grid.method == "rules+projection"
+    assert grid.n_rows >= 4 and grid.ys[2] == pytest.approx(rules[0], abs=4)
+    assert np.diff(grid.ys[1:]).max() < 1.2 * pitch
+
+
+def test_a_row_with_two_lines_of_writing_in_its_cells_is_doubted() -> None:
+    # Two rows read as one (their rule lost): the date's and the residence's cells hold two
+    # entries, one over the other. A doubt sends the sheet to a person. One entry a row, a
+    # signature's flourish over two lines, or the row above's letters running into a cell's
+    # top are no doubt.
+    from types import SimpleNamespace
+
+    from pipeline.scan.reader import _stacked_rows
+    from pipeline.scan.table import Grid
+    from pipeline.scan.titles import Columns
+
+    dpi = 200.0
+    ink = np.zeros((900, 1200), np.uint8)
+    grid = Grid((0, 200, 600, 1000, 1200), (0, 100, 320, 430), "rules")
+    kinds = Columns(("date", "signature", "residence", "election_district"), ())
+    layout = SimpleNamespace(grid=grid, ink=ink, columns=kinds)
+    for x0, x1 in ((20, 150), (620, 900)):  # row 1: an entry over another in two columns
+        ink[130:160, x0:x1] = 255
+        ink[230:260, x0:x1] = 255
+        ink[345:375, x0:x1] = 255  # row 2: one entry
+    ink[120:300, 220:580:7] = 255  # a signature's strokes over the whole of row 1
+    assert _stacked_rows(layout, dpi) == [  # type: ignore[arg-type]
+        "row 1 holds two lines of writing in 2 columns (two rows, a rule between them lost?)"
+    ]
+    ink[130:160, 620:900] = 0
+    ink[102:125, 620:900] = 255  # letters at the cell's top: the row above's
+    assert _stacked_rows(layout, dpi) == []  # type: ignore[arg-type]

@@ -334,18 +334,7 @@ def _join(
     have faded out before the last rule: there `bottoms` (thin lines, met by the verticals or
     not) count, unless the verticals run down to the end and stop there."""
     pitch = _pitch(ys, candidates, dpi)
-    strong = set(ys)
-    inside = []
-    for y in candidates:
-        if not ys[0] < y < ys[-1] or y in strong:
-            continue
-        a, b = max(z for z in ys if z < y), min(z for z in ys if z > y)
-        for d in (y - a, b - y):  # a whole number of rows from the strong rule above or below
-            k = round(d / pitch)
-            if k >= 1 and abs(d - k * pitch) < 0.15 * pitch:
-                inside.append(y)
-                break
-    merged = sorted(strong | set(inside))
+    merged = sorted(set(ys) | set(_on_lattice(ys, candidates, pitch)))
     out = [merged[0]]
     for y in merged[1:]:
         if y - out[-1] >= dpi * ROW_MIN_IN:
@@ -374,6 +363,22 @@ def _join(
             break
         out.insert(0, max(above))
     return out
+
+
+def _on_lattice(ys: list[int], candidates: list[int], pitch: float) -> list[int]:
+    """The candidates inside the run of rules `ys` a whole number of rows (`pitch`, within 0.15
+    of a row) from the rule above or below them."""
+    inside = []
+    for y in candidates:
+        if not ys[0] < y < ys[-1] or y in ys:
+            continue
+        a, b = max(z for z in ys if z < y), min(z for z in ys if z > y)
+        for d in (y - a, b - y):
+            k = round(d / pitch)
+            if k >= 1 and abs(d - k * pitch) < 0.15 * pitch:
+                inside.append(y)
+                break
+    return inside
 
 
 def _fill_missing_rows(ys: list[int], dpi: float) -> list[int]:
@@ -715,6 +720,18 @@ def find_grid(
             and _thin_line(y, horiz, binary, dpi)
         ]
         ys = [y for k, y in enumerate(ys) if k == 0 or y - ys[k - 1] >= dpi * ROW_MIN_IN]
+        # a faint or broken rule between two of them (dashes a scan left a third of) is a
+        # rule where it lies a whole number of rows from them, the rows measured on every
+        # thin candidate (a row twice as tall as the others is two rows whose rule faded)
+        thin = [
+            y
+            for y in weak
+            if ys
+            and min(abs(y - z) for z in ys) > dpi * NEAR_STRONG_IN
+            and _thin_line(y, horiz, binary, dpi)
+        ]
+        if len(ys) >= 3 and thin:
+            ys = sorted({*ys, *_on_lattice(ys, thin, _pitch(ys, thin, dpi))})
         # a line of prose under the table (the statement's first line) is no last row: the
         # rows of a table are alike, and it lies further down than one row's height
         while len(ys) > 4 and ys[-1] - ys[-2] > LAST_ROW_MAX * float(np.median(np.diff(ys[1:-1]))):
