@@ -66,7 +66,16 @@ from ..records import (
 )
 from ..rules.reading import threshold_for
 from . import cells  # a cell's crop and its re-reads when unsure
-from .blocks import BlockPage, inked_lines, line_pieces, read_lines, text_lines, touching_parts
+from .blocks import (
+    BlockPage,
+    inked_lines,
+    line_pieces,
+    read_lines,
+    runs_of,
+    text_lines,
+    touching_parts,
+    without_specks,
+)
 from .clean import RULE_RATIO, Cleaned, binarize, clean_page, rotate_quarter
 from .context import ReadContext
 from .engine import (
@@ -837,6 +846,51 @@ def _rows_below(
 # A text line cut by a band's bottom ends this far (inches) below it at most.
 LINE_FOOT_IN = 0.25
 
+# Two lines of writing stacked in one cell are this tall (inches) each at least, and parted by
+# paper this tall at least: a written entry's letters, not a descender or a dot.
+STACKED_LINE_IN = 0.07
+STACKED_GAP_IN = 0.04
+STACKED_WIDE_IN = 0.2  # ... and this wide (specks left aside: a degraded scan's speckle)
+
+
+def _stacked_rows(layout: _Layout, dpi: float) -> list[str]:
+    """Rows whose cells hold two lines of writing, one above the other, in two columns or more
+    (a date over a date, a residence over a residence; each line of ink STACKED_LINE_IN tall
+    and STACKED_WIDE_IN wide at least): two rows whose rule the scan lost (a
+    faint, broken rule), read as one line. A doubt: the sheet goes to a person, the lines are
+    not read as one silently. A line of ink touching the cell's top or foot is the row above's
+    or below's running over; the signature's cell (a flourish) and a combined signature and
+    residence cell (two lines by design) are not counted."""
+    grid = layout.grid
+    assert grid is not None
+    looked = [
+        col
+        for col, kind in enumerate(layout.columns.kinds)
+        if kind not in (None, "signature", SIGNATURE_RESIDENCE)
+    ]
+    doubts = []
+    for row in range(1, len(grid.ys) - 1):
+        stacked = 0
+        for col in looked:
+            x0, y0, x1, y1 = _inset(grid, row, col, dpi)
+            cell = without_specks(layout.ink[y0:y1, x0:x1], dpi)
+            inked = np.count_nonzero(cell, axis=1) >= max(2, dpi * 0.01)
+            lines = [
+                (a, b)
+                for a, b in runs_of(inked, dpi * STACKED_GAP_IN)
+                if b - a >= dpi * STACKED_LINE_IN
+                and a > 0
+                and b < cell.shape[0]
+                and np.ptp(np.flatnonzero(cell[a:b].any(axis=0))) >= dpi * STACKED_WIDE_IN
+            ]
+            stacked += len(lines) >= 2
+        if stacked >= 2:
+            doubts.append(
+                f"row {row} holds two lines of writing in {stacked} columns (two rows, a rule"
+                " between them lost?)"
+            )
+    return doubts
+
 
 def _line_foot(ink: np.ndarray, y: int, left: int, right: int, dpi: float) -> int:
     """The first row at or below `y` with no ink between `left` and `right` (LINE_FOOT_IN
@@ -1402,6 +1456,7 @@ def read_scan(
             *layout.columns.doubts,
             *_numbering_doubts(layout, engine, dpi),
             *_rows_below(layout, engine, dpi, context.statements),
+            *_stacked_rows(layout, dpi),
         ]
         top, bottom = grid.ys[0], grid.ys[-1]
     else:
