@@ -120,8 +120,8 @@ FAMILIES: tuple[Family, ...] = (
         (
             (
                 _c("line_number", "No.", 0.35),
-                _c("date", ("Date", "Date of\nSigning"), 0.8),
-                _c("signature", ("Signature", "Signature of\nElector"), 1.6),
+                _c("date", ("Date", "Date of\nSigning", "Mo./Day/Yr."), 0.8),
+                _c("signature", ("Signature", "Signature of\nElector", "Sign Your\nName"), 1.6),
                 _c("name", ("Printed Name", "Name"), 1.5, 0.7),
                 _c("residence", ("Residence", "Residence\n(Street and Number)"), 1.8),
                 _c("ward", "Ward", 0.5, 0.5),
@@ -146,8 +146,12 @@ FAMILIES: tuple[Family, ...] = (
             (
                 _c("date", ("Date of\nSigning", "Date"), 0.8),
                 _c("signature", ("Signature of\nVoter", "Signature"), 1.7),
-                _c("name", "Printed\nName", 1.5, 0.6),
-                _c("residence", ("Residence\n(Street and Number)", "Address"), 2.0),
+                _c("name", ("Printed\nName", "Print Your\nName Here"), 1.5, 0.6),
+                _c(
+                    "residence",
+                    ("Residence\n(Street and Number)", "Address", "Voter's\nAddress"),
+                    2.0,
+                ),
                 _c("election_district", "E.D.", 0.5, 0.6),
             ),
         ),
@@ -171,7 +175,11 @@ FAMILIES: tuple[Family, ...] = (
                 _c("signature", "Signature", 1.6),
                 _c("name", "Printed Name", 1.5),
                 _c("street", "Street and Number", 1.7),
-                _c("town", ("Town", "City/Village"), 1.1),
+                _c(
+                    "town",
+                    ("Town", "City/Village", "Enter Town\nor City", "Village of\nResidence"),
+                    1.1,
+                ),
                 _c("ward", "Ward", 0.45, 0.4),
             ),
         ),
@@ -190,7 +198,11 @@ FAMILIES: tuple[Family, ...] = (
         (
             (
                 _c("date", "Date", 0.8),
-                _c("signature_residence", "Signature-Residence", 2.8),
+                _c(
+                    "signature_residence",
+                    ("Signature-Residence", "Signature of Signer,\nResidence"),
+                    2.8,
+                ),
                 _c("ward", "Ward\n(if any)", 0.6, 0.5),
                 _c("election_district", "Village Election\nDistrict\n(if any)", 0.8),
             ),

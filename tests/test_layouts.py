@@ -12,6 +12,7 @@ from typing import Any
 import pdfplumber
 import pytest
 
+from pipeline.columns import place_title
 from pipeline.records import PageKind, PageRef
 from pipeline.textlayer import SIGNED, read_text_page
 from synth.corpus import _case_variation, generate_corpus
@@ -181,3 +182,16 @@ def test_a_foot_caption_is_never_printed_over_the_statement(lowest: float, at_to
     [(y, text)] = canvas.drawn
     assert text == "Sheet 3 of 4"
     assert y > layout.page[1] / 2 if at_top else y <= lowest - FOOT_CLEAR
+
+
+def test_every_title_a_family_prints_is_placed_in_its_role() -> None:
+    """The reader places each title the generator prints in its column's role (a residence
+    beside a town column is its street: the reader joins the two either way)."""
+    same = {"street": "residence"}
+    for family in FAMILIES:
+        for columns in family.column_sets:
+            for column in columns:
+                for title in column.titles:
+                    m = place_title(title)
+                    got = None if m is None else same.get(m.role, m.role)
+                    assert got == same.get(column.role, column.role), (family.name, title)
