@@ -336,6 +336,32 @@ def test_entries_running_on_under_a_close_title_still_part_its_column() -> None:
     assert title_columns(ink, ys, 0, 1100, dpi) != found
 
 
+def test_two_titles_run_together_are_parted_where_their_rows_write_apart() -> None:
+    # A table ruled across only whose last two titles touch ("Town or City" and "Election
+    # District No.", wider than its column, run into one piece of ink): the rows' town and
+    # district entries leave a clear stretch under the piece and write on both sides of it,
+    # so it is two columns (it was one, placed as nothing: the sheet went to a person).
+    # One title over entries that keep to its left leaves paper on one side only: one column.
+    from pipeline.scan.textgrid import title_columns
+
+    dpi = 300.0
+    ink = np.zeros((1000, 1300), np.uint8)
+    ys = [100, 250, 400, 550, 700, 850]
+    for x0, x1 in ((20, 200), (300, 600), (700, 905), (908, 1200)):  # the last two touch
+        ink[150:190, x0:x1] = 255
+    for y in ys[1:5]:
+        for x0, x1 in ((30, 150), (320, 580), (710, 880), (1060, 1090)):
+            ink[y + 50 : y + 90, x0:x1] = 255
+    found = title_columns(ink, ys, 0, 1300, dpi)
+    assert found is not None
+    _, xs = found
+    assert len(xs) == 5 and 880 < xs[3] < 1060
+    for y in ys[1:5]:  # the district entries gone: one column under the piece
+        ink[y + 50 : y + 90, 1060:1090] = 0
+    found = title_columns(ink, ys, 0, 1300, dpi)
+    assert found is not None and len(found[1]) == 4
+
+
 def test_a_paragraph_over_a_table_ruled_across_is_not_its_title_row() -> None:
     # A line of the paragraph above the table was taken for a rule (a degraded typewriter
     # face): the band from it to the table's top rule holds the paragraph's last lines, words

@@ -337,10 +337,49 @@ def title_columns(
         # columns: with one among the rows, the titles are parted only where it is clear)
         prose = not loose or any(_prose_row(row, titles, dpi) for row in rows)
         inked = 0 if prose else sum(bool(row.any()) for row in rows)
+        if inked >= LOOSE_MIN_ROWS:
+            titles = _parted(titles, np.count_nonzero(clean[:head], axis=0) > 0, rows, dpi)
         xs = _columns(titles, np.sum(rows, axis=0), len(rows), dpi, ruled_rows=inked)
         if xs is not None:
             return k, [left, *(left + x for x in xs), right]
     return None
+
+
+# Two titles run together are parted only where each side is this wide (inches) at least.
+PARTED_SIDE_IN = 0.3
+
+
+def _parted(
+    titles: list[tuple[int, int]], title_ink: np.ndarray, rows: list[np.ndarray], dpi: float
+) -> list[tuple[int, int]]:
+    """The titles, two set so close that their ink is one piece ("Town or City" and a title
+    wider than its column, "Election District No.", run together) parted where every row
+    leaves a clear stretch CLEAR_IN wide under the piece, PARTED_SIDE_IN from its ends, with
+    most written rows writing on both sides of it within the piece (one title's entries,
+    left-aligned and short, leave paper on one side only). The part falls on a gap in the
+    titles' ink in that stretch, else at its middle; the pieces end CLEAR_IN apart there, so
+    that `_columns` puts the boundary on it."""
+    written = np.sum(rows, axis=0)
+    filled = [row for row in rows if row.any()]
+    half = int(dpi * CLEAR_IN / 2) + 1
+    side = dpi * PARTED_SIDE_IN
+    out = []
+    for a, b in titles:
+        cut = None
+        clear = [(a + s, a + e) for s, e in runs_of(written[a:b] == 0)]
+        for s, e in sorted(clear, key=lambda r: r[0] - r[1]):  # the widest first
+            if e - s < 2 * half or s - a < side or b - e < side:
+                continue
+            both = sum(row[a:s].any() and row[e:b].any() for row in filled)
+            if 2 * both < len(filled):
+                continue
+            gaps = [(s + g, s + h) for g, h in runs_of(~title_ink[s:e])]
+            inside = [(g + h) // 2 for g, h in gaps if s + half <= (g + h) // 2 < e - half]
+            middle = (s + e) // 2
+            cut = min(inside, key=lambda x: abs(x - middle)) if inside else middle
+            break
+        out += [(a, b)] if cut is None else [(a, cut - half), (cut + half, b)]
+    return out
 
 
 def _word_spaced(pieces: list[tuple[int, int]], dpi: float) -> bool:
