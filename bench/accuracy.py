@@ -73,14 +73,14 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
 
 from pipeline.case import load_case  # noqa: E402
 from pipeline.columns import role_field  # noqa: E402
-from pipeline.records import FIELD_NAMES, MatchDecision, SufficiencyReport  # noqa: E402
+from pipeline.records import FIELD_NAMES, MatchDecision, Sheet, SufficiencyReport  # noqa: E402
 from pipeline.run import check_case  # noqa: E402
 from synth.corpus import STYLES, generate_corpus  # noqa: E402
 from synth.kinds import VARIANTS as KIND_VARIANTS  # noqa: E402
 from synth.kinds import generate_kind  # noqa: E402
 from synth.layouts import SPLITS  # noqa: E402
 from synth.scan import scan_case  # noqa: E402
-from synth.truth import rows_the_page_shows  # noqa: E402
+from synth.truth import rows_the_page_shows, town_lost  # noqa: E402
 from synth.varied import Variation  # noqa: E402
 
 log = logging.getLogger("bench.accuracy")
@@ -262,6 +262,15 @@ def _fields_of(roles: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(f for f in out if f))
 
 
+def _got_columns(t: dict[str, Any], sheet: Sheet) -> tuple[str, ...]:
+    """The fields a sheet's columns gave, its residence not among them when its town column
+    was lost (`synth.truth.town_lost`)."""
+    got = set(sheet.columns)
+    if town_lost(t, [line.text("residence") for line in sheet.lines]):
+        got.discard("residence")
+    return tuple(sorted(got))
+
+
 def _sheet_results(truth: dict[str, Any], report: SufficiencyReport) -> tuple[SheetResult, ...]:
     """Per truth sheet: the number and the columns read, and the sheet-level flags raised."""
     by_place = {(Path(s.page.path).name, s.page.page_index): s for s in report.sheets}
@@ -283,7 +292,7 @@ def _sheet_results(truth: dict[str, Any], report: SufficiencyReport) -> tuple[Sh
                 got_number=None if got is None else got.sheet_number_value,
                 number_flagged=bool(flags & _NUMBER_FLAGS) or got is None,
                 truth_columns=_fields_of(roles),
-                got_columns=() if got is None else tuple(sorted(set(got.columns))),
+                got_columns=() if got is None else _got_columns(t, got),
                 layout_flagged=bool(flags & _LAYOUT_FLAGS),
             )
         )

@@ -51,7 +51,7 @@ from pipeline.ingest import ingest_file, read_page  # noqa: E402
 from pipeline.rules.reading import threshold_for  # noqa: E402
 from pipeline.scan.context import ReadContext  # noqa: E402
 from pipeline.scan.metrics import cer  # noqa: E402
-from synth.truth import rows_the_page_shows  # noqa: E402
+from synth.truth import rows_the_page_shows, town_lost  # noqa: E402
 
 PRINT_FONTS = ("Helvetica", "Times-Roman", "Courier")
 FIELDS = ("date", "name", "residence", "ward", "election_district")
@@ -150,10 +150,7 @@ def _score(c: Counter, sheet, t: dict, rules: str | None = None) -> None:  # typ
         c["number_wrong"] += 1
     wanted = {f for tl in lines for f, v in tl["fields"].items() if v} - {"signature"}
     missing = wanted - set(sheet.columns)
-    # a town column lost gives no field away (the street's column gives the residence): no
-    # residence read joins a town to its street
-    residences = [f.text for line in sheet.lines if (f := line.get("residence")) and f.text]
-    if "town" in t.get("columns", ()) and residences and not any("," in r for r in residences):
+    if town_lost(t, [line.text("residence") for line in sheet.lines]):
         missing.add("residence (its town)")
     if not sheet.lines:
         c["columns_flagged"] += 1  # SHEET_NOT_READ: a person reads the sheet

@@ -50,6 +50,15 @@ def format_date(d: dt.date, style: str) -> str:
     return f"{MONTHS[d.month - 1][:3]} {d.day}, {d.year}"
 
 
+def town_lost(sheet: dict[str, Any], residences: list[str]) -> bool:
+    """Whether a truth.json sheet's town column was lost by a reader whose lines read these
+    residences: the sheet prints one, and no residence read joins a town to its street
+    (`pipeline.columns.join_parts`, "12 Oak St, Elmwood Falls"). The street's column still
+    gives the field, so a check of the fields alone does not see it."""
+    read = [r for r in residences if r]
+    return "town" in sheet.get("columns", ()) and bool(read) and not any("," in r for r in read)
+
+
 def rows_the_page_shows(sheet: dict[str, Any], rules: str | None) -> int:
     """How many of a truth.json sheet's rows its page marks. A table printed without rules or
     line numbers shows nothing of the blank rows after its last entry: no reader can find them,
