@@ -22,6 +22,7 @@ knows nothing of the statute, the statement or the fields' meaning beyond the co
 
 from __future__ import annotations
 
+import re
 import statistics
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -260,18 +261,60 @@ def _blocks(band: Sequence[Sequence[Obj]]) -> list[Block]:
         groups.setdefault(find(i), []).append(w)
     blocks = []
     for ws in groups.values():
-        text = " ".join(w["text"] for line in text_lines(ws) for w in line)
-        blocks.append(
-            Block(
-                text,
-                min(w["x0"] for w in ws),
-                max(w["x1"] for w in ws),
-                min(w["top"] for w in ws),
-                max(w["bottom"] for w in ws),
-                place_title(text),
-            )
-        )
+        block = _block(ws)
+        blocks += [block] if block.match is not None else _parted(ws) or [block]
     return sorted(blocks, key=lambda b: b.x0)
+
+
+def _block(words: Sequence[Obj]) -> Block:
+    text = " ".join(w["text"] for line in text_lines(words) for w in line)
+    return Block(
+        text,
+        min(w["x0"] for w in words),
+        max(w["x1"] for w in words),
+        min(w["top"] for w in words),
+        max(w["bottom"] for w in words),
+        place_title(text),
+    )
+
+
+# Where a word may be two run together: a small letter before a capital ("CityElection").
+_RUN_TOGETHER = re.compile(r"(?<=[a-z.])(?=[A-Z])")
+
+
+def _parted(words: Sequence[Obj]) -> list[Block]:
+    """A title that places nothing parted in two that each place: two titles set so close that
+    their words joined ("Town or City" and "Election District No.", a title wider than its
+    column, even in one word, "CityElection"). Parted at an x where a word ends or where a
+    word runs two together (its place by its characters' share); [] when no part gives two
+    placed titles."""
+    pieces: list[Obj] = []
+    for w in words:
+        cuts = [m.start() for m in _RUN_TOGETHER.finditer(w["text"])]
+        if not cuts:
+            pieces.append(w)
+            continue
+        per = (w["x1"] - w["x0"]) / max(1, len(w["text"]))
+        for a, b in zip([0, *cuts], [*cuts, len(w["text"])], strict=True):
+            part = {"text": w["text"][a:b], "x0": w["x0"] + a * per, "x1": w["x0"] + b * per}
+            pieces.append({**w, **part})
+    for x in sorted({p["x1"] for p in pieces})[:-1]:
+        left = [p for p in pieces if p["x1"] <= x]
+        right = [p for p in pieces if p["x0"] >= x]
+        if len(left) + len(right) < len(pieces):
+            continue  # a word of another line runs across x
+        parts = [_block(left), _block(right)]
+        joined = _CONNECTOR.search(parts[0].text + " | " + parts[1].text)
+        if not joined and all(b.match is not None for b in parts):
+            return parts
+    return []
+
+
+# Words that join one title's parts ("Name and Address", "Signature of Voter"): a title is not
+# parted beside one.
+_CONNECTOR = re.compile(
+    r"(\b(and|or|of|with)|[&/,-])\s*\|\s*|\s*\|\s*(\(|(and|or|of|with)\b|[&/,-])", re.I
+)
 
 
 def _title_band(lines: Sequence[Sequence[Obj]]) -> list[Block] | None:

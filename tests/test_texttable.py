@@ -296,3 +296,37 @@ def test_abbreviated_titles_and_a_residence_beside_a_town(tmp_path: Path) -> Non
     assert sheet.lines[0].text("residence") == "12 Maple Ave, Elmwood Falls"
     assert sheet.lines[1].text("election_district") == "1"
     assert sheet.layout_doubts == ()
+
+
+def test_two_titles_run_together_are_parted_where_each_places() -> None:
+    # "Town or City" and "Election District No." set so close that the text layer ran their
+    # words together ("CityElection"): one title that placed nothing (the sheet went to a
+    # person for its columns). Parted where each side places; a title whose parts a word
+    # joins ("Name and Address") or that names no line field stays whole.
+    from pipeline.texttable import _blocks
+
+    def words(*spec: tuple[str, float, float]) -> list[dict[str, object]]:
+        return [{"text": t, "x0": a, "x1": b, "top": 100.0, "bottom": 108.0} for t, a, b in spec]
+
+    band = [
+        words(
+            ("Date", 0, 20),
+            ("Town", 200, 220),
+            ("or", 223, 230),
+            ("CityElection", 233, 290),
+            ("District", 293, 330),
+            ("No.", 333, 345),
+        )
+    ]
+    got = [(b.text, b.match.role if b.match else None) for b in _blocks(band)]
+    assert got == [
+        ("Date", "date"),
+        ("Town or City", "town"),
+        ("Election District No.", "election_district"),
+    ]
+    for spec in (
+        (("Name", 0, 20), ("and", 23, 35), ("Address", 38, 70)),
+        (("Signature", 0, 40), ("of", 43, 50), ("Witness", 53, 90)),
+    ):
+        (block,) = _blocks([words(*spec)])
+        assert block.match is None
