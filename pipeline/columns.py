@@ -233,7 +233,7 @@ def place_title(text: str, *, min_score: float = FUZZY_TITLE_SCORE) -> TitleMatc
         return None  # a line of prose ("We, the undersigned, qualified voters of the Town")
     if any(w.kind == "veto" for w in said):
         return None  # "Date of Birth", "Signature of Witness": no column of the line's
-    by_words = _by_words(said)
+    by_words = _by_words(said) if _title_like(said) else None
     if by_words is not None:
         return by_words
     best = rf_process.extractOne(t, list(_KNOWN), scorer=fuzz.ratio)
@@ -277,6 +277,7 @@ _NOT_VETO = [w for w, kind in _TITLE_WORDS.items() if kind != "veto"]
 
 
 class _Word(NamedTuple):
+    text: str  # the title's word as read
     known: str  # the word of `_TITLE_WORDS` it is, or is one OCR slip from ("" if none)
     kind: str  # what that word says ("" for none)
     score: float  # how surely: 100 for the word itself, less one OCR slip from it
@@ -292,7 +293,7 @@ def _title_words(t: str) -> list[_Word]:
     out = []
     for w in re.findall(r"[a-z0-9]+", t.replace("e d", "district")):
         if w in _TITLE_WORDS:
-            out.append(_Word(w, _TITLE_WORDS[w], 100.0))
+            out.append(_Word(w, w, _TITLE_WORDS[w], 100.0))
             continue
         need = _WORD_SCORE.get(min(len(w), 5)) if len(w) >= 4 else None
         best = rf_process.extractOne(w, list(_TITLE_WORDS), scorer=fuzz.ratio)
@@ -302,10 +303,30 @@ def _title_words(t: str) -> list[_Word]:
         # "Election" run together, holds "election" but is not it)
         near = best is not None and abs(len(best[0]) - len(w)) <= 2
         if need is not None and best is not None and near and best[1] >= need:
-            out.append(_Word(best[0], _TITLE_WORDS[best[0]], float(best[1])))
+            out.append(_Word(w, best[0], _TITLE_WORDS[best[0]], float(best[1])))
         else:
-            out.append(_Word("", "", 100.0))
+            out.append(_Word(w, "", "", 100.0))
     return out
+
+
+# Words a title may hold beside the words it is read by: joining words and a form's instructions.
+_TITLE_STOP = frozenset(
+    ("of", "the", "a", "an", "or", "and", "if", "any", "your", "you", "here", "in", "to", "be")
+    + ("by", "as", "at", "for", "on", "is", "are", "may", "must", "enter", "write", "please")
+)
+
+
+def _title_like(said: list[_Word]) -> bool:
+    """Words a column title is made of: no number ("9/17/26"), and the words it is read by at
+    least as many as the others (joining words and single letters aside). A title row's cell
+    that took in a row or two of entries below its title ("Date 9/17/26 9/17/26", "Printed
+    Name Lins R Byfely Lak Sollowby"), when a rule under the titles was lost, is no title."""
+    if any(w.text.isdigit() for w in said):
+        return False  # (a letter read as a figure, "V0ter's", is a slip: the word counts)
+    # (a short word one slip from a known one, "Lins" for "line", counts as neither)
+    known = sum(bool(w.kind) and w.score >= _WORD_SCORE[5] for w in said)
+    other = sum(not w.kind and len(w.text) > 1 and w.text not in _TITLE_STOP for w in said)
+    return known >= other
 
 
 # What a title says when its words name one kind of field ("who" and "line" words qualify).

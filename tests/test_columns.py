@@ -85,6 +85,10 @@ def test_place_title(title: str, role: str | None, exact: bool) -> None:
         ("Apt. No.", None),
         ("Telephone", None),
         ("- - -", None),  # no word at all
+        # a title cell that took in entries under its title (a rule under the titles lost)
+        ("Date 9/17/26 9/17/26", None),
+        ("Printed Name Lins R Byfely Lak Sollowby", None),
+        ("V0ter's Address", "residence"),  # a letter read as a figure is a slip
         ("Remarks", None),
         ("Horne Street Address", "street"),  # "Horne" is one slip from "phone": no veto
         (
