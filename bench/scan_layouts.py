@@ -18,7 +18,7 @@ every page is read and compared with its truth:
 - missed rows caught: sheets with rows missed that the reader flagged (a layout doubt, no
   table read, or the witness's stated count disagreeing with the lines read), of all such
   sheets, and of those whose missed rows hold signatures; rows doubted needlessly: sheets read
-  whole that a doubt about missed rows still sends to a person;
+  whole, no row missed nor invented, that a doubt about their rows still sends to a person;
 - sheet numbers: read right, flagged (below the review threshold or missing: a person reads
   them), wrong and not flagged (must be 0), after the case's sheets are read among each
   other (`pipeline.closedworld.sheetno`, as `pipeline.run` does);
@@ -135,7 +135,9 @@ def _score(c: Counter, sheet, t: dict, rules: str | None = None) -> None:  # typ
         c["missed_caught"] += caught
         c["missed_signed_sheets"] += signed
         c["missed_signed_caught"] += signed and caught
-    elif any(d.startswith(ROW_DOUBTS) for d in sheet.layout_doubts):
+    elif len(sheet.lines) == len(lines) and any(
+        d.startswith(ROW_DOUBTS) for d in sheet.layout_doubts
+    ):
         c["rows_doubted_needlessly"] += 1
     n = t["sheet_number"]
     got = sheet.sheet_number
