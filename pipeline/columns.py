@@ -273,6 +273,7 @@ _TITLE_WORDS: dict[str, str] = (
 # A title is a few words: a block of more is prose, whatever its words say.
 TITLE_MAX_WORDS = 10
 _WORD_SCORE = {4: 75.0, 5: 80.0}  # by the word's length: 4 letters, 5 or more (shorter: exact)
+_ALL_WORDS = list(_TITLE_WORDS)
 _NOT_VETO = [w for w, kind in _TITLE_WORDS.items() if kind != "veto"]
 
 
@@ -296,7 +297,7 @@ def _title_words(t: str) -> list[_Word]:
             out.append(_Word(w, w, _TITLE_WORDS[w], 100.0))
             continue
         need = _WORD_SCORE.get(min(len(w), 5)) if len(w) >= 4 else None
-        best = rf_process.extractOne(w, list(_TITLE_WORDS), scorer=fuzz.ratio)
+        best = rf_process.extractOne(w, _ALL_WORDS, scorer=fuzz.ratio)
         if best is not None and _TITLE_WORDS[best[0]] == "veto" and best[1] < _VETO_SCORE:
             best = rf_process.extractOne(w, _NOT_VETO, scorer=fuzz.ratio)
         # (as long as the word give or take a slip: "citelection", "Town or City" and

@@ -304,17 +304,17 @@ def _parted(words: Sequence[Obj]) -> list[Block]:
         if len(left) + len(right) < len(pieces):
             continue  # a word of another line runs across x
         parts = [_block(left), _block(right)]
-        joined = _CONNECTOR.search(parts[0].text + " | " + parts[1].text)
+        joined = _JOINS_LEFT.search(parts[0].text) or _JOINS_RIGHT.match(parts[1].text)
         if not joined and all(b.match is not None for b in parts):
             return parts
     return []
 
 
-# Words that join one title's parts ("Name and Address", "Signature of Voter"): a title is not
-# parted beside one.
-_CONNECTOR = re.compile(
-    r"(\b(and|or|of|with)|[&/,-])\s*\|\s*|\s*\|\s*(\(|(and|or|of|with)\b|[&/,-])", re.I
-)
+# A word that joins one title's parts ("Name and Address", "Signature of Voter", "Residence
+# (Town)"): a title is not parted beside one, at the end of its left part or the start of its
+# right.
+_JOINS_LEFT = re.compile(r"(\b(and|or|of|with)|[&/,-])\s*$", re.I)
+_JOINS_RIGHT = re.compile(r"\s*(\(|(and|or|of|with)\b|[&/,-])", re.I)
 
 
 def _title_band(lines: Sequence[Sequence[Obj]]) -> list[Block] | None:

@@ -113,11 +113,13 @@ def runs_of(flags: np.ndarray, join: float = 0.0) -> list[tuple[int, int]]:
     return [(a, b) for a, b in out]
 
 
-def inked_lines(ink: np.ndarray, dpi: float) -> list[tuple[int, int]]:
+def inked_lines(
+    ink: np.ndarray, dpi: float, join_in: float = LINE_JOIN_IN, min_in: float = LINE_MIN_IN
+) -> list[tuple[int, int]]:
     """(top, bottom) of the text lines of a binary image (ink 255): runs of rows that hold
-    ink, runs closer than LINE_JOIN_IN joined, shorter than LINE_MIN_IN dropped."""
+    ink, runs closer than `join_in` (inches) joined, shorter than `min_in` dropped."""
     inked = np.count_nonzero(ink, axis=1) >= max(2, dpi * ROW_INK_IN)
-    return [(a, b) for a, b in runs_of(inked, dpi * LINE_JOIN_IN) if b - a >= dpi * LINE_MIN_IN]
+    return [(a, b) for a, b in runs_of(inked, dpi * join_in) if b - a >= dpi * min_in]
 
 
 def text_lines(ink: np.ndarray, rect: Rect, dpi: float) -> list[Rect]:

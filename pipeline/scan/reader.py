@@ -71,7 +71,6 @@ from .blocks import (
     inked_lines,
     line_pieces,
     read_lines,
-    runs_of,
     text_lines,
     touching_parts,
     without_specks,
@@ -874,12 +873,10 @@ def _stacked_rows(layout: _Layout, dpi: float) -> list[str]:
         for col in looked:
             x0, y0, x1, y1 = _inset(grid, row, col, dpi)
             cell = without_specks(layout.ink[y0:y1, x0:x1], dpi)
-            inked = np.count_nonzero(cell, axis=1) >= max(2, dpi * 0.01)
             lines = [
                 (a, b)
-                for a, b in runs_of(inked, dpi * STACKED_GAP_IN)
-                if b - a >= dpi * STACKED_LINE_IN
-                and a > 0
+                for a, b in inked_lines(cell, dpi, STACKED_GAP_IN, STACKED_LINE_IN)
+                if a > 0
                 and b < cell.shape[0]
                 and np.ptp(np.flatnonzero(cell[a:b].any(axis=0))) >= dpi * STACKED_WIDE_IN
             ]
