@@ -1304,6 +1304,32 @@ def test_a_table_ruled_across_whose_every_other_rule_a_scan_left_little_of_keeps
     assert np.diff(grid.ys[1:]).max() < 1.2 * pitch
 
 
+def test_one_stroke_halfway_down_one_row_does_not_halve_the_rows() -> None:
+    # A table ruled across only, every rule whole; one row's writing is large, its baseline a
+    # thin stroke in three cells halfway down the row (held-out 1111 case-006). The rows
+    # are not half as tall: that row read as two would be a signer's line and a blank one
+    # read as signed, silently.
+    dpi = 200.0
+    img = np.full((int(11 * dpi), int(8.5 * dpi)), 255, np.uint8)
+    x0, x1, pitch = int(0.6 * dpi), int(7.9 * dpi), int(0.55 * dpi)
+    top, title = int(2.0 * dpi), int(2.55 * dpi)
+    rules = [title + k * pitch for k in range(1, 9)]
+    for y in (top, title, *rules):
+        cv2.line(img, (x0, y), (x1, y), 0, 2)
+    columns = ((0.2, 1.2), (1.8, 3.6), (4.2, 6.4), (6.8, 7.1))
+    half = rules[1] + pitch // 2
+    for a, b in columns:
+        img[top + 30 : top + 60, x0 + int(a * dpi) : x0 + int(b * dpi)] = 0
+        for y in (rules[0], rules[2], rules[3]):
+            img[y - 70 : y - 40, x0 + int(a * dpi) : x0 + int((a + b) / 2 * dpi)] = 0
+        if a < 6:  # the large hand's baseline strokes in three cells, 28% of the width
+            cv2.line(img, (x0 + int(a * dpi), half), (x0 + int((a + 1.5) * dpi), half), 0, 2)
+    grid = find_grid((img < 128).astype(np.uint8) * 255, dpi)
+    assert grid is not None
+    assert all(abs(y - half) > 10 for y in grid.ys), grid.ys
+    assert np.diff(grid.ys[1:]).min() > 0.8 * pitch
+
+
 def test_a_row_with_two_lines_of_writing_in_its_cells_is_doubted() -> None:
     # Two rows read as one (their rule lost): the date's and the residence's cells hold two
     # entries, one over the other. A doubt sends the sheet to a person. One entry a row, a

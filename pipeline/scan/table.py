@@ -294,7 +294,11 @@ def _rows_across(horiz: np.ndarray, span: tuple[int, int, int, int], share: floa
 
 def _pitch(ys: list[int], candidates: list[int], dpi: float) -> float:
     """The body rows' height: the strong rules' gaps (the header row excluded) are whole
-    multiples of it; among the divisions that fit, the one the faint candidates agree with."""
+    multiples of it; among the divisions that fit, the one the faint candidates agree with.
+    A division finer than the shortest gap must be seen in at least half of the gaps (a faint
+    rule on its lattice inside them): one stroke of large writing halfway down one row is no
+    sign that every row is two (a row split in two reads a signer's line as two, silently;
+    two rows read as one raise the stacked-row doubt)."""
     body = np.diff(ys[1:]) if len(ys) > 2 else np.diff(ys)
     if len(body) == 0:
         return dpi * 0.3
@@ -302,9 +306,22 @@ def _pitch(ys: list[int], candidates: list[int], dpi: float) -> float:
     options = [base / k for k in (1, 2, 3, 4) if base / k >= dpi * ROW_MIN_IN]
     if not options:
         return base
+    run = ys[1:] if len(ys) > 2 else ys
+
+    def seen(p: float) -> bool:
+        inside = sum(
+            any(
+                a < y < b - 0.5 * p
+                and round((y - a) / p) >= 1
+                and abs((y - a) / p - round((y - a) / p)) < 0.15
+                for y in candidates
+            )
+            for a, b in zip(run, run[1:], strict=False)
+        )
+        return 2 * inside >= len(run) - 1
 
     def fits(p: float) -> bool:
-        return all(abs(g / p - round(g / p)) < 0.15 for g in body)
+        return all(abs(g / p - round(g / p)) < 0.15 for g in body) and (p == base or seen(p))
 
     def votes(p: float) -> int:
         return sum(
