@@ -31,7 +31,8 @@ The figures:
   `signed` the same for the rows truth says are signed (a signed row read as blank is lost);
   `invented`: rows read that truth does not have; "rows the page shows" the same without the
   blank rows after the last entry of a table printed with neither rules nor line numbers
-  (nothing on the page marks them, `synth.truth.rows_the_page_shows`).
+  (nothing on the page marks them, `synth.truth.rows_the_page_shows`); a blank row read past
+  truth's in such a table is the reader's guess at its empty space, not counted invented.
 - CER per column: Levenshtein distance / truth characters, over the rows found. The signature
   column's truth is the name as signed; a reader that only tells ink from no ink scores high.
 - match P / R / F1: the register id the pipeline matched against truth's, over signed rows
@@ -80,7 +81,7 @@ from synth.kinds import VARIANTS as KIND_VARIANTS  # noqa: E402
 from synth.kinds import generate_kind  # noqa: E402
 from synth.layouts import SPLITS  # noqa: E402
 from synth.scan import scan_case  # noqa: E402
-from synth.truth import rows_the_page_shows, town_lost  # noqa: E402
+from synth.truth import blank_rows_marked, rows_the_page_shows, town_lost  # noqa: E402
 from synth.varied import Variation  # noqa: E402
 
 log = logging.getLogger("bench.accuracy")
@@ -193,6 +194,10 @@ def compare(case: str, style: str, truth: dict[str, Any], report: SufficiencyRep
     rows: list[RowResult] = []
     seen = set()
     rules = truth.get("layout", {}).get("rules")
+    marked = {
+        (Path(sheet["file"]).name, sheet["page_index"]): blank_rows_marked(sheet, rules)
+        for sheet in truth["sheets"]
+    }
     for sheet in truth["sheets"]:
         file, page = Path(sheet["file"]).name, sheet["page_index"]
         shown = rows_the_page_shows(sheet, rules)
@@ -232,6 +237,8 @@ def compare(case: str, style: str, truth: dict[str, Any], report: SufficiencyRep
                     voter,
                     (),
                     tuple(sorted({f.code for f in j.findings})),
+                    # a blank row read below an unruled table's entries: a guess at empty space
+                    shown=j.status.value != "blank" or marked.get(key[:2], True),
                 )
             )
     return CaseResult(
@@ -331,7 +338,7 @@ def figures(results: Sequence[CaseResult]) -> dict[str, Any]:
     shown_found = [r for r in shown if r.got_status is not None]
     signed = [r for r in true_rows if r.signed]
     signed_found = [r for r in signed if r.got_status not in (None, "blank")]
-    invented = [r for r in rows if r.truth_status is None]
+    invented = [r for r in rows if r.truth_status is None and r.shown]
     blank_signed = [r for r in found if r.truth_status == "blank" and r.got_status != "blank"]
     sheets = [sh for c in results for sh in c.sheets]
     cer: dict[str, float | None] = {}

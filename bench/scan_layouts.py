@@ -13,8 +13,10 @@ every page is read and compared with its truth:
 - rows: table rows found / rows in truth (blank rows included); invented: rows read that truth
   does not have; "rows the page shows": the same, truth's blank rows after the last entry of
   a table printed without rules or line numbers left out (nothing on the page marks them:
-  no reader can find them, and they hold no signature); blank->signed: a blank row read as
-  signed; lost signed: a signed row missing or read as blank;
+  no reader can find them, and they hold no signature); blank rows read past truth's in such
+  a table are the reader's guess at its empty space, counted apart from rows invented
+  (`synth.truth.blank_rows_marked`); blank->signed: a blank row read as signed; lost signed:
+  a signed row missing or read as blank;
 - missed rows caught: sheets with rows missed that the reader flagged (a layout doubt, no
   table read, or the witness's stated count disagreeing with the lines read), of all such
   sheets, and of those whose missed rows hold signatures; rows doubted needlessly: sheets read
@@ -51,7 +53,7 @@ from pipeline.ingest import ingest_file, read_page  # noqa: E402
 from pipeline.rules.reading import threshold_for  # noqa: E402
 from pipeline.scan.context import ReadContext  # noqa: E402
 from pipeline.scan.metrics import cer  # noqa: E402
-from synth.truth import rows_the_page_shows, town_lost  # noqa: E402
+from synth.truth import blank_rows_marked, rows_the_page_shows, town_lost  # noqa: E402
 
 PRINT_FONTS = ("Helvetica", "Times-Roman", "Courier")
 FIELDS = ("date", "name", "residence", "ward", "election_district")
@@ -111,7 +113,12 @@ def _score(c: Counter, sheet, t: dict, rules: str | None = None) -> None:  # typ
     shown = rows_the_page_shows(t, rules)
     c["rows_shown"] += shown
     c["found_shown"] += min(len(sheet.lines), shown)
-    c["invented"] += max(0, len(sheet.lines) - len(lines))
+    past = sheet.lines[len(lines) :]  # rows read past truth's
+    if blank_rows_marked(t, rules):
+        c["invented"] += len(past)
+    else:  # blank rows read in the empty space below an unruled table's entries: a guess
+        c["invented"] += sum(not line.blank for line in past)
+        c["guessed"] += sum(line.blank for line in past)
     c["signed"] += sum(not tl["blank"] for tl in lines)
     c["lost_signed"] += sum(not tl["blank"] for tl in lines[len(sheet.lines) :])
     for line, tl in zip(sheet.lines, lines, strict=False):
@@ -196,6 +203,7 @@ def report(parts: dict[str, Counter]) -> None:
             ),
         ),
         ("rows invented", lambda c: str(c["invented"])),
+        ("  blank, past an unruled table's entries", lambda c: str(c["guessed"])),
         ("blank read as signed", lambda c: str(c["blank_as_signed"])),
         ("signed rows lost", lambda c: f"{c['lost_signed']}/{c['signed']}"),
         ("sheets rows missed: caught", lambda c: f"{c['missed_caught']}/{c['missed_sheets']}"),

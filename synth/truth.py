@@ -11,7 +11,14 @@ from typing import Any
 
 from .sheets import LinePlan
 
-__all__ = ["DATE_STYLES", "MONTHS", "LineTruth", "format_date", "rows_the_page_shows"]
+__all__ = [
+    "DATE_STYLES",
+    "MONTHS",
+    "LineTruth",
+    "blank_rows_marked",
+    "format_date",
+    "rows_the_page_shows",
+]
 
 MONTHS = (
     "January", "February", "March", "April", "May", "June", "July", "August", "September",
@@ -59,12 +66,20 @@ def town_lost(sheet: dict[str, Any], residences: list[str]) -> bool:
     return "town" in sheet.get("columns", ()) and bool(read) and not any("," in r for r in read)
 
 
+def blank_rows_marked(sheet: dict[str, Any], rules: str | None) -> bool:
+    """Whether a truth.json sheet's page marks its blank rows (rules or printed line numbers).
+    Where it does not, a blank row read past the last entry is the reader's guess at the empty
+    space below it, neither the page's row nor an invented one: the benchmarks count such rows
+    apart from rows invented."""
+    return rules != "none" or "line_number" in sheet.get("columns", ())
+
+
 def rows_the_page_shows(sheet: dict[str, Any], rules: str | None) -> int:
     """How many of a truth.json sheet's rows its page marks. A table printed without rules or
     line numbers shows nothing of the blank rows after its last entry: no reader can find them,
     and they hold no signature. The benchmarks count them apart (`rules`: the case's layout's,
     truth.json's "layout")."""
     lines = sheet["lines"]
-    if rules != "none" or "line_number" in sheet.get("columns", ()):
+    if blank_rows_marked(sheet, rules):
         return len(lines)
     return max((k + 1 for k, ln in enumerate(lines) if not ln["blank"]), default=0)

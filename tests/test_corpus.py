@@ -27,7 +27,7 @@ from synth import generate_case
 from synth import handwriting as hw
 from synth.corpus import STYLES, generate_corpus
 from synth.scan import degrade, pick_degradation, render_page, scan_case
-from synth.truth import rows_the_page_shows
+from synth.truth import blank_rows_marked, rows_the_page_shows
 from synth.varied import (
     LINE_FATAL,
     LINE_REVIEW,
@@ -449,3 +449,6 @@ def test_the_rows_a_page_shows_leave_out_only_unmarked_blank_rows() -> None:
     assert rows_the_page_shows(numbered, "none") == 5
     empty = {"lines": [{"blank": True}] * 4, "columns": []}
     assert rows_the_page_shows(empty, "none") == 0
+    # a blank row read past truth's is invented only where the page marks its blank rows
+    assert not blank_rows_marked(sheet, "none")
+    assert blank_rows_marked(sheet, "horizontal") and blank_rows_marked(numbered, "none")
