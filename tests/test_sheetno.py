@@ -13,7 +13,7 @@ from pipeline.closedworld.sheetno import resolve_numbers, resolve_sheet_numbers
 from pipeline.records import Field, Lattice, Sheet, SheetHeader, Source
 from pipeline.rules.reading import threshold_for
 from pipeline.scan.engine import OcrText, Psm, Rect, Word
-from pipeline.scan.sheetno import find_captions, number_text, read_number
+from pipeline.scan.sheetno import find_captions, level_runs, number_text, read_number
 from tests.builders import page
 
 SURE = threshold_for("sheet_number")
@@ -357,3 +357,18 @@ def test_the_order_never_chooses_a_value_the_sheet_hardly_reads() -> None:
     hesitant = _number((_digit(("4", 0.6), ("3", 0.05)),))
     got = resolve_numbers([_clear(1), _clear(2), hesitant, _clear(5)])
     assert got[2] is not None and got[2].text == "Sheet No. 4"
+
+
+def test_a_digit_s_bar_at_the_rect_s_edge_is_no_printed_rule() -> None:
+    # "Sheet #4": the glued mark's end placed the number's rect right at the 4, its bar
+    # touching the rect's left edge (held-out 1111 case-007). Cut away as a blank's rule, the
+    # 4 lost its lower half and read as no number. A blank's rule under the number is cut
+    # away, however little of it the rect holds.
+    dpi = 300.0
+    band = np.zeros((54, 120), np.uint8)
+    band[17:42, 51:54] = 255  # the 4's stem
+    band[34:36, 40:58] = 255  # its bar, 18 px from the rect's left edge (x 40)
+    assert not level_runs(band, 40, 70, dpi).any()
+    band[48:50, 10:110] = 255  # a blank's rule, running on past the rect's edges
+    rule = level_runs(band, 52, 62, dpi)  # a rect 10 px wide
+    assert rule[48:50].all() and not rule[17:42].any()

@@ -314,10 +314,7 @@ def read_number(
     if x1 - x0 < 2 or y1 - y0 < 2 or not isinstance(engine, ImageOcrEngine):
         return None
     strokes = ink[y0:y1, x0:x1].copy()
-    # a printed blank's rule, or leaders, are no part of the number
-    run = max(3, int(dpi * RULE_RUN_IN))
-    level = cv2.morphologyEx(strokes, cv2.MORPH_OPEN, np.ones((1, run), np.uint8))
-    rule = cv2.dilate(level, np.ones((3, 3), np.uint8)) > 0
+    rule = level_runs(ink[y0:y1], x0, x1, dpi)
     strokes[rule] = 0
     found = measure_ink(strokes, dpi)
     if not found.present or found.bbox is None:
@@ -346,6 +343,24 @@ def read_number(
     sure = bool(text) and all(d == text for d in digits) and again in ("", text)
     conf = best.confidence if sure else min(best.confidence, UNSURE)
     return NumberRead(text, round(conf, 3), lattices, recognizer.frames_of(crop))
+
+
+def level_runs(band: np.ndarray, x0: int, x1: int, dpi: float) -> np.ndarray:
+    """The pixels of the number's rect (`x0..x1` of the page's rows `band`) that lie on ink
+    running level RULE_RUN_IN or more, or beside it: a printed blank's rule or leaders, no
+    part of the number. Runs are measured on the page, past the rect's edges: a blank's rule
+    that begins before the rect is whole, and a digit's bar that an edge touches (a "4" the
+    rect begins at) is no longer than it is."""
+    run = max(3, int(dpi * RULE_RUN_IN))
+    a, b = max(0, x0 - run), min(band.shape[1], x1 + run)
+    level = cv2.morphologyEx(
+        band[:, a:b],
+        cv2.MORPH_OPEN,
+        np.ones((1, run), np.uint8),
+        borderType=cv2.BORDER_CONSTANT,
+        borderValue=0,
+    )
+    return (cv2.dilate(level, np.ones((3, 3), np.uint8)) > 0)[:, x0 - a : x1 - a]
 
 
 def _read(engine: ImageOcrEngine, image: np.ndarray, dpi: float, psm: Psm) -> OcrText:
