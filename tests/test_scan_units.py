@@ -1357,3 +1357,26 @@ def test_a_row_with_two_lines_of_writing_in_its_cells_is_doubted() -> None:
     ink[130:160, 620:900] = 0
     ink[102:125, 620:900] = 255  # letters at the cell's top: the row above's
     assert _stacked_rows(layout, dpi) == []  # type: ignore[arg-type]
+
+
+def test_a_ruled_row_much_shorter_than_the_others_is_doubted() -> None:
+    # A row cut in two (a stroke read as a rule) is two rows half as tall as the others: the
+    # sheet goes to a person. Rows found from the text alone have guessed heights: no doubt.
+    from pipeline.scan.reader import _short_rows
+    from pipeline.scan.table import Grid
+
+    xs = (0, 300, 600)
+    cut = Grid(xs, (0, 120, 220, 270, 320, 420, 520), "rules+projection")
+    assert [d.split(" is ")[0] for d in _short_rows(cut)] == ["row 2", "row 3"]
+    assert _short_rows(Grid(xs, (0, 120, 220, 320, 420, 520), "rules")) == []
+    assert _short_rows(Grid(xs, cut.ys, "text")) == []
+
+
+def test_a_faint_rule_is_looked_for_only_in_a_gap_of_whole_rows() -> None:
+    # Kept rules two rows apart hold a faded one between them; a gap of a row and a half (the
+    # table's last rule to a line of the statement long enough to pass for a rule, dev 1103
+    # case-006) holds none: a line of its prose there is no rule.
+    from pipeline.scan.table import _on_lattice
+
+    ys = [0, 100, 200, 400, 563]
+    assert _on_lattice(ys, [300, 490], 100.0) == [300]

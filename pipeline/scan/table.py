@@ -384,17 +384,21 @@ def _join(
 
 def _on_lattice(ys: list[int], candidates: list[int], pitch: float) -> list[int]:
     """The candidates inside the run of rules `ys` a whole number of rows (`pitch`, within 0.15
-    of a row) from the rule above or below them."""
+    of a row) from the rule above or below them, where those two rules are a whole number of
+    rows apart: a gap of one row and a half is no run of rows whose rules faded (a line of the
+    statement under the table, long enough to pass for a rule, lies so from its last rule)."""
+
+    def whole(d: float) -> int:
+        k = round(d / pitch)
+        return k if k >= 1 and abs(d - k * pitch) < 0.15 * pitch else 0
+
     inside = []
     for y in candidates:
         if not ys[0] < y < ys[-1] or y in ys:
             continue
         a, b = max(z for z in ys if z < y), min(z for z in ys if z > y)
-        for d in (y - a, b - y):
-            k = round(d / pitch)
-            if k >= 1 and abs(d - k * pitch) < 0.15 * pitch:
-                inside.append(y)
-                break
+        if whole(b - a) >= 2 and (whole(y - a) or whole(b - y)):
+            inside.append(y)
     return inside
 
 
