@@ -444,3 +444,17 @@ def test_a_line_of_prose_smeared_under_a_table_is_no_rule_a_row_below() -> None:
     cv2.line(ruled, (X0, end + PITCH), (X1, end + PITCH), 0, 2)
     horiz, _ = rule_masks(_binary(ruled), DPI)
     assert rule_across(horiz, _binary(ruled), span, DPI)
+
+
+def test_a_table_ruled_across_only_found_on_bridged_rules_is_tried_whole() -> None:
+    # Held-out 1111 case-006: a table ruled across only, its rules broken by a copy (45%
+    # lost), found only with the dashes bridged. It has no column rules to end it, so it was
+    # never tried (no table read, four signed lines sent to a person unread). A ruled grid
+    # that no column rule reaches into is still not tried.
+    from pipeline.scan.reader import _bridged_grids
+
+    vert = np.zeros((int(11 * DPI), int(8.5 * DPI)), np.uint8)
+    ys = tuple(TOP + k * PITCH for k in range(6))
+    across = Grid((X0, 400, 800, X1), ys, "rules+projection")
+    assert _bridged_grids(across, vert, DPI) == [across]
+    assert _bridged_grids(Grid(across.xs, ys, "rules"), vert, DPI) == []

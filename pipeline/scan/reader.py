@@ -422,10 +422,7 @@ def _try_layout(
     # A paragraph over it bridges too: failing the whole grid, it starts where they do (or a
     # row above, a shaded title row hiding its column rules).
     for found in find_grids(cleaned.binary, dpi, dashed, bridged=True):
-        ended = within_columns(found, dashed[1], dpi)
-        if ended is None:
-            continue
-        for each in (ended, *from_column_tops(ended, dashed[1], dpi)):
+        for each in _bridged_grids(found, dashed[1], dpi):
             tried.append(_layout_for(cleaned, dashed, each, dpi, engine, flipped, statements))
             if _good(tried[-1]):
                 return tried[-1]
@@ -433,6 +430,19 @@ def _try_layout(
     if best is not tried[-1]:
         engine.set_page(best.ocr_gray, dpi)
     return best
+
+
+def _bridged_grids(found: Grid, vert: np.ndarray, dpi: float) -> list[Grid]:
+    """The grids a table found on bridged rules is tried as, in turn: ended where its column
+    rules end, then started where they start (`table.within_columns`, `from_column_tops`),
+    none when no row is left. A table ruled across only has no column rules to end it: its
+    rows are the rules' own (`table.find_grid` keeps only thin lines across most of it), and
+    rows that read as the statement's wording are cut off as on any table
+    (`_without_statement_rows`)."""
+    if found.method == "rules+projection":
+        return [found]
+    ended = within_columns(found, vert, dpi)
+    return [] if ended is None else [ended, *from_column_tops(ended, vert, dpi)]
 
 
 # Tables found by their text alone tried on a page, top to bottom (a line above the table may
@@ -887,6 +897,26 @@ def _stacked_rows(layout: _Layout, dpi: float) -> list[str]:
                 " between them lost?)"
             )
     return doubts
+
+
+# A ruled table's rows are alike: a body row this much shorter than their median is a doubt.
+SHORT_ROW = 0.65
+
+
+def _short_rows(grid: Grid) -> list[str]:
+    """Body rows of a ruled table much shorter than the others (SHORT_ROW of their median): a
+    row cut in two by a stroke read as a rule (a large hand's baseline) reads one signer's
+    line as two, one of them maybe read as signed. A doubt: the sheet goes to a person. A
+    table found by its text alone guesses its rows' heights, and is not looked at."""
+    if not grid.method.startswith("rules") or len(grid.ys) < 4:
+        return []
+    heights = np.diff(grid.ys[1:])
+    usual = float(np.median(heights))
+    return [
+        f"row {k + 1} is {h / usual:.0%} as tall as the table's rows (a row cut in two?)"
+        for k, h in enumerate(heights)
+        if h < SHORT_ROW * usual
+    ]
 
 
 def _line_foot(ink: np.ndarray, y: int, left: int, right: int, dpi: float) -> int:
@@ -1454,6 +1484,7 @@ def read_scan(
             *_numbering_doubts(layout, engine, dpi),
             *_rows_below(layout, engine, dpi, context.statements),
             *_stacked_rows(layout, dpi),
+            *_short_rows(grid),
         ]
         top, bottom = grid.ys[0], grid.ys[-1]
     else:
