@@ -458,3 +458,18 @@ def test_a_table_ruled_across_only_found_on_bridged_rules_is_tried_whole() -> No
     across = Grid((X0, 400, 800, X1), ys, "rules+projection")
     assert _bridged_grids(across, vert, DPI) == [across]
     assert _bridged_grids(Grid(across.xs, ys, "rules"), vert, DPI) == []
+
+
+def test_a_rule_a_copy_broke_to_half_its_length_a_row_below_is_a_rule() -> None:
+    # Dev 1109 case-005 and 1103 case-006: the last rule of a table ruled across only, 43% of
+    # it lost, covered 0.51 of the table's width; taken for no rule, the row above it was lost
+    # with no doubt. Dashes covering half the width a row below are a rule.
+    from pipeline.scan.table import rule_across
+
+    img = _page()
+    end = TOP + 8 * PITCH
+    span = (X0, end + int(0.6 * PITCH), X1, end + int(1.6 * PITCH))
+    for x in range(X0, X1, 200):  # dashes 100 px of every 200: half the width
+        cv2.line(img, (x, end + PITCH), (x + 100, end + PITCH), 0, 2)
+    horiz, _ = rule_masks(_binary(img), DPI)
+    assert rule_across(horiz, _binary(img), span, DPI)
