@@ -446,9 +446,10 @@ def test_a_given_name_on_its_street_is_never_called_not_registered():
         *_village(),
         RegisterEntry("K1", "NOBLE", "KELSEY", street_name="JAGARA ST", zip5="4224"),
     ]
-    m = FSMatcher(people, CFG).match(line("Kelsey Kettleworth", "Jagara Street, 4224"))
+    matcher = FSMatcher(people, CFG)
+    m = matcher.match(line("Kelsey Kettleworth", "Jagara Street, 4224"))
     assert m.decision is MatchDecision.REVIEW, m.reason
-    m = FSMatcher(people, CFG).match(line("Kelsey Kettleworth", "Wyvern Street, 4224"))
+    m = matcher.match(line("Kelsey Kettleworth", "Wyvern Street, 4224"))
     assert m.decision is MatchDecision.NO_MATCH, m.reason
 
 
