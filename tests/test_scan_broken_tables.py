@@ -473,3 +473,28 @@ def test_a_rule_a_copy_broke_to_half_its_length_a_row_below_is_a_rule() -> None:
         cv2.line(img, (x, end + PITCH), (x + 100, end + PITCH), 0, 2)
     horiz, _ = rule_masks(_binary(img), DPI)
     assert rule_across(horiz, _binary(img), span, DPI)
+
+
+def test_two_tables_ruled_across_run_together_are_found_again_apart() -> None:
+    # The nominating petition's candidates table over its signatures, both ruled across only
+    # (a heading between them passed for a rule, so the rules were one run): the candidates'
+    # title row named the columns and no table was read (CI's corpus, a degraded scan). Each
+    # is found again alone, the lower first.
+    from pipeline.scan.table import tables_apart
+
+    img = _page()
+    upper = [TOP + k * PITCH for k in range(4)]
+    lower_top = upper[-1] + int(3.2 * PITCH)
+    lower = [lower_top + k * int(1.2 * PITCH) for k in range(8)]
+    for y in (*upper, *lower):
+        cv2.line(img, (X0, y), (X1, y), 0, 2)
+    for ys in (upper, lower):  # a title in each column of the title row, an entry in each row
+        for a, b in zip(ys, ys[1:], strict=False):
+            for x in (X0 + 40, X0 + 400, X0 + 800):
+                img[a + 12 : b - 12, x : x + 180] = 0
+    binary = _binary(img)
+    masks = rule_masks(binary, DPI)
+    merged = Grid((X0, X0 + 380, X0 + 780, X1), (*upper, *lower), "rules+projection")
+    parts = tables_apart(binary, DPI, masks, merged)
+    assert parts and abs(parts[0].ys[0] - lower[0]) <= 3 and abs(parts[0].ys[-1] - lower[-1]) <= 3
+    assert tables_apart(binary, DPI, masks, Grid(merged.xs, tuple(lower), "rules")) == []

@@ -103,6 +103,7 @@ from .table import (
     rule_across,
     rule_masks,
     table_span,
+    tables_apart,
     title_rows_above,
     with_dashed_rows,
     within_columns,
@@ -403,6 +404,11 @@ def _try_layout(
         # the rule over its titles lost: the row taken for the title row is the first row
         for titled in title_rows_above(masks, grid, dpi):
             tried.append(_layout_for(cleaned, masks, titled, dpi, engine, flipped, statements))
+            if _good(tried[-1]):
+                return tried[-1]
+        # two tables run together: each alone
+        for part in tables_apart(cleaned.binary, dpi, masks, grid):
+            tried.append(_layout_for(cleaned, masks, part, dpi, engine, flipped, statements))
             if _good(tried[-1]):
                 return tried[-1]
     # No ruled table holds the signatures: the table may be printed without rules.

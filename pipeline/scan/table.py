@@ -1117,6 +1117,39 @@ def _only_rows(mask: np.ndarray, top: int, bottom: int) -> np.ndarray:
     return out
 
 
+# Two tables one over the other: a gap between rules this many times the rows' usual height.
+TABLE_GAP = 2.2
+
+
+def tables_apart(
+    binary: np.ndarray, dpi: float, masks: tuple[np.ndarray, np.ndarray], grid: Grid
+) -> list[Grid]:
+    """The tables a grid ran together, found again each alone, the lowest first: where a gap
+    between its rules is TABLE_GAP times its rows' usual height or more. Two tables ruled
+    across only, one over the other (the nominating petition's candidates over its
+    signatures), with a heading between them that passes for a rule, are one run of rules and
+    no vertical rule tells them apart; the title row of the upper one then names the columns.
+    The reader tries these when the whole grid's titles do not place the signatures."""
+    ys = grid.ys
+    if len(ys) < 5:
+        return []
+    usual = float(np.median(np.diff(ys[1:])))
+    cuts = [
+        (a + b) // 2 for a, b in zip(ys[1:], ys[2:], strict=False) if b - a >= TABLE_GAP * usual
+    ]
+    if not cuts:
+        return []
+    horiz, vert = masks
+    edges = [0, *cuts, horiz.shape[0]]
+    out = []
+    for top, bottom in reversed(list(zip(edges, edges[1:], strict=False))):
+        banded = (_only_rows(horiz, top, bottom), _only_rows(vert, top, bottom))
+        part = find_grid(binary, dpi, banded)
+        if part is not None and part.ys != grid.ys:
+            out.append(part)
+    return out
+
+
 def find_grids(
     binary: np.ndarray,
     dpi: float,
