@@ -312,18 +312,13 @@ def _pitch(ys: list[int], candidates: list[int], dpi: float) -> float:
 
     def seen(p: float) -> bool:
         inside = sum(
-            any(
-                a < y < b - 0.5 * p
-                and round((y - a) / p) >= 1
-                and abs((y - a) / p - round((y - a) / p)) < 0.15
-                for y in candidates
-            )
+            any(a < y < b - 0.5 * p and _whole_rows(y - a, p) for y in candidates)
             for a, b in zip(run, run[1:], strict=False)
         )
         return 2 * inside >= len(run) - 1
 
     def fits(p: float) -> bool:
-        return all(abs(g / p - round(g / p)) < 0.15 for g in body) and (p == base or seen(p))
+        return all(_whole_rows(float(g), p) for g in body) and (p == base or seen(p))
 
     def votes(p: float) -> int:
         return sum(
@@ -389,19 +384,23 @@ def _on_lattice(ys: list[int], candidates: list[int], pitch: float) -> list[int]
     of a row) from the rule above or below them, where those two rules are a whole number of
     rows apart: a gap of one row and a half is no run of rows whose rules faded (a line of the
     statement under the table, long enough to pass for a rule, lies so from its last rule)."""
-
-    def whole(d: float) -> int:
-        k = round(d / pitch)
-        return k if k >= 1 and abs(d - k * pitch) < 0.15 * pitch else 0
-
     inside = []
     for y in candidates:
         if not ys[0] < y < ys[-1] or y in ys:
             continue
         a, b = max(z for z in ys if z < y), min(z for z in ys if z > y)
-        if whole(b - a) >= 2 and (whole(y - a) or whole(b - y)):
+        if _whole_rows(b - a, pitch) >= 2 and (
+            _whole_rows(y - a, pitch) or _whole_rows(b - y, pitch)
+        ):
             inside.append(y)
     return inside
+
+
+def _whole_rows(d: float, pitch: float) -> int:
+    """How many rows of height `pitch` the distance `d` is, within 0.15 of a row; 0 when it is
+    no whole number of rows (or under one)."""
+    k = round(d / pitch)
+    return k if k >= 1 and abs(d - k * pitch) < 0.15 * pitch else 0
 
 
 def _fill_missing_rows(ys: list[int], dpi: float) -> list[int]:
