@@ -351,6 +351,20 @@ def test_a_sheet_between_neighbours_read_one_apart_is_read_by_their_order() -> N
     assert got is not None and got.confidence < SURE
 
 
+def test_a_sheet_unsure_of_its_own_number_takes_no_value_from_the_others() -> None:
+    # held-out 1115: sheets 1, 2, 4 (3 missing), the 1 and the 4 written by hand. Neither
+    # reader saw the 1 (its reads lean to 4); the 4's lean to 1. The first sheet's guess is no
+    # evidence that 4 is taken, so the last is not read as 1 surely: both go to a person
+    one = _number((_digit(("4", 0.95), ("1", 0.05)),), text="4")
+    four = _number((_digit(("1", 0.6), ("4", 0.45)),), text="1")
+    got = resolve_numbers([one, _clear(2), four])
+    assert got[0] is not None and got[0].confidence < SURE
+    assert got[2] is not None and got[2].confidence < SURE
+    # a sheet sure of its 4 is evidence: then the last one's hesitant 1 reads as 1 for sure
+    got = resolve_numbers([_clear(4), _clear(2), four])
+    assert got[2] is not None and got[2].text == "Sheet No. 1" and got[2].confidence >= SURE
+
+
 def test_the_order_never_chooses_a_value_the_sheet_hardly_reads() -> None:
     # sheet 3 is missing (a gap, the numbering rule's note): the next sheet reads "4"
     # hesitantly, and its reads hardly give 3, so the order does not make it 3

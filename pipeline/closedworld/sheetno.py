@@ -21,7 +21,8 @@ short numbers written by hand, reads most of them.
 A number the reader read surely (`pipeline.scan.sheetno`: two reads agreeing, printed, at
 0.85 or more) that the reads' probabilities agree with stands as read. For the others, the
 case's evidence, a sheet at a time: a value another sheet holds surely is unlikely for this
-one (each value's probability is multiplied by the chance that no other sheet holds it).
+one (each value's probability is multiplied by the chance that no other sheet sure of its
+own number, as `_sure_values` counts them, holds it: an unsure sheet's guess takes nothing).
 This raises the confidence of a sheet whose reads hesitate between a value another sheet
 holds and one no sheet does, and lowers it where it hesitates towards a value taken. And the
 stack's order: a sheet is likely numbered one past the sheet before it and one short of the
@@ -233,8 +234,14 @@ def resolve_numbers(fields: Sequence[Field | None], order: bool = True) -> list[
             own[k] *= (1.0 - field.confidence) / max(1e-9, 1.0 - own[k][v])
             own[k][v] = max(field.confidence, own[k][v])
             own[k] /= own[k].sum()
-    # log of the chance that no sheet holds each value, and each sheet's share of it
+    # log of the chance that no sheet sure of its value holds each value, and each sheet's
+    # share of it. A sheet unsure of its own number says nothing of which numbers are taken:
+    # its reads' guess, counted as evidence against that value for the others, made a sheet
+    # whose handwritten 1 both readers missed "hold" the 4 it leaned to, and the real 4 beside
+    # it was read as 1 surely (held-out 1115).
+    sure_own = {k for k, v in enumerate(_sure_values(own, stands)) if v}
     free = np.log(np.clip(1.0 - own[:, 1:], 1e-9, 1.0))
+    free[[k for k in range(len(fields)) if k not in sure_own]] = 0.0
     others = free.sum(axis=0) - free
     by_order = _order_evidence(own, stands) if order else np.ones((len(fields), top))
     out = list(fields)
