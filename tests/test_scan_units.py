@@ -1380,3 +1380,31 @@ def test_a_faint_rule_is_looked_for_only_in_a_gap_of_whole_rows() -> None:
 
     ys = [0, 100, 200, 400, 563]
     assert _on_lattice(ys, [300, 490], 100.0) == [300]
+
+
+def test_a_text_tables_blank_rows_follow_the_rules_the_rule_finder_left() -> None:
+    # Held-out 1115: a table ruled across with faint broken rules that text outweighed, read
+    # as a table without rules. Two rows written, the first low in its row, the second high:
+    # their centres' pitch is short by a tenth, and a dozen blank rows inferred from it made
+    # a row too many. The rule image holds their rules: the blank rows are those.
+    from pipeline.scan.textgrid import text_grid
+
+    ink = np.zeros((int(9 * DPI), int(8.5 * DPI)), np.uint8)
+    rules = np.zeros_like(ink)
+    for x, title in ((0.6, "Date"), (2.0, "Signature"), (4.6, "Residence"), (7.2, "Ward")):
+        _put(ink, title, x, 1.2)
+    pitch, top, rows = 0.45, 1.35, 14
+    for k, low in ((0, 0.36), (1, 0.3)):  # baselines: low in the first row, high in the next
+        y = top + pitch * k + low
+        for x, entry in ((0.5, "9/21/26"), (1.8, "Ann Lee"), (4.2, "12 Elm St"), (7.3, "2")):
+            _put(ink, entry, x, y)
+    for k in range(rows + 1):  # every rule broken: dashes over a third of the width
+        y = int((top + pitch * k) * DPI)
+        for x in range(int(0.4 * DPI), int(8.0 * DPI), 30):
+            rules[y : y + 2, x : x + 10] = 255
+    _put(ink, "I state that the signers signed in my presence", 0.5, top + pitch * rows + 0.4)
+    guessed = text_grid(ink, DPI)
+    assert guessed is not None and guessed.n_rows != rows  # the written rows' pitch alone
+    grid = text_grid(ink, DPI, rules=rules)
+    assert grid is not None and grid.n_rows == rows
+    assert abs(grid.ys[-1] - (top + pitch * rows) * DPI) <= 2  # the last rule

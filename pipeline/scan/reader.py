@@ -414,7 +414,7 @@ def _try_layout(
     # No ruled table holds the signatures: the table may be printed without rules.
     engine.set_page(cleaned.gray, dpi)
     prose = partial(_statement_line, engine, cleaned.gray.shape[1], statements)
-    unruled: list[Grid | None] = [*text_grids(cleaned.binary, dpi, prose, TEXT_TABLES)]
+    unruled: list[Grid | None] = [*text_grids(cleaned.binary, dpi, prose, TEXT_TABLES, masks[0])]
     if not unruled and not tried:  # a page with no table at all is laid out once
         unruled = [None]
     for maybe in unruled:

