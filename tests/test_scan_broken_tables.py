@@ -427,6 +427,41 @@ def test_a_title_row_whose_top_rule_and_column_rules_are_broken_is_found_by_that
     assert title_rows_above(masks, grid, DPI) == []
 
 
+def test_a_title_row_found_above_a_table_ruled_across_only_places_its_columns() -> None:
+    # Held-out 1115: an upside-down scan of a table ruled across only, the rule over its
+    # titles too broken to be found. The first written row was taken for the title row and
+    # its writing gave the columns: three, "Date Signed Signer's Signature Residence" one, and
+    # none of nine signed rows was read. The title row found above places them by its titles.
+    from pipeline.scan.table import title_rows_above
+
+    img = _page()
+    third = (X1 - X0) // 3
+    for y in TITLED_RULES:
+        cv2.line(img, (X0, y), (X1, y), 0, 2)
+    for a, b in [(X0, X0 + third), (X1 - third, X1)]:  # the rule over the titles, broken
+        cv2.line(img, (a, TITLE_TOP), (b, TITLE_TOP), 0, 2)
+
+    def put(text: str, x_in: float, y: float) -> None:
+        cv2.putText(img, text, (int(x_in * DPI), int(y)), 0, DPI / 300, 0, 2)
+
+    for x, title in ((0.6, "Date"), (1.8, "Signature"), (4.6, "Residence"), (7.0, "Ward")):
+        put(title, x, TOP - 0.12 * DPI)
+    for y in TITLED_RULES[1:6]:
+        for x, entry in ((0.55, "9/21/26"), (1.7, "Ann Lee"), (4.5, "12 Elm St"), (7.1, "2")):
+            put(entry, x, y - 0.1 * DPI)
+    binary = _binary(img)
+    masks = rule_masks(binary, DPI)
+    # as found: the first written row's writing gave two columns
+    grid = Grid((X0, X0 + 150, X1), tuple(TITLED_RULES), "rules+projection")
+    (kept,) = title_rows_above(masks, grid, DPI)  # without the page's ink: as found
+    assert kept.xs == grid.xs
+    (titled,) = title_rows_above(masks, grid, DPI, binary)
+    assert titled.ys == (pytest.approx(TITLE_TOP, abs=4), *grid.ys)
+    assert len(titled.xs) == 5  # four columns, each title in its own
+    starts = [int(x * DPI) for x in (0.6, 1.8, 4.6, 7.0)]
+    assert [sum(x >= b for b in titled.xs[1:-1]) for x in starts] == [0, 1, 2, 3]
+
+
 def test_a_line_of_prose_smeared_under_a_table_is_no_rule_a_row_below() -> None:
     # A degraded scan smears the statement's lines into long strokes as thick as the letters
     # are tall; the top edge of one has paper above it, as a rule has. It was taken for a rule

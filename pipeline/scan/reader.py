@@ -402,7 +402,7 @@ def _try_layout(
         if _good(tried[-1]):
             return tried[-1]
         # the rule over its titles lost: the row taken for the title row is the first row
-        for titled in title_rows_above(masks, grid, dpi):
+        for titled in title_rows_above(masks, grid, dpi, cleaned.binary):
             tried.append(_layout_for(cleaned, masks, titled, dpi, engine, flipped, statements))
             if _good(tried[-1]):
                 return tried[-1]

@@ -760,18 +760,8 @@ def find_grid(
             ys = ys[:-1]
         if len(ys) < 3:
             return None
-        from .textgrid import title_columns  # (textgrid builds on this module's Grid)
-
-        # only the table's own rules are erased: the mask also holds strokes that are no rule
-        # (a bold title's letters bridged along their baseline), and erasing those would cut
-        # the titles into pieces that pass for more columns
-        rules = cv2.dilate(near_rows(horiz, ys, dpi), np.ones((5, 1), np.uint8))
-        pitch = int(np.median(np.diff(ys)))
-        rules = cv2.bitwise_or(
-            rules, dashed_rules(binary, (left, max(0, ys[0] - pitch), right, ys[-1] + pitch), dpi)
-        )
-        ink = cv2.bitwise_and(binary, cv2.bitwise_not(rules))
-        titled = title_columns(ink, ys, left, right, dpi, not bridged) if len(ys) >= 3 else None
+        ink = _without_rules(binary, horiz, ys, left, right, dpi)
+        titled = _titled_columns(ink, ys, left, right, dpi, not bridged)
         if titled is not None:  # rules above its title row are not the table's
             ys, xs = ys[titled[0] :], titled[1]
         else:
@@ -784,6 +774,31 @@ def find_grid(
     if len(xs) < 3 or len(ys) < 3:  # a table is a header row and at least one row
         return None
     return Grid(tuple(xs), tuple(ys), method)
+
+
+def _without_rules(
+    binary: np.ndarray, horiz: np.ndarray, ys: Sequence[int], left: int, right: int, dpi: float
+) -> np.ndarray:
+    """The page's ink less the table's own rules (those at `ys`, and dashes along them). Only
+    the table's own: the mask also holds strokes that are no rule (a bold title's letters
+    bridged along their baseline), and erasing those would cut the titles into pieces that
+    pass for more columns."""
+    rules = cv2.dilate(near_rows(horiz, list(ys), dpi), np.ones((5, 1), np.uint8))
+    pitch = int(np.median(np.diff(ys)))
+    rules = cv2.bitwise_or(
+        rules, dashed_rules(binary, (left, max(0, ys[0] - pitch), right, ys[-1] + pitch), dpi)
+    )
+    return cv2.bitwise_and(binary, cv2.bitwise_not(rules))
+
+
+def _titled_columns(
+    ink: np.ndarray, ys: Sequence[int], left: int, right: int, dpi: float, loose: bool = True
+) -> tuple[int, list[int]] | None:
+    """`textgrid.title_columns` of a table ruled across only (textgrid builds on this
+    module's Grid, hence the late import)."""
+    from .textgrid import title_columns
+
+    return title_columns(ink, list(ys), left, right, dpi, loose) if len(ys) >= 3 else None
 
 
 # A broken rule's dashes are at least this long (inches) and cover this share of the table's
@@ -1056,7 +1071,12 @@ TITLE_ROW_MIN_IN = 0.15
 TITLE_ROW_MAX_IN = 1.2
 
 
-def title_rows_above(masks: tuple[np.ndarray, np.ndarray], grid: Grid, dpi: float) -> list[Grid]:
+def title_rows_above(
+    masks: tuple[np.ndarray, np.ndarray],
+    grid: Grid,
+    dpi: float,
+    binary: np.ndarray | None = None,
+) -> list[Grid]:
     """The grid with a title row above its first rule, each way the page shows one: where a
     heavy or broken rule over the titles was not found, the first rule found is the first
     row's top, and the row taken for the title row is the first signature row. The table's top
@@ -1064,7 +1084,11 @@ def title_rows_above(masks: tuple[np.ndarray, np.ndarray], grid: Grid, dpi: floa
     followed up across gaps of DASH_GAP_IN); or the nearest rule above it, too broken to be
     found as one, that still runs across BROKEN_TOP_SHARE of the table's width (its column
     rules broken too). Only candidates, the column rules' first: the reader keeps one when its
-    new title row places the columns."""
+    new title row places the columns. A table ruled across only took its columns from the
+    writing of the row taken for its title row; given the page's ink (`binary`) they are
+    placed again by the new title row's titles (held-out 1115: an upside-down scan whose
+    title rule was lost kept three columns, "Date Signed Signer's Signature Residence" one,
+    and read none of its nine signed rows)."""
     horiz, vert = masks
     band = max(2, int(dpi * 0.02))
     gap = int(dpi * DASH_GAP_IN)
@@ -1087,7 +1111,24 @@ def title_rows_above(masks: tuple[np.ndarray, np.ndarray], grid: Grid, dpi: floa
     ruled = _broken_rule_above(horiz, grid, dpi)
     if ruled is not None and all(abs(ruled - y) > dpi * RULE_BAND_IN for y in found):
         found.append(ruled)
-    return [Grid(grid.xs, (y, *grid.ys), grid.method) for y in found]
+    return [_retitled(grid, y, horiz, binary, dpi) for y in found]
+
+
+def _retitled(
+    grid: Grid, top: int, horiz: np.ndarray, binary: np.ndarray | None, dpi: float
+) -> Grid:
+    """The grid with the title row from `top` to its first rule; a table ruled across only
+    with its columns placed by that row's titles where they place them (`title_rows_above`)."""
+    ys = (top, *grid.ys)
+    if grid.method != "rules+projection" or binary is None:
+        return Grid(grid.xs, ys, grid.method)
+    left, right = grid.xs[0], grid.xs[-1]
+    titled = _titled_columns(
+        _without_rules(binary, horiz, ys, left, right, dpi), ys, left, right, dpi
+    )
+    if titled is None or titled[0] != 0:  # the new row is no title row: the columns as found
+        return Grid(grid.xs, ys, grid.method)
+    return Grid(tuple(titled[1]), ys, grid.method)
 
 
 # A rule over the titles broken into pieces still runs across this share of the table.
