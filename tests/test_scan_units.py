@@ -1304,22 +1304,36 @@ def test_a_table_ruled_across_whose_every_other_rule_a_scan_left_little_of_keeps
     assert np.diff(grid.ys[1:]).max() < 1.2 * pitch
 
 
+# A table ruled across only, for the row-height tests: its page at ACROSS_DPI, titles in
+# ACROSS_COLUMNS (inches from its left edge).
+ACROSS_DPI = 200.0
+ACROSS_COLUMNS = ((0.2, 1.2), (1.8, 3.6), (4.2, 6.4), (6.8, 7.1))
+
+
+def _ruled_across(pitch: int, rows: int) -> tuple[np.ndarray, int, int, list[int]]:
+    """A page with a title row over `rows` rows `pitch` tall, every rule whole: the page,
+    the table's left edge, the title row's foot rule and the rows' foot rules."""
+    dpi = ACROSS_DPI
+    img = np.full((int(11 * dpi), int(8.5 * dpi)), 255, np.uint8)
+    x0, x1 = int(0.6 * dpi), int(7.9 * dpi)
+    top, title = int(2.0 * dpi), int(2.0 * dpi) + pitch
+    rules = [title + k * pitch for k in range(1, rows + 1)]
+    for y in (top, title, *rules):
+        cv2.line(img, (x0, y), (x1, y), 0, 2)
+    for a, b in ACROSS_COLUMNS:
+        img[top + 30 : top + 60, x0 + int(a * dpi) : x0 + int(b * dpi)] = 0
+    return img, x0, title, rules
+
+
 def test_one_stroke_halfway_down_one_row_does_not_halve_the_rows() -> None:
     # A table ruled across only, every rule whole; one row's writing is large, its baseline a
     # thin stroke in three cells halfway down the row (held-out 1111 case-006). The rows
     # are not half as tall: that row read as two would be a signer's line and a blank one
     # read as signed, silently.
-    dpi = 200.0
-    img = np.full((int(11 * dpi), int(8.5 * dpi)), 255, np.uint8)
-    x0, x1, pitch = int(0.6 * dpi), int(7.9 * dpi), int(0.55 * dpi)
-    top, title = int(2.0 * dpi), int(2.55 * dpi)
-    rules = [title + k * pitch for k in range(1, 9)]
-    for y in (top, title, *rules):
-        cv2.line(img, (x0, y), (x1, y), 0, 2)
-    columns = ((0.2, 1.2), (1.8, 3.6), (4.2, 6.4), (6.8, 7.1))
+    dpi, pitch = ACROSS_DPI, int(0.55 * ACROSS_DPI)
+    img, x0, title, rules = _ruled_across(pitch, 8)
     half = rules[1] + pitch // 2
-    for a, b in columns:
-        img[top + 30 : top + 60, x0 + int(a * dpi) : x0 + int(b * dpi)] = 0
+    for a, b in ACROSS_COLUMNS:
         for y in (rules[0], rules[2], rules[3]):
             img[y - 70 : y - 40, x0 + int(a * dpi) : x0 + int((a + b) / 2 * dpi)] = 0
         if a < 6:  # the large hand's baseline strokes in three cells, 28% of the width
@@ -1408,3 +1422,19 @@ def test_a_text_tables_blank_rows_follow_the_rules_the_rule_finder_left() -> Non
     grid = text_grid(ink, DPI, rules=rules)
     assert grid is not None and grid.n_rows == rows
     assert abs(grid.ys[-1] - (top + pitch * rows) * DPI) <= 2  # the last rule
+
+
+def test_a_stroke_of_writing_that_cuts_a_row_of_a_table_ruled_across_is_no_rule() -> None:
+    # A blurred, heavily compressed scan smeared a row's writing, run across the whole table,
+    # into a thin stroke as long as the broken rules (held-out 1115 case-003): taken for a
+    # rule, it cut its row into two, 63% and 37% of a row (a row invented, the signer's
+    # line lost). A rule that cuts a row its neighbours bound, a row as tall as the others,
+    # is a stroke of the writing in it.
+    dpi, pitch = ACROSS_DPI, int(0.5 * ACROSS_DPI)
+    img, x0, title, rules = _ruled_across(pitch, 10)
+    for k in (3, 7):  # two rows' writing smeared into strokes 63% down them, 70% across
+        cut = rules[k - 1] + int(0.63 * pitch)
+        cv2.line(img, (x0 + int(0.1 * dpi), cut), (x0 + int(5.2 * dpi), cut), 0, 2)
+    grid = find_grid((img < 128).astype(np.uint8) * 255, dpi)
+    assert grid is not None
+    assert grid.ys[1:] == pytest.approx((title, *rules), abs=3)
