@@ -336,6 +336,29 @@ def test_entries_running_on_under_a_close_title_still_part_its_column() -> None:
     assert title_columns(ink, ys, 0, 1100, dpi) != found
 
 
+def test_signatures_running_on_under_the_next_title_in_every_written_row_part_there() -> None:
+    # Fresh held-out 1115: two rows written, each signature running on under "Name (Printed)"
+    # and over the printed name. No stretch is clear and two rows say nothing of a gap: the
+    # first written row was taken for the title row, its entries for titles (a column of
+    # half a signature, the sheet to a person). The titles say a boundary is there: it goes
+    # where the two rows write least.
+    from pipeline.scan.textgrid import title_columns
+
+    dpi = 300.0
+    ink = np.zeros((1000, 1300), np.uint8)
+    ys = [100, 250, 400, 550, 700, 850]
+    for x0, x1 in ((20, 200), (300, 560), (720, 900), (1000, 1200)):  # the titles
+        ink[150:190, x0:x1] = 255
+    for y, sig_end in ((ys[1], 780), (ys[2], 760)):  # signatures to 780 and 760
+        for x0, x1 in ((30, 150), (310, sig_end), (700, 880), (1010, 1150)):
+            ink[y + 50 : y + 90, x0:x1] = 255
+    found = title_columns(ink, ys, 0, 1300, dpi)
+    assert found is not None
+    title_row, xs = found
+    assert title_row == 0 and len(xs) == 5
+    assert 560 < xs[2] < 720  # between the titles, where the rows write least
+
+
 def test_two_titles_run_together_are_parted_where_their_rows_write_apart() -> None:
     # A table ruled across only whose last two titles touch ("Town or City" and "Election
     # District No.", wider than its column, run into one piece of ink): the rows' town and

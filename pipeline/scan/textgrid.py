@@ -137,7 +137,8 @@ def _columns(
     No.) the entries under the one may run on under the other in several rows and leave no
     clear stretch; the boundary is then the narrowest crossing that fewer than half of those
     rows write across (the printed titles say a boundary is there; the writing, where), when
-    there are LOOSE_MIN_ROWS such rows at least (one or two rows' gaps say nothing)."""
+    there are LOOSE_MIN_ROWS such rows at least (one or two rows' gaps say nothing of where it
+    is; with one or two rows written, each across, it is where they write least)."""
     most = max(1, int(rows * OVERFLOW_ROWS)) if rows > 1 else 0
     xs = []
     for (_, right), (left, _) in zip(titles, titles[1:], strict=False):
@@ -145,6 +146,10 @@ def _columns(
         x = _least_written(between, dpi * CLEAR_IN, most)
         if x is None and ruled_rows >= LOOSE_MIN_ROWS:
             x = _least_written(between, 1, max(most, (ruled_rows - 1) // 2))
+        elif x is None and ruled_rows:
+            # one or two rows written, each across it (signatures run on under the printed
+            # name): the titles say a boundary is there, and it goes where they write least
+            x = _least_written(between, 1, ruled_rows)
         if x is None:
             return None
         xs.append(right + x)
