@@ -306,6 +306,15 @@ def test_handwriting_strokes_do_not_cut_a_table_ruled_across() -> None:
     assert len(table_bands(horiz, vert, DPI)) == 1
 
 
+def _title_row(width: int, titles: tuple[tuple[int, int], ...]) -> tuple[np.ndarray, list[int]]:
+    """Ink (255) of a table ruled across only at 300 dpi, `width` wide: the rules' ys, and
+    the titles (x from, x to) in its first row; the rows are for each test to write."""
+    ink = np.zeros((1000, width), np.uint8)
+    for x0, x1 in titles:
+        ink[150:190, x0:x1] = 255
+    return ink, [100, 250, 400, 550, 700, 850]
+
+
 def test_entries_running_on_under_a_close_title_still_part_its_column() -> None:
     # A table ruled across only, its last two titles set close ("Village" | "Election
     # District No."): the village entries run on under the next title in two rows of three,
@@ -314,10 +323,7 @@ def test_entries_running_on_under_a_close_title_still_part_its_column() -> None:
     from pipeline.scan.textgrid import title_columns
 
     dpi = 300.0
-    ink = np.zeros((1000, 1100), np.uint8)
-    ys = [100, 250, 400, 550, 700, 850]
-    for x0, x1 in ((20, 200), (300, 600), (700, 800), (840, 1000)):  # the titles
-        ink[150:190, x0:x1] = 255
+    ink, ys = _title_row(1100, ((20, 200), (300, 600), (700, 800), (840, 1000)))
     ends = (850, 825, 790)  # the village entries' ends: under the last title in two rows
     for row, end in enumerate(ends):
         y = ys[row + 1] + 50
@@ -345,10 +351,7 @@ def test_signatures_running_on_under_the_next_title_in_every_written_row_part_th
     from pipeline.scan.textgrid import title_columns
 
     dpi = 300.0
-    ink = np.zeros((1000, 1300), np.uint8)
-    ys = [100, 250, 400, 550, 700, 850]
-    for x0, x1 in ((20, 200), (300, 560), (720, 900), (1000, 1200)):  # the titles
-        ink[150:190, x0:x1] = 255
+    ink, ys = _title_row(1300, ((20, 200), (300, 560), (720, 900), (1000, 1200)))
     for y, sig_end in ((ys[1], 780), (ys[2], 760)):  # signatures to 780 and 760
         for x0, x1 in ((30, 150), (310, sig_end), (700, 880), (1010, 1150)):
             ink[y + 50 : y + 90, x0:x1] = 255
@@ -368,10 +371,8 @@ def test_two_titles_run_together_are_parted_where_their_rows_write_apart() -> No
     from pipeline.scan.textgrid import title_columns
 
     dpi = 300.0
-    ink = np.zeros((1000, 1300), np.uint8)
-    ys = [100, 250, 400, 550, 700, 850]
-    for x0, x1 in ((20, 200), (300, 600), (700, 905), (908, 1200)):  # the last two touch
-        ink[150:190, x0:x1] = 255
+    # the last two titles touch
+    ink, ys = _title_row(1300, ((20, 200), (300, 600), (700, 905), (908, 1200)))
     for y in ys[1:5]:
         for x0, x1 in ((30, 150), (320, 580), (710, 880), (1060, 1090)):
             ink[y + 50 : y + 90, x0:x1] = 255
