@@ -60,6 +60,17 @@ def test_caption_number_on_another_ocr_line_and_prose_that_is_no_caption() -> No
     assert find_captions(_words("to", "this", "petition", "sheet"), 300.0) == []
 
 
+def test_a_mark_glued_to_its_noun_is_no_part_of_the_number_s_ink() -> None:
+    # "Sheet#" read as one word, the written 1 after it as "|" (no digit): the number's ink
+    # was looked for from the noun's last letter on, the "#" with it, and the recognizer read
+    # the two as "f4 1" (fresh held-out 1115). The number is after the word.
+    (caption,) = find_captions(_words("Sheet#", "|"), 300.0)
+    assert caption.label == "Sheet No." and caption.rect[0] > 50  # past "Sheet#" (0-50)
+    # a number read in one word with its caption is still looked for in that word
+    (glued,) = find_captions(_words("SheetNo._§"), 300.0)
+    assert glued.rect[0] < 50
+
+
 def test_a_caption_standing_alone_is_taken_only_where_no_other_is_found() -> None:
     # "Petition Sheet" at the foot, its written number unseen by OCR: its blank's ink is read
     (lone,) = find_captions(_words("Petition", "Sheet", y=3000), 300.0)

@@ -201,6 +201,11 @@ def find_captions(words: Sequence[Word], dpi: float) -> list[Caption]:
                 marked = True
                 w = parts[0][0]
                 x0 = _after(w, w.text.find(mark) + len(mark))[0] if rest else w.box[2] + 1
+                if w is anchor and not rest:
+                    # the anchor's rest is its mark alone ("Sheet#"): the number is after the
+                    # word, and looking from the noun's last letter on takes the mark's ink
+                    # in with it ("#" read as "f4": a written 1 read as 4)
+                    rest_x = None
                 parts = ([(w, rest, x0)] if rest else []) + parts[1:]
         number: list[Word] = []
         said = ""
