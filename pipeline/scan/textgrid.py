@@ -330,8 +330,10 @@ def _grid_below(
 
 # The rules of the blank rows under the last written one: strokes of the rule image across
 # this share of the table's width at least (a faint rule the scan broke keeps about a fifth),
-# spaced alike to within RULED_SLACK of their median gap.
+# no thicker than BLANK_RULE_MAX_IN (inches), spaced alike to within RULED_SLACK of their
+# median gap.
 BLANK_RULE_COVER = 0.12
+BLANK_RULE_MAX_IN = 0.06
 RULED_SLACK = 0.12
 
 
@@ -353,7 +355,7 @@ def _blank_rules(
     if bottom <= top or right <= left:
         return None
     found = runs_of(cover[top:bottom] >= BLANK_RULE_COVER * (right - left))
-    ys = [top + (a + b) // 2 for a, b in found if b - a <= dpi * 0.06]
+    ys = [top + (a + b) // 2 for a, b in found if b - a <= dpi * BLANK_RULE_MAX_IN]
     if not ys:
         return None
     first = min(range(len(ys)), key=lambda k: abs(ys[k] - foot))  # not the writing above it
