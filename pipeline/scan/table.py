@@ -34,6 +34,7 @@ __all__ = [
     "find_grid",
     "find_grids",
     "near_rows",
+    "rows_across",
     "rule_across",
     "rule_masks",
     "table_bands",
@@ -270,7 +271,7 @@ def rule_across(
     ACROSS_RULE of the span's width long, no thicker than RULE_MAX_IN, a thin line with paper
     beside it (a line of prose under a table smears into a long stroke too, as thick as its
     letters are tall, with their ink on both sides)."""
-    across = _rows_across(horiz, span, ACROSS_RULE)
+    across = rows_across(horiz, span, ACROSS_RULE)
     top = span[1]
     thick = max(2, int(dpi * RULE_MAX_IN))
     return any(
@@ -287,7 +288,7 @@ def rule_across(
 ACROSS_RULE = 0.45
 
 
-def _rows_across(horiz: np.ndarray, span: tuple[int, int, int, int], share: float) -> np.ndarray:
+def rows_across(horiz: np.ndarray, span: tuple[int, int, int, int], share: float) -> np.ndarray:
     """Per row of the span (left, top, right, bottom): whether the rule image covers `share`
     of its width there."""
     left, top, right, bottom = span
@@ -1171,7 +1172,7 @@ def _broken_rule_above(horiz: np.ndarray, grid: Grid, dpi: float) -> int | None:
     bottom = first - int(dpi * TITLE_ROW_MIN_IN)
     if bottom <= top or right <= left:
         return None
-    runs = runs_of(_rows_across(horiz, (left, top, right, bottom), BROKEN_TOP_SHARE), 2)
+    runs = runs_of(rows_across(horiz, (left, top, right, bottom), BROKEN_TOP_SHARE), 2)
     if not runs:
         return None
     a, b = runs[-1]  # the nearest above the first rule

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .blocks import inked_lines, runs_of, without_specks
-from .table import Grid
+from .table import Grid, rows_across
 
 __all__ = ["CLEAR_IN", "text_grid", "text_grids"]
 
@@ -349,12 +349,11 @@ def _blank_rules(
     1115: faint broken rules the rule finder did not take, as text under them outweighed
     them)."""
     left, right = max(0, span[0]), min(rules.shape[1], span[1])
-    cover = np.count_nonzero(rules[:, left:right], axis=1)
     top = max(0, int(foot - pitch / 2))
     bottom = int(next_top - dpi * TRAIL_MARGIN_IN)
     if bottom <= top or right <= left:
         return None
-    found = runs_of(cover[top:bottom] >= BLANK_RULE_COVER * (right - left))
+    found = runs_of(rows_across(rules, (left, top, right, bottom), BLANK_RULE_COVER))
     ys = [top + (a + b) // 2 for a, b in found if b - a <= dpi * BLANK_RULE_MAX_IN]
     if not ys:
         return None
