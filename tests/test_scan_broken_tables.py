@@ -533,3 +533,32 @@ def test_two_tables_ruled_across_run_together_are_found_again_apart() -> None:
     parts = tables_apart(binary, DPI, masks, merged)
     assert parts and abs(parts[0].ys[0] - lower[0]) <= 3 and abs(parts[0].ys[-1] - lower[-1]) <= 3
     assert tables_apart(binary, DPI, masks, Grid(merged.xs, tuple(lower), "rules")) == []
+
+
+def test_signatures_running_on_under_the_next_title_part_a_table_ruled_across_in_dashes() -> None:
+    # A table ruled across only, its rules dashes found with the dashes bridged (held-out
+    # 1119, an upside-down degraded scan): three signatures of seven run on under the printed
+    # name, so no stretch between those titles is clear. The titles say a boundary is there;
+    # it goes where fewer than half of the rows write across, as on a table ruled in full
+    # strokes (it was never looked for on bridged rules: the two columns read as one, and
+    # the sheet read no row).
+    from pipeline.scan.table import DASH_GAP_IN
+
+    img = _page()
+    rules = DASHED_RULES[:8]
+    for y in rules:
+        _dashes_across(img, y)
+    titles = [(20, 120), (200, 400), (480, 680), (760, 900), (960, 1040)]
+    for a, b in titles:
+        img[rules[0] + 15 : rules[1] - 15, X0 + a : X0 + b] = 0
+    for row, (top, bottom) in enumerate(zip(rules[1:], rules[2:], strict=False)):
+        for column, (a, b) in enumerate(titles):
+            if column == 1 and row in (0, 2, 4):
+                b = 460 + 20 * row  # the signature runs on under the printed name
+            img[top + 12 : bottom - 12, X0 + a : X0 + b] = 0
+    binary = _binary(img)
+    grids = find_grids(binary, DPI, rule_masks(binary, DPI, DASH_GAP_IN))
+    assert grids and grids[0].ys == pytest.approx(rules, abs=4)
+    xs = grids[0].xs
+    assert len(xs) == len(titles) + 1
+    assert X0 + 400 <= xs[2] <= X0 + 480

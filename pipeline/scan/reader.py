@@ -427,7 +427,7 @@ def _try_layout(
     # The statement's lines bridge into strokes too: the table ends where its column rules do.
     # A paragraph over it bridges too: failing the whole grid, it starts where they do (or a
     # row above, a shaded title row hiding its column rules).
-    for found in find_grids(cleaned.binary, dpi, dashed, bridged=True):
+    for found in find_grids(cleaned.binary, dpi, dashed):
         for each in _bridged_grids(found, dashed[1], dpi):
             tried.append(_layout_for(cleaned, dashed, each, dpi, engine, flipped, statements))
             if _good(tried[-1]):

@@ -673,12 +673,8 @@ def find_grid(
     binary: np.ndarray,
     dpi: float,
     masks: tuple[np.ndarray, np.ndarray] | None = None,
-    bridged: bool = False,
 ) -> Grid | None:
-    """The signature table's grid, or None when the page has no ruled table. `bridged`: the
-    masks' rules were bridged across a dash's gap, which bridges the statement's lines under
-    a table into rules too; a table ruled across only then has its titles parted only where
-    its rows leave a clear stretch (`textgrid.title_columns`)."""
+    """The signature table's grid, or None when the page has no ruled table."""
     horiz, vert = masks if masks is not None else rule_masks(binary, dpi)
     ys, weak, left, right = _row_rules(horiz, dpi)
     if len(ys) < 2:
@@ -763,7 +759,7 @@ def find_grid(
         if len(ys) < 3:
             return None
         ink = _without_rules(binary, horiz, ys, left, right, dpi)
-        titled = _titled_columns(ink, ys, left, right, dpi, not bridged)
+        titled = _titled_columns(ink, ys, left, right, dpi)
         if titled is not None:  # rules above its title row are not the table's
             ys, xs = ys[titled[0] :], titled[1]
         else:
@@ -820,13 +816,13 @@ def _without_rules(
 
 
 def _titled_columns(
-    ink: np.ndarray, ys: Sequence[int], left: int, right: int, dpi: float, loose: bool = True
+    ink: np.ndarray, ys: Sequence[int], left: int, right: int, dpi: float
 ) -> tuple[int, list[int]] | None:
     """`textgrid.title_columns` of a table ruled across only (textgrid builds on this
     module's Grid, hence the late import)."""
     from .textgrid import title_columns
 
-    return title_columns(ink, list(ys), left, right, dpi, loose) if len(ys) >= 3 else None
+    return title_columns(ink, list(ys), left, right, dpi) if len(ys) >= 3 else None
 
 
 # A broken rule's dashes are at least this long (inches) and cover this share of the table's
@@ -1222,20 +1218,18 @@ def find_grids(
     binary: np.ndarray,
     dpi: float,
     masks: tuple[np.ndarray, np.ndarray] | None = None,
-    bridged: bool = False,
 ) -> list[Grid]:
-    """Every ruled table on the page, the tallest first: each band of `table_bands` alone
-    (`bridged`: as `find_grid`'s). Which one holds the signatures is for the reader to tell
-    from the header row's titles."""
+    """Every ruled table on the page, the tallest first: each band of `table_bands` alone.
+    Which one holds the signatures is for the reader to tell from the header row's titles."""
     horiz, vert = masks if masks is not None else rule_masks(binary, dpi)
     bands = table_bands(horiz, vert, dpi)
     if len(bands) <= 1:
-        grid = find_grid(binary, dpi, (horiz, vert), bridged)
+        grid = find_grid(binary, dpi, (horiz, vert))
         return [grid] if grid is not None else []
     grids: list[Grid] = []
     for top, bottom in bands:
         banded = (_only_rows(horiz, top, bottom), _only_rows(vert, top, bottom))
-        grid = find_grid(binary, dpi, banded, bridged)
+        grid = find_grid(binary, dpi, banded)
         if grid is None:
             continue
         if grids and _continues(grids[-1], grid, dpi):

