@@ -28,8 +28,10 @@ import os
 import signal
 import sys
 import tempfile
+import threading
 import time
 import traceback
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
@@ -138,9 +140,15 @@ def _run(
         # pages across processes: OCR is CPU-bound (and tesseract runs one thread each)
         os.environ.setdefault("OMP_THREAD_LIMIT", "1")
         interrupted = multiprocessing.RawValue("b", 0)  # set by a worker Ctrl-C ends
+        # a worker forked before its initializer ran has this process's handler: it too
+        # ends quietly and says so
+        parent = os.getpid()
+        main_thread = threading.current_thread() is threading.main_thread()
+        if main_thread:  # (Python sets handlers in the main thread only)
+            previous = signal.signal(signal.SIGINT, _interrupt_handler(interrupted, parent))
         try:
             with ProcessPoolExecutor(
-                jobs, initializer=_worker_init, initargs=(interrupted,)
+                jobs, initializer=_worker_init, initargs=(interrupted, parent)
             ) as pool:
                 return run(mapper=pool.map, progress=progress)
         except BrokenProcessPool:
@@ -151,6 +159,9 @@ def _run(
             if interrupted.value:
                 raise KeyboardInterrupt from None
             raise
+        finally:
+            if main_thread:
+                signal.signal(signal.SIGINT, previous or signal.default_int_handler)
     finally:
         if progress is not None:
             progress.close()
@@ -189,17 +200,27 @@ def _run_flow(
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 
 
-def _worker_init(interrupted: Any) -> None:
-    """A pool worker dies with its parent (kill -9 of the check leaves no orphan reading
-    pages) and leaves Ctrl-C to the parent: SIGINT ends it without a traceback, first setting
-    `interrupted` (a shared byte) so that the parent knows why its pool broke."""
+def _interrupt_handler(interrupted: Any, parent: int) -> Callable[[int, object], None]:
+    """SIGINT's handler while a pool runs: in the `parent` process, KeyboardInterrupt (as
+    Python's own); in a worker, the end of it without a traceback, first setting
+    `interrupted` (a shared byte) so that the parent knows why its pool broke. A worker forked
+    has it from the moment it exists: Ctrl-C between the fork and the worker's initializer
+    printed the worker's traceback and read as an internal error (exit 70, under load)."""
 
     def on_interrupt(signum: int, frame: object) -> None:
+        if os.getpid() == parent:
+            raise KeyboardInterrupt
         interrupted.value = 1
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.kill(os.getpid(), signal.SIGINT)
 
-    signal.signal(signal.SIGINT, on_interrupt)
+    return on_interrupt
+
+
+def _worker_init(interrupted: Any, parent: int) -> None:
+    """A pool worker dies with its parent (kill -9 of the check leaves no orphan reading
+    pages) and leaves Ctrl-C to the parent (`_interrupt_handler`)."""
+    signal.signal(signal.SIGINT, _interrupt_handler(interrupted, parent))
     if sys.platform.startswith("linux"):
         try:
             ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)

@@ -133,3 +133,32 @@ def test_pages_in_several_processes_give_the_same_report(demo_case, tmp_path):
     a, b = report(one), report(two)
     assert a["totals"] == b["totals"] and a["verdict"] == b["verdict"]
     assert [ln["status"] for ln in a["lines"]] == [ln["status"] for ln in b["lines"]]
+
+
+def test_a_worker_interrupted_before_its_initializer_ends_quietly_and_says_so(capfd) -> None:
+    # Ctrl-C can reach a pool worker between its fork and its initializer (under load): it
+    # had Python's own handler then, printed its KeyboardInterrupt's traceback, and the
+    # check read the broken pool as an internal error (exit 70, not 130). The check's own
+    # handler, which a forked worker has from birth, ends a worker quietly and says so; in
+    # the check's process it is Python's own.
+    import multiprocessing
+    import os
+    import signal
+
+    from pipeline.cli import _interrupt_handler
+
+    interrupted = multiprocessing.RawValue("b", 0)
+    handler = _interrupt_handler(interrupted, os.getpid())
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        worker = multiprocessing.get_context("fork").Process(
+            target=lambda: os.kill(os.getpid(), signal.SIGINT)  # before any initializer
+        )
+        worker.start()
+        worker.join(30)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert worker.exitcode == -signal.SIGINT and interrupted.value == 1
+    assert "Traceback" not in capfd.readouterr().err
+    with pytest.raises(KeyboardInterrupt):
+        handler(signal.SIGINT, None)
