@@ -562,3 +562,58 @@ def test_signatures_running_on_under_the_next_title_part_a_table_ruled_across_in
     xs = grids[0].xs
     assert len(xs) == len(titles) + 1
     assert X0 + 400 <= xs[2] <= X0 + 480
+
+
+def test_a_text_table_with_doubts_about_its_columns_gives_way_to_its_dashed_rules(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A grid ruled both ways in faint dashes (held-out 1119 case-005): found by its text, the
+    # table's header placed Date and Signature but left two titles unplaced and a column
+    # untitled, and its rows ran only as far as the text lines it could tell apart (3 rows of
+    # 10). Such a table was taken at once; the table its dashes make, bridged, placed every
+    # column with no doubt. A text table with doubts now waits on the dashed rules' table,
+    # and is kept when that one does no better.
+    import pipeline.scan.reader as reader
+    from pipeline.scan.clean import Cleaned
+    from pipeline.scan.titles import Columns
+    from tests.fakes import FakeEngine
+
+    page = np.zeros((40, 40), np.uint8)
+    cleaned = Cleaned(page, page, 0, 0.0, False)
+    text = Grid((0, 10, 20, 30), (0, 5, 10, 15), "text")
+    dashed = Grid((0, 10, 20, 30), (0, 5, 10, 15, 20, 25), "rules")
+    placed = ("date", "signature_residence", "election_district")
+    doubts = {
+        text: ("a column titled '|' could not be placed",),
+        dashed: (),
+    }
+
+    def layout_for(cleaned, masks, grid, dpi, engine, flipped, statements):  # noqa: ANN001, ANN202
+        columns = Columns(placed, placed, doubts[grid]) if grid is not None else Columns((), ())
+        return reader._Layout(cleaned, grid, page, page, columns, flipped, masks)
+
+    calls: list[object] = []
+
+    def grids(binary, dpi, masks):  # noqa: ANN001, ANN202
+        calls.append(masks)  # the rules as found, then bridged across the dashes' gaps
+        return [dashed] if len(calls) % 2 == 0 else []
+
+    monkeypatch.setattr(reader, "_layout_for", layout_for)
+    monkeypatch.setattr(reader, "find_grids", grids)
+    monkeypatch.setattr(reader, "_bridged_grids", lambda found, vert, dpi: [found])
+    monkeypatch.setattr(reader, "text_grids", lambda *args: [text])
+    engine = FakeEngine({})
+    assert reader._try_layout(cleaned, DPI, engine, False).grid is dashed
+    # the dashed rules' table no better (the same doubts): the text table stands
+    doubts[dashed] = doubts[text]
+    assert reader._try_layout(cleaned, DPI, engine, False).grid is text
+    # a text table with no doubt is taken at once
+    doubts[text] = ()
+
+    def no_dashes(binary, dpi, masks):  # noqa: ANN001, ANN202
+        calls.append(masks)
+        assert len(calls) % 2, "looked for the dashed rules' table"
+        return []
+
+    monkeypatch.setattr(reader, "find_grids", no_dashes)
+    assert reader._try_layout(cleaned, DPI, engine, False).grid is text

@@ -417,10 +417,13 @@ def _try_layout(
     unruled: list[Grid | None] = [*text_grids(cleaned.binary, dpi, prose, TEXT_TABLES, masks[0])]
     if not unruled and not tried:  # a page with no table at all is laid out once
         unruled = [None]
+    doubted: _Layout | None = None  # read by its text, with doubts about its columns
     for maybe in unruled:
         tried.append(_layout_for(cleaned, masks, maybe, dpi, engine, flipped, statements))
-        if _good(tried[-1]):
+        if _good(tried[-1]) and not (maybe is not None and tried[-1].columns.doubts):
             return tried[-1]
+        if _good(tried[-1]) and doubted is None:
+            doubted = tried[-1]
     # Nor by its text: its rules may be dashes both ways (printed so, or a faint copy), too
     # broken for either; they are bridged across a dash's gap and the tables looked for again.
     dashed = rule_masks(rules_ink, dpi, DASH_GAP_IN)
@@ -430,9 +433,11 @@ def _try_layout(
     for found in find_grids(cleaned.binary, dpi, dashed):
         for each in _bridged_grids(found, dashed[1], dpi):
             tried.append(_layout_for(cleaned, dashed, each, dpi, engine, flipped, statements))
-            if _good(tried[-1]):
+            if _good(tried[-1]) and (
+                doubted is None or len(tried[-1].columns.doubts) < len(doubted.columns.doubts)
+            ):
                 return tried[-1]
-    best = max(tried, key=_score)
+    best = doubted or max(tried, key=_score)
     if best is not tried[-1]:
         engine.set_page(best.ocr_gray, dpi)
     return best
