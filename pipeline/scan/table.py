@@ -731,11 +731,11 @@ def find_grid(
         # across a table runs most of its width, with paper beside it
         cover = horiz.sum(axis=1, dtype=np.int64)
         band = max(2, int(dpi * 0.01))
-        longest = max(int(cover[max(0, y - band) : y + band + 1].max()) for y in ys)
+        longest = max(_cover(cover, y, band) for y in ys)
         ys = [
             y
             for y in ys
-            if cover[max(0, y - band) : y + band + 1].max() >= ACROSS_COVER * longest
+            if _cover(cover, y, band) >= ACROSS_COVER * longest
             and _thin_line(y, horiz, binary, dpi)
         ]
         ys = [y for k, y in enumerate(ys) if k == 0 or y - ys[k - 1] >= dpi * ROW_MIN_IN]
@@ -752,6 +752,7 @@ def find_grid(
         ]
         if len(ys) >= 3 and thin:
             ys = sorted({*ys, *_on_lattice(ys, thin, _pitch(ys, thin, dpi))})
+            ys = _rows_on(ys, thin, [_cover(cover, y, band) / longest for y in thin])
         # a line of prose under the table (the statement's first line) is no last row: the
         # rows of a table are alike, and it lies further down than one row's height
         while len(ys) > 4 and ys[-1] - ys[-2] > LAST_ROW_MAX * float(np.median(np.diff(ys[1:-1]))):
@@ -772,6 +773,38 @@ def find_grid(
     if len(xs) < 3 or len(ys) < 3:  # a table is a header row and at least one row
         return None
     return Grid(tuple(xs), tuple(ys), method)
+
+
+def _cover(cover: np.ndarray, y: int, band: int) -> int:
+    """The rule image's longest cover of a page row within `band` of y."""
+    return int(cover[max(0, y - band) : y + band + 1].max())
+
+
+# A table ruled across only runs on past its last long rule to a thin line this near a row's
+# height below it (rows of 1 +- TAIL_SLACK) covering ACROSS_RULE of the longest rule.
+TAIL_SLACK = 0.15
+
+
+def _rows_on(ys: list[int], thin: Sequence[int], covers: Sequence[float]) -> list[int]:
+    """The rules of a table ruled across only, run on down past the last one a row at a time
+    to the thin candidates (`covers`: each one's share of the longest rule) that lie a row
+    below it and cover ACROSS_RULE, the measure `rule_across` raises its doubt on: a copy
+    that broke the last rows' rules below ACROSS_COVER lost those rows (held-out 1119, two
+    of them, one signed). A line of the statement under the table that lies so is a row the
+    reader cuts off as the statement's wording (`reader._without_statement_rows`)."""
+    if len(ys) < 3:
+        return ys
+    pitch = float(np.median(np.diff(ys[1:])))
+    out = list(ys)
+    while True:
+        below = [
+            y
+            for y, c in zip(thin, covers, strict=True)
+            if abs(y - out[-1] - pitch) <= TAIL_SLACK * pitch and c >= ACROSS_RULE
+        ]
+        if not below:
+            return out
+        out.append(min(below, key=lambda y: abs(y - out[-1] - pitch)))
 
 
 # A stroke between two rules a usual row apart (within CUT_SLACK of the rows' median height),

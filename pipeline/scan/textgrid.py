@@ -156,6 +156,16 @@ def _columns(
     return xs
 
 
+def _gaps_crossed(titles: list[tuple[int, int]], inked: np.ndarray, dpi: float) -> int:
+    """How many of the stretches between neighbouring titles the line's ink leaves no clear
+    stretch CLEAR_IN wide in."""
+    written = inked.astype(np.int32)
+    return sum(
+        _least_written(written[right:left], dpi * CLEAR_IN, 0) is None
+        for (_, right), (left, _) in zip(titles, titles[1:], strict=False)
+    )
+
+
 def _one_piece_across(line: _Line, xs: list[int], dpi: float) -> bool:
     """A line of one piece that runs across a column boundary: a heading ("Statement of
     Witness:") or prose, not a row (a row whose signature overflows has other entries too)."""
@@ -274,6 +284,18 @@ def _grid_below(
             rows[-1] = _Line(rows[-1].top, line.bottom, rows[-1].inked | line.inked)
             continue
         cols = _columns(titles, written + line.inked, len(rows) + 1, dpi)
+        if (
+            cols is None
+            and not rows
+            and len(_pieces(line.inked, dpi)) > 1
+            and _gaps_crossed(titles, line.inked, dpi) == 1
+        ):
+            # the first row's entries run on under the next title at one place (a long
+            # signature over the printed name): no other row says where the boundary is, and
+            # the titles say one is there; it goes where the row writes least (a line of
+            # prose is one piece, or, in a typewriter face whose word spaces part it, runs on
+            # under several titles)
+            cols = _columns(titles, line.inked.astype(np.int32), 1, dpi, ruled_rows=1)
         if (
             in_paragraph
             or cols is None
