@@ -177,6 +177,61 @@ def test_training_crops_come_from_the_seed_and_are_labelled_lowercase() -> None:
     assert all(t == t.casefold() and encode(t) is not None for t in labels)
 
 
+def test_stroke_drawn_digits_take_every_form_a_hand_keeps_one() -> None:
+    # The digits a hand writes in forms no training font has (an open 4 in two strokes, a
+    # crossed 7), drawn from strokes: every form of every mark draws some ink, on the
+    # baseline, and one hand draws its 4s alike; letters are left to the fonts.
+    from pipeline.recognizer.strokes import FORMS, Hand, draw
+
+    rng = random.Random(3)
+    for ch, forms in FORMS.items():
+        for k in range(len(forms)):
+            hand = Hand({c: k for c in FORMS}, 1.0, 0.08, 0.0)
+            drawn = draw(rng, hand, ch, 40.0)
+            assert drawn is not None
+            ink, left, top, advance = drawn
+            assert ink.any() and advance > 0
+            if ch.isdigit():  # a digit stands on the baseline, about as tall as asked
+                rows = np.flatnonzero(ink.any(axis=1))
+                assert 34 <= rows[-1] - rows[0] <= 50
+                assert abs(top + rows[-1]) <= 6  # its foot on the baseline (y 0)
+    assert draw(rng, Hand.drawn(rng), "a", 40.0) is None
+    hand = Hand({c: 1 for c in FORMS}, 1.0, 0.08, 0.0)  # the open 4, no wobble
+    a, b = draw(rng, hand, "4", 40.0), draw(rng, hand, "4", 40.0)
+    assert a is not None and b is not None
+    closed = draw(rng, Hand({c: 0 for c in FORMS}, 1.0, 0.08, 0.0), "4", 40.0)
+    assert closed is not None
+    # one hand's 4s alike (the width varies by a tenth), unlike the closed form
+    assert abs(a[0].shape[1] - b[0].shape[1]) <= 0.2 * a[0].shape[1]
+    # the open 4's first stroke starts at the top left; the closed 4's top is its stem alone
+    top_left = lambda img: int(img[: img.shape[0] // 5, : img.shape[1] // 3].sum())  # noqa: E731
+    assert top_left(closed[0]) == 0 < top_left(a[0])
+
+
+def test_training_crops_draw_digits_from_strokes_unless_told_not_to() -> None:
+    from pipeline.recognizer import samples
+
+    hand, prints = samples.fonts()
+    drawn: list[object] = []
+    real = samples.draw
+
+    def spy(*args):  # type: ignore[no-untyped-def]
+        drawn.append(args[2])
+        return real(*args)
+
+    samples.draw = spy  # type: ignore[assignment]
+    try:
+        rng = random.Random(5)
+        for _ in range(20):
+            samples.sample(rng, hand, prints, strokes=0.0, text="10/21/26")
+        assert drawn == []
+        for _ in range(20):
+            samples.sample(rng, hand, prints, strokes=1.0, text="10/21/26")
+        assert set("10/2").issubset(set(drawn))
+    finally:
+        samples.draw = real  # type: ignore[assignment]
+
+
 def test_the_reader_keeps_frames_for_dates_wards_and_districts_only() -> None:
     crop = np.full((40, 160), 255, np.uint8)
     crop[10:30, 20:25] = 0  # a stroke

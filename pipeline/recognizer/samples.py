@@ -26,6 +26,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from ..closedworld.values import date_forms
 from .model import encode
+from .strokes import Hand, draw
 
 __all__ = [
     "PRINT_FONTS",
@@ -90,6 +91,9 @@ SCRIPT_FONTS = ("opentype/urw-base35/Z003-MediumItalic.otf",)
 BLOCK_CAPITALS = 0.15
 # Of every crop, this share in a handwriting or script font (the rest in print).
 HAND_SHARE = 0.6
+# Of every crop, this share with its digits and marks drawn from strokes (`strokes`: the forms
+# hands give them that the fonts lack), whatever its font.
+STROKE_SHARE = 0.35
 
 
 def fonts() -> tuple[list[Path], list[Path]]:
@@ -130,10 +134,11 @@ def text_for(rng: random.Random) -> str:
     return text
 
 
-def _render(rng: random.Random, text: str, font: Path) -> np.ndarray:
+def _render(rng: random.Random, text: str, font: Path, hand: Hand | None = None) -> np.ndarray:
     """`text` drawn a character at a time, as a hand writes it: each character's size, width,
     tilt and spacing jittered, the baseline wandering smoothly (a slow wave and a drift), ink
-    255 on 0, at about 48 px a line, loosely cropped."""
+    255 on 0, at about 48 px a line, loosely cropped. With a `hand`, its digits and marks are
+    drawn from strokes in its forms (`strokes`), the letters in the font."""
     size = rng.randrange(40, 57, 4)
     width = int(size * (len(text) + 4) * 1.2)
     img = np.zeros((size * 3, width), np.uint8)
@@ -150,17 +155,30 @@ def _render(rng: random.Random, text: str, font: Path) -> np.ndarray:
             continue
         f = _face(font, max(12, int(size * rng.uniform(0.88, 1.08))))
         y = base + wave * np.sin(phase + x / period) + drift * x + rng.uniform(-jitter, jitter)
+        drawn = None if hand is None else draw(rng, hand, ch, size * rng.uniform(0.62, 0.76))
+        if drawn is not None:
+            g, ox, oy, advance = drawn
+            _stamp(img, g, int(x + ox), int(y + oy))
+            x += advance + spacing
+            continue
         glyph = _glyph(f, ch, wide * rng.uniform(0.9, 1.1), rng.uniform(-tilt, tilt))
         if glyph is None:
             continue
         g, ox, oy = glyph
-        x0, y0 = int(x + ox), int(y + oy)
-        h, w = g.shape
-        if x0 < 0 or y0 < 0 or y0 + h > img.shape[0] or x0 + w > img.shape[1]:
+        if not _stamp(img, g, int(x + ox), int(y + oy)):
             continue
-        np.maximum(img[y0 : y0 + h, x0 : x0 + w], g, out=img[y0 : y0 + h, x0 : x0 + w])
         x += f.getlength(ch) * wide + spacing
     return img
+
+
+def _stamp(img: np.ndarray, ink: np.ndarray, x0: int, y0: int) -> bool:
+    """The ink laid on `img` with its top left at (x0, y0); False (nothing laid) where it
+    would not fit."""
+    h, w = ink.shape
+    if x0 < 0 or y0 < 0 or y0 + h > img.shape[0] or x0 + w > img.shape[1]:
+        return False
+    np.maximum(img[y0 : y0 + h, x0 : x0 + w], ink, out=img[y0 : y0 + h, x0 : x0 + w])
+    return True
 
 
 def _glyph(
@@ -229,15 +247,20 @@ def _elastic(rng: random.Random, img: np.ndarray) -> np.ndarray:
 
 
 def sample(
-    rng: random.Random, hand: Sequence[Path], prints: Sequence[Path]
+    rng: random.Random,
+    hand: Sequence[Path],
+    prints: Sequence[Path],
+    strokes: float = STROKE_SHARE,
+    text: str | None = None,
 ) -> tuple[np.ndarray, str]:
-    """One training crop (grey uint8, ink dark on light) and its label (lowercase)."""
-    while True:
+    """One training crop (grey uint8, ink dark on light) and its label (lowercase): `text`, or
+    one of `text_for`'s; `strokes` of them with their digits drawn from strokes (0: the
+    fonts' own, as a check on a font's writing draws them)."""
+    while text is None or encode(text) is None:
         text = text_for(rng)
-        if encode(text) is not None:
-            break
     font = rng.choice(list(hand) if rng.random() < HAND_SHARE or not prints else list(prints))
-    ink = _render(rng, text, font)
+    pen = Hand.drawn(rng) if rng.random() < strokes else None
+    ink = _render(rng, text, font, pen)
     # slant (shear), then the pen, then the hand's unevenness
     h, w = ink.shape
     slope = rng.uniform(-0.25, 0.55)
@@ -250,7 +273,7 @@ def sample(
         ink = cv2.warpAffine(ink, rot, (w, h))
     ys, xs = np.nonzero(ink > 60)
     if not len(ys):
-        return sample(rng, hand, prints)
+        return sample(rng, hand, prints, strokes, text)
     ink = ink[max(0, ys.min() - 8) : ys.max() + 9, max(0, xs.min() - 8) : xs.max() + 9]
     # to the scan's size: 300 or 200 dpi cells hold ink 20-60 px high
     target = rng.uniform(22, 60) * (ink.shape[0] / max(1, ys.max() - ys.min() + 1))
@@ -260,7 +283,7 @@ def sample(
     )
     gray = _scanned(rng, _elastic(rng, ink))
     if np.count_nonzero(gray < 128) < 0.02 * gray.size:  # the ink faded away: draw another
-        return sample(rng, hand, prints)
+        return sample(rng, hand, prints, strokes, text)
     return _cut(rng, gray), " ".join(text.casefold().split())
 
 

@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(prog="python -m pipeline.recognizer.train")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--steps", type=int, default=3000)
+    parser.add_argument("--steps", type=int, default=2400)
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--out", type=Path, default=WEIGHTS)
     args = parser.parse_args(argv)
@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     check_rng = random.Random(args.seed + 1_000_003)
     # held-back crops in the calibration fonts: writing it is never trained on
-    check = [sample(check_rng, calibration_fonts(), []) for _ in range(200)]
+    check = [sample(check_rng, calibration_fonts(), [], strokes=0) for _ in range(200)]
     net = _net()
     opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=args.steps)
