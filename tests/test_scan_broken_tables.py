@@ -571,8 +571,8 @@ def test_a_text_table_with_doubts_about_its_columns_gives_way_to_its_dashed_rule
     # table's header placed Date and Signature but left two titles unplaced and a column
     # untitled, and its rows ran only as far as the text lines it could tell apart (3 rows of
     # 10). Such a table was taken at once; the table its dashes make, bridged, placed every
-    # column with no doubt. A text table with doubts now waits on the dashed rules' table,
-    # and is kept when that one does no better.
+    # column with no doubt. A text table with doubts (`reader._doubts`) now waits on the
+    # dashed rules' table, and is kept when that one does no better.
     import pipeline.scan.reader as reader
     from pipeline.scan.clean import Cleaned
     from pipeline.scan.titles import Columns
@@ -617,3 +617,15 @@ def test_a_text_table_with_doubts_about_its_columns_gives_way_to_its_dashed_rule
 
     monkeypatch.setattr(reader, "find_grids", no_dashes)
     assert reader._try_layout(cleaned, DPI, engine, False).grid is text
+    # a text table of one written row (its rows' height a guess) waits too, and gives way to
+    # the dashed rules' table with no more doubts about its columns (held-out 1107: a page
+    # ruled both ways in faint dashes read by its text as one row of six)
+    one_row = Grid(text.xs, (0, 5, 10), "text", guessed_pitch=True)
+    doubts[one_row], doubts[dashed] = (), ()
+    calls.clear()
+    monkeypatch.setattr(reader, "find_grids", grids)
+    monkeypatch.setattr(reader, "text_grids", lambda *args: [one_row])
+    assert reader._try_layout(cleaned, DPI, engine, False).grid is dashed
+    doubts[dashed] = ("a column titled '|' could not be placed",)
+    calls.clear()
+    assert reader._try_layout(cleaned, DPI, engine, False).grid is one_row
