@@ -161,7 +161,10 @@ def _run(
             raise
         finally:
             if main_thread:
-                signal.signal(signal.SIGINT, previous or signal.default_int_handler)
+                # (None: a handler not set from Python; SIG_DFL is falsy, so no `or`)
+                signal.signal(
+                    signal.SIGINT, signal.default_int_handler if previous is None else previous
+                )
     finally:
         if progress is not None:
             progress.close()

@@ -134,11 +134,12 @@ def text_for(rng: random.Random) -> str:
     return text
 
 
-def _render(rng: random.Random, text: str, font: Path, hand: Hand | None = None) -> np.ndarray:
+def _render(rng: random.Random, text: str, font: Path, pen: Hand | None = None) -> np.ndarray:
     """`text` drawn a character at a time, as a hand writes it: each character's size, width,
     tilt and spacing jittered, the baseline wandering smoothly (a slow wave and a drift), ink
-    255 on 0, at about 48 px a line, loosely cropped. With a `hand`, its digits and marks are
-    drawn from strokes in its forms (`strokes`), the letters in the font."""
+    255 on 0, at about 48 px a line, loosely cropped. With a `pen` (a writer's
+    `strokes.Hand`), its digits and marks are drawn from strokes in its forms, the letters in
+    the font."""
     size = rng.randrange(40, 57, 4)
     width = int(size * (len(text) + 4) * 1.2)
     img = np.zeros((size * 3, width), np.uint8)
@@ -155,7 +156,7 @@ def _render(rng: random.Random, text: str, font: Path, hand: Hand | None = None)
             continue
         f = _face(font, max(12, int(size * rng.uniform(0.88, 1.08))))
         y = base + wave * np.sin(phase + x / period) + drift * x + rng.uniform(-jitter, jitter)
-        drawn = None if hand is None else draw(rng, hand, ch, size * rng.uniform(0.62, 0.76))
+        drawn = None if pen is None else draw(rng, pen, ch, size * rng.uniform(0.62, 0.76))
         if drawn is not None:
             g, ox, oy, advance = drawn
             _stamp(img, g, int(x + ox), int(y + oy))

@@ -419,11 +419,12 @@ def _try_layout(
         unruled = [None]
     doubted: _Layout | None = None  # read by its text, with doubts (`_doubts`)
     for maybe in unruled:
-        tried.append(_layout_for(cleaned, masks, maybe, dpi, engine, flipped, statements))
-        if _good(tried[-1]) and (maybe is None or _doubts(tried[-1]) == (0, False)):
-            return tried[-1]
-        if _good(tried[-1]) and doubted is None:
-            doubted = tried[-1]
+        layout = _layout_for(cleaned, masks, maybe, dpi, engine, flipped, statements)
+        tried.append(layout)
+        if _good(layout):
+            if maybe is None or _doubts(layout) == (0, False):
+                return layout
+            doubted = doubted or layout
     # Nor by its text: its rules may be dashes both ways (printed so, or a faint copy), too
     # broken for either; they are bridged across a dash's gap and the tables looked for again.
     dashed = rule_masks(rules_ink, dpi, DASH_GAP_IN)
