@@ -390,6 +390,12 @@ WITNESS_CASES = [
         {"WITNESS_NOT_OF_VILLAGE"},
         LineStatus.NEEDS_REVIEW,
     ),
+    (
+        "its village with a letter OCR confuses",  # an I for the l of Testville, as scans read
+        replace(b.witness(count="2"), village=Field("village", "TestviIle.", 0.7, Source.OCR)),
+        set(),
+        LineStatus.VALID,
+    ),
 ]
 
 

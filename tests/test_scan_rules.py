@@ -72,3 +72,26 @@ def test_digit_fields_need_more_confidence_than_names() -> None:
     (finding,) = low_confidence_fields(ctx)
     assert finding.evidence["fields"] == {"ward": 0.87}
     assert finding.evidence["thresholds"] == {"ward": 0.90}
+
+
+def test_an_unsure_witness_name_holds_its_sheet_only_when_not_written() -> None:
+    """9-902(8)'s statement must state the witness's name: a name read with low confidence
+    is still stated, and no rule weighs which name it is, so it does not hold the sheet; a
+    speck read as a character does."""
+    sheet = b.sheet()
+    w = sheet.witness
+    assert w is not None
+
+    def named(text: str, confidence: float = 0.6):  # type: ignore[no-untyped-def]
+        field = Field("witness_name", text, confidence, Source.OCR)
+        return replace(sheet, witness=replace(w, witness_name=field))
+
+    assert list(low_confidence_sheet_fields(named("Wanda Wjtness"), b.case())) == []
+    (finding,) = low_confidence_sheet_fields(named("'i"), b.case())
+    assert finding.evidence["fields"] == {"witness.name": 0.6}
+    # beside a doubt that does hold the sheet, the name is not among its fields
+    doubtful = replace(
+        named("Wanda Wjtness"), sheet_number=Field("sheet_number", "Sheet No. 8", 0.4, Source.OCR)
+    )
+    (finding,) = low_confidence_sheet_fields(doubtful, b.case())
+    assert set(finding.evidence["fields"]) == {"sheet_number"}

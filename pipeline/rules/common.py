@@ -365,10 +365,7 @@ def check_witness_lives_in_village(sheet: Sheet, village: str, citation: str) ->
     if w is None or w.form != "witness" or w.village is None or w.village.empty or not village:
         return
 
-    def norm(text: str) -> str:
-        return " ".join(text.upper().split())
-
-    if norm(w.village.text) != norm(village):
+    if _village_key(w.village.text) != _village_key(village):
         yield finding(
             "WITNESS_NOT_OF_VILLAGE",
             REVIEW,
@@ -377,6 +374,17 @@ def check_witness_lives_in_village(sheet: Sheet, village: str, citation: str) ->
             page_id=sheet.page.page_id,
             stated=w.village.text,
         )
+
+
+# Glyphs OCR takes for one another in a name ("Eimwood Falls" read for Elmwood Falls): folded
+# alike, with case, spacing and stops, before the witness's village is compared with the
+# petition's, so that a misread letter does not make the witness another village's. The
+# village as read is in the report whatever is found.
+_CONFUSED = str.maketrans({"I": "L", "1": "L", "|": "L", "!": "L", "0": "O", ".": " ", ",": " "})
+
+
+def _village_key(text: str) -> str:
+    return " ".join(text.upper().translate(_CONFUSED).split())
 
 
 def check_table_read(sheet: Sheet, citation: str) -> Iterable[Finding]:

@@ -252,7 +252,9 @@ def low_confidence_sheet_fields(sheet: Sheet, case: CaseConfig) -> Iterable[Find
     """A sheet whose number, or whose witness statement's stated count, date or signature, was
     read with low confidence: a person checks them before the sheet's lines count. A date the
     closed-world stage read among the days it can be is held to the resolved fields'
-    threshold; a handwritten signature's confidence is its ink test's (signed or not)."""
+    threshold; a handwritten signature's confidence is its ink test's (signed or not). A
+    witness's date or name that makes the same of the sheet whatever it says
+    (`witness_date_settled`, `witness_name_settled`) does not hold it."""
     fields: list[tuple[str, Field | None]] = [("sheet_number", sheet.sheet_number)]
     if sheet.witness is not None:
         w = sheet.witness
@@ -265,6 +267,8 @@ def low_confidence_sheet_fields(sheet: Sheet, case: CaseConfig) -> Iterable[Find
     low = _low(fields)
     if "witness.date" in low and witness_date_settled(sheet, case) >= SETTLED_THRESHOLD:
         del low["witness.date"]
+    if "witness.name" in low and witness_name_settled(sheet, case):
+        del low["witness.name"]
     if low:
         names = ", ".join(f"{name} ({conf:.2f})" for name, conf in sorted(low.items()))
         yield finding(
@@ -303,6 +307,38 @@ def witness_date_settled(sheet: Sheet, case: CaseConfig) -> float:
     if all(same) and all(outcome(far) == read for far in _far_days(case)):
         return 1.0  # no day it may be, listed or not ("none of these"), changes the sheet
     return sum(p for (_, p), ok in zip(days, same, strict=True) if ok)
+
+
+def witness_name_settled(sheet: Sheet, case: CaseConfig) -> bool:
+    """Whether the witness's name, read with low confidence, is nonetheless settled for the
+    sheet: it is written (letters, not a speck: `_written`) and the kind's sheet rules find the
+    same under any other name written there. 9-902(8)'s statement, like the nominating
+    and 2-202 forms, must state the witness's name, not a particular one (WITNESS_NAME_MISSING
+    is the rules' only use of it), so a person need not read it before the sheet's lines count;
+    the report still gives it as read, with its confidence. A kind whose rules one day look the
+    name up (a witness who must be an enrolled voter) finds another outcome under another name,
+    and the name holds its sheet again."""
+    w = sheet.witness
+    name = w.witness_name if w is not None else None
+    if w is None or name is None or not _written(name.text):
+        return False
+    rules = case.spec.rules_on(case).sheet_rules
+
+    def outcome(text: str) -> frozenset[tuple[str, Severity]]:
+        named = replace(sheet, witness=replace(w, witness_name=replace(name, text=text)))
+        return frozenset((f.code, f.severity) for rule in rules for f in rule(named, case))
+
+    read = outcome(name.text)
+    return all(outcome(other) == read for other in (name.text[::-1], "Quentin Ashdown"))
+
+
+# A name blank holds writing, not a speck or a stray stroke read as a character: this many
+# letters at least.
+WRITTEN_LETTERS = 2
+
+
+def _written(text: str) -> bool:
+    return sum(c.isalpha() for c in text) >= WRITTEN_LETTERS
 
 
 # Days far outside any signing window (FAR_YEARS before the filing and after it): a sheet
