@@ -396,6 +396,18 @@ WITNESS_CASES = [
         set(),
         LineStatus.VALID,
     ),
+    (
+        "its village read with a letter more",  # "Eilmwood Falls" for Elmwood Falls
+        replace(b.witness(count="2"), village=Field("village", "Testvillle", 0.6, Source.OCR)),
+        set(),
+        LineStatus.VALID,
+    ),
+    (
+        "another village a letter off, typed",  # a text layer's word is what was written
+        replace(b.witness(count="2"), village=Field("village", "Testvile", 1.0, Source.TEXT_LAYER)),
+        {"WITNESS_NOT_OF_VILLAGE"},
+        LineStatus.NEEDS_REVIEW,
+    ),
 ]
 
 

@@ -11,9 +11,11 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from rapidfuzz.distance import Levenshtein
+
 from ..dates import parse_written_date
 from ..forms import WITNESS, Statement
-from ..records import Finding, MatchDecision, Severity, Sheet
+from ..records import Field, Finding, MatchDecision, Severity, Sheet, Source
 from .base import LineContext, SigningStart, finding
 from .electors import PREREGISTERED, PURGED, in_village
 
@@ -365,7 +367,7 @@ def check_witness_lives_in_village(sheet: Sheet, village: str, citation: str) ->
     if w is None or w.form != "witness" or w.village is None or w.village.empty or not village:
         return
 
-    if _village_key(w.village.text) != _village_key(village):
+    if not _same_village(w.village, village):
         yield finding(
             "WITNESS_NOT_OF_VILLAGE",
             REVIEW,
@@ -376,11 +378,23 @@ def check_witness_lives_in_village(sheet: Sheet, village: str, citation: str) ->
         )
 
 
-# Glyphs OCR takes for one another in a name ("Eimwood Falls" read for Elmwood Falls): folded
-# alike, with case, spacing and stops, before the witness's village is compared with the
-# petition's, so that a misread letter does not make the witness another village's. The
-# village as read is in the report whatever is found.
+def _same_village(stated: Field, village: str) -> bool:
+    """Whether the witness's village as read is the petition's: the same name once the
+    glyphs OCR takes for one another are folded alike (`_CONFUSED`, with case, spacing and
+    stops), or, read by OCR, a name of OCR_SLIP_LETTERS letters or more one edit from it
+    ("Eilmwood Falls", "Eimwood Falls" for Elmwood Falls, as scans of a handwritten or
+    printed statement read): a misread letter does not make the witness another village's.
+    The village as read is in the report whatever is found."""
+    a, b = _village_key(stated.text), _village_key(village)
+    if a == b:
+        return True
+    slip = stated.source is Source.OCR and min(len(a), len(b)) >= OCR_SLIP_LETTERS
+    return slip and Levenshtein.distance(a, b, score_cutoff=1) <= 1
+
+
 _CONFUSED = str.maketrans({"I": "L", "1": "L", "|": "L", "!": "L", "0": "O", ".": " ", ",": " "})
+# A shorter name is compared whole: one letter is too much of it to call a slip.
+OCR_SLIP_LETTERS = 6
 
 
 def _village_key(text: str) -> str:
