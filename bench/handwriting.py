@@ -9,7 +9,8 @@ sent to review, signed lines decided (valid or invalid, without review), lines d
 (valid/invalid against truth: must be 0; the outcome's accuracy on the lines decided), verdicts
 wrong (decided and not truth's), dates right to the day on the lines decided (a line whose
 unsure date makes the same of it in law on every likely day is decided on its likeliest day:
-`rules.reading.date_settled`), residences right, signers matched to the right voter, sheet
+`rules.reading.date_settled`), residences right, signers matched to the right voter (of the
+decided lines whose match was decided: given a voter or found not registered), sheet
 numbers and stated counts right (the rest flagged), the seconds per sheet, the sheets with a
 sheet-level doubt (a review finding truth does not give the sheet: it sends every line to a
 person), the witnesses' dates right / decided (not flagged) / dated in truth; then why lines
@@ -441,6 +442,10 @@ def _pct(num: float, den: float) -> str:
     return f"{100 * num / den:5.1f}%" if den else "    -"
 
 
+def _match_decided(row: Any) -> bool:
+    return bool(row.got_voter) or "SIGNER_NOT_REGISTERED" in row.got_codes
+
+
 def table(checked: Sequence[Checked]) -> str:
     head = (
         f"{'group':24} {'sheets':>6} {'signed':>6} {'review':>7} {'decided':>7} {'wrong':>5} "
@@ -462,7 +467,9 @@ def table(checked: Sequence[Checked]) -> str:
         fig = figures(results)
         rows = [r for c in results for r in c.rows]
         decided = [r for r in rows if r.signed and r.got_status in ("valid", "invalid")]
-        voters = [r for r in decided if r.truth_voter]
+        # a line decided invalid for a defect of its own (no residence) with its signer left
+        # unmatched is not a match decided: only lines given a voter, or found not registered
+        voters = [r for r in decided if r.truth_voter and _match_decided(r)]
         voter_right = sum(r.got_voter == r.truth_voter for r in voters)
         wrong_verdicts = sum(
             c.got_verdict not in ("undetermined", c.truth_verdict) for c in results
