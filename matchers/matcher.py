@@ -85,7 +85,8 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 import duckdb
 import numpy as np
@@ -212,6 +213,15 @@ class _NameChecks:
     given_on_street: frozenset[int] = frozenset()  # lines without candidates: see `_on_street`
 
 
+class _Decided(NamedTuple):
+    """A line's decision, its one-line reason, and, for a line in review, how many of its
+    leading candidates it surely is one of (`Match.one_of`; 0: no such bound)."""
+
+    decision: MatchDecision
+    why: str
+    one_of: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class _Chunk:
     """A chunk of lines decided (`FSMatcher._match_chunk`): per line its decision and reason,
@@ -219,7 +229,7 @@ class _Chunk:
 
     lines: Sequence[SignatureLine]
     scored: _Scored
-    decided: list[tuple[MatchDecision, str]]
+    decided: list[_Decided]
     kept: list[list[int]]
     post: list[np.ndarray]
 
@@ -577,8 +587,7 @@ class FSMatcher:
         # Candidates kept: the top `cfg.candidates` for review and no match; for a match, the
         # voter and the runner-up (what the margin was measured against).
         kept = [
-            picks[i][: 2 if decision is MatchDecision.MATCH else k]
-            for i, (decision, _) in enumerate(decided)
+            picks[i][: 2 if d.decision is MatchDecision.MATCH else k] for i, d in enumerate(decided)
         ]
         return _Chunk(lines, scored, decided, kept, post)
 
@@ -587,15 +596,17 @@ class FSMatcher:
         evidence = _evidence(c.scored, sorted({j for js in c.kept for j in js}))
         out = []
         rid = c.scored.rid
-        for line, (decision, why), js, p in zip(c.lines, c.decided, c.kept, c.post, strict=True):
+        for line, d, js, p in zip(c.lines, c.decided, c.kept, c.post, strict=True):
             candidates = tuple(
                 Candidate(voter_id, round(100.0 * float(p[n]), 1), evidence[j], display)
                 for n, j in enumerate(js)
                 for voter_id, display in (shown[int(rid[j])],)
             )
-            voter = candidates[0].voter_id if decision is MatchDecision.MATCH else None
+            voter = candidates[0].voter_id if d.decision is MatchDecision.MATCH else None
             probability = round(float(p[0]), 6) if len(p) else None
-            out.append(Match(line.line_id, decision, voter, candidates, METHOD, why, probability))
+            one_of = tuple(c.voter_id for c in candidates[: d.one_of])
+            match = Match(line.line_id, d.decision, voter, candidates, METHOD, d.why, probability)
+            out.append(replace(match, one_of=one_of) if one_of else match)
         return out
 
     def _surname_check(
@@ -697,15 +708,15 @@ class FSMatcher:
         post: np.ndarray,
         checks: _NameChecks,
         batch: _Batch,
-    ) -> tuple[MatchDecision, str]:
+    ) -> _Decided:
         """The decision and its one-line reason (see the module docstring)."""
         t = batch.weights.thresholds
         has_name = bool(qrow.n_last) or bool(qrow.n_first)
         has_address = bool(qrow.n_house) or bool(qrow.n_street)
         if not has_name:
             if not chosen:
-                return MatchDecision.REVIEW, "no name to match"
-            return (
+                return _Decided(MatchDecision.REVIEW, "no name to match")
+            return _Decided(
                 MatchDecision.REVIEW,
                 "no name to match; candidates ranked by address only, "
                 f"best weight {s.weight[chosen[0]]:.1f}",
@@ -727,7 +738,7 @@ class FSMatcher:
                 and other_unlike
                 and qrow.line not in checks.given_on_street
             ):
-                return (
+                return _Decided(
                     MatchDecision.NO_MATCH,
                     "nobody on the register at this address or with a name like this",
                 )
@@ -736,7 +747,7 @@ class FSMatcher:
                 why += "; the name read surname first is like a register surname"
             if qrow.line in checks.given_on_street:
                 why += "; a voter of this given name lives on this street (a changed surname?)"
-            return MatchDecision.REVIEW, "no candidate found" + why
+            return _Decided(MatchDecision.REVIEW, "no candidate found" + why)
         best = float(s.weight[chosen[0]])
         second = float(s.weight[chosen[1]]) if len(chosen) > 1 else None
         lead = best - second if second is not None else float("inf")
@@ -827,10 +838,12 @@ class FSMatcher:
         sure = probability >= t.match_probability and evidence >= floor
         if sure and lead >= t.margin and names_agree:
             if suffix_only and qrow.confidence < NAME_TRUST_SUFFIX:
-                return (
+                # sure of the pair (the lead over everyone else is the best's), not of which
+                return _Decided(
                     MatchDecision.REVIEW,
                     f"{summary}; told apart from the next voter only by the suffix, and the "
                     "name was not read from a text layer",
+                    one_of=2,
                 )
             if (
                 qrow.confidence < NAME_TRUST_SUFFIX
@@ -838,13 +851,13 @@ class FSMatcher:
                 and _one_slip_apart(s, chosen[0], chosen[1])
             ):
                 where = "lives at the same address" if has_address else "has"
-                return (
+                return _Decided(
                     MatchDecision.REVIEW,
                     f"{summary}; the next voter {where} under the same surname, with a given "
                     "name one slip from the line's, and the name was not read from a text "
                     "layer: the line may be theirs, misread",
                 )
-            return MatchDecision.MATCH, summary
+            return _Decided(MatchDecision.MATCH, summary)
         # "Not registered" needs all three: the evidence is against every candidate (weight
         # below thresholds.no_match), no candidate shares the surname (even loosely) with the
         # given name or the house number, nor the given name (as written, or a nickname of it:
@@ -867,7 +880,7 @@ class FSMatcher:
         trusted = qrow.trust >= NAME_TRUST_NO_MATCH
         if best < t.no_match and not strong and qrow.n_last and qrow.n_first and unlike and trusted:
             closest = f"{near[0]} {100 * near[1]:.0f}" if near else "none"
-            return (
+            return _Decided(
                 MatchDecision.NO_MATCH,
                 f"{summary}; below {t.no_match:.1f}, no voter with this surname and given name "
                 f"or house number, no surname on the register like {qrow.n_last} "
@@ -895,7 +908,7 @@ class FSMatcher:
                 if qrow.trust == 0.0
                 else f"; the name was read with confidence {qrow.trust:.2f}"
             )
-        return MatchDecision.REVIEW, f"{summary}; {why}"
+        return _Decided(MatchDecision.REVIEW, f"{summary}; {why}")
 
 
 _ADDRESS = (_HOUSE, _STREET)

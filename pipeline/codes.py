@@ -205,6 +205,19 @@ _ENTRIES = (
         _use(ALL_KINDS, REVIEW, L, "the matcher is not sure who signed; candidates kept", _9902_1),
     ),
     _code(
+        "SIGNER_ONE_OF",
+        Category.SIGNER,
+        "The signer is one of two voters (a Jr and a Sr of one name at one address, the suffix "
+        "read by OCR); the line's rules find the same whichever, so it is decided.",
+        _use(
+            ALL_KINDS,
+            NOTE,
+            L,
+            "the signer is one of two voters the line's rules find alike",
+            _9902_1,
+        ),
+    ),
+    _code(
         "SIGNER_PURGED",
         Category.SIGNER,
         "The signer's registration is purged.",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -364,7 +365,9 @@ def judge_line(
         signed_on=parse_written_date(line.text("date"), reference=case.dates.filed),
         case=case,
     )
-    found = [f for rule in rules.line_rules + READING_LINE_RULES for f in rule(ctx)]
+    found = _line_findings(ctx, rules)
+    if match is not None and match.decision is MatchDecision.REVIEW and match.one_of:
+        found = _one_of_settled(ctx, match, register, rules) or found
     found += _cascade(sheet_level, line.line_no)
     found += _conflict(decision, sheet.page.page_id, line.line_no)
     status = status_of(found)
@@ -387,6 +390,47 @@ def judge_line(
     return JudgedLine(
         line, status, tuple(found), match, voter_id, sheet.sheet_number_value, decision
     )
+
+
+def _line_findings(ctx: LineContext, rules: RuleSet) -> list[Finding]:
+    return [f for rule in rules.line_rules + READING_LINE_RULES for f in rule(ctx)]
+
+
+def _as_voter(match: Match, voter_id: str) -> Match:
+    return replace(match, decision=MatchDecision.MATCH, voter_id=voter_id)
+
+
+def _one_of_settled(
+    ctx: LineContext, match: Match, register: Mapping[str, RegisterEntry], rules: RuleSet
+) -> list[Finding] | None:
+    """The findings of a line whose signer the matcher is sure is one of `match.one_of` (a Jr
+    and a Sr of one name at one address, the suffix read by OCR), when the line's rules find
+    the same (codes and severities) whichever voter it is: the line does not wait for a
+    person to say which, as a clerk who finds both registered there counts the signature. The
+    first voter's findings, and SIGNER_ONE_OF naming them all; None when any voter is off the
+    register read or the rules find otherwise for one (MATCH_UNCERTAIN stands). Whether one
+    of them signed another line too, `count_each_signer_once` asks."""
+    entries = [register.get(v) for v in match.one_of]
+    if len(entries) < 2 or any(e is None for e in entries):
+        return None
+    outcomes = [
+        _line_findings(replace(ctx, match=_as_voter(match, e.voter_id), entry=e), rules)
+        for e in entries
+        if e is not None
+    ]
+    if len({frozenset((f.code, f.severity) for f in got) for got in outcomes}) > 1:
+        return None
+    shown = {c.voter_id: c.display or c.voter_id for c in match.candidates}
+    who = " or ".join(shown.get(v, v) for v in match.one_of)
+    note = ctx.finding(
+        "SIGNER_ONE_OF",
+        Severity.NOTE,
+        rules.statute,
+        f"the signer is {who} (the matcher cannot tell which: {match.reason}); the line's "
+        "rules find the same whichever",
+        voters=list(match.one_of),
+    )
+    return [*outcomes[0], note]
 
 
 def judge(
@@ -588,7 +632,8 @@ def _count_doubt(standing: Standing, required_at_most: int) -> _CountDoubt:
         sum(
             1
             for j in standing.judged
-            if j.status is LineStatus.VALID and j.voter_id in doubt.conflicting_ids
+            if j.status is LineStatus.VALID
+            and any(v in doubt.conflicting_ids for v in _possible_signers(j))
         ),
         # invalid lines whose signer may be on a row that could not be read
         min(doubt.unread_rows, standing.totals.invalid),
@@ -607,6 +652,9 @@ def _signers(
     settled: set[str] = set()
     unsettled = 0
     for j in judged:
+        if j.status is LineStatus.VALID and not j.voter_id and _possible_signers(j):
+            unsettled += 1  # one of several (SIGNER_ONE_OF): credited at most as one more
+            continue
         if j.status is not LineStatus.NEEDS_REVIEW:
             continue
         if j.voter_id and not any(f.code in READING_DOUBTS for f in j.findings):
@@ -650,10 +698,24 @@ def count_each_signer_once(judged: list[JudgedLine], citation: str) -> list[Judg
     """A voter (or owner) who signed twice counts once: the first line (in sheet order) that is
     not invalid keeps the signer; a later line of that signer is invalid as a duplicate. While
     the first line waits for a person, a later one waits too: it counts if the first is
-    rejected, and deciding it now would decide the first line's review."""
+    rejected, and deciding it now would decide the first line's review. A line whose signer is
+    one of several voters (SIGNER_ONE_OF) waits when another line may be one of them: which
+    of the two is whose is a person's call."""
+    claims = Counter(
+        v
+        for j in judged
+        if j.status not in (LineStatus.INVALID, LineStatus.BLANK)
+        for v in _possible_signers(j)
+    )
     first: dict[str, JudgedLine] = {}
     out = []
     for j in judged:
+        if j.voter_id is None and j.status not in (LineStatus.INVALID, LineStatus.BLANK):
+            either = _possible_signers(j)
+            if any(claims[v] > 1 for v in either):
+                j = _one_of_shared(j, either, citation)
+            for v in either:
+                first.setdefault(v, j)
         if j.voter_id is None or j.status in (LineStatus.INVALID, LineStatus.BLANK):
             out.append(j)
             continue
@@ -670,6 +732,8 @@ def count_each_signer_once(judged: list[JudgedLine], citation: str) -> list[Judg
             citation,
             f"the same signer also signed on {where}, which is in review: this line counts "
             "only if that one is rejected"
+            if pending and earlier.voter_id
+            else f"the signer of {where}, in review, may be this line's: a person says who"
             if pending
             else f"the same signer already signed on {where}",
             page_id=j.line.page_id,
@@ -680,6 +744,30 @@ def count_each_signer_once(judged: list[JudgedLine], citation: str) -> list[Judg
         status = LineStatus.NEEDS_REVIEW if pending else LineStatus.INVALID
         out.append(replace(j, status=status, findings=j.findings + (dup,)))
     return out
+
+
+def _possible_signers(j: JudgedLine) -> tuple[str, ...]:
+    """The voters a line may be: its matched voter, or those SIGNER_ONE_OF names."""
+    if j.voter_id:
+        return (j.voter_id,)
+    if j.match is not None and any(f.code == "SIGNER_ONE_OF" for f in j.findings):
+        return j.match.one_of
+    return ()
+
+
+def _one_of_shared(j: JudgedLine, either: Sequence[str], citation: str) -> JudgedLine:
+    """A SIGNER_ONE_OF line one of whose voters another line may be too: it waits."""
+    dup = finding(
+        "DUPLICATE_SIGNER",
+        Severity.REVIEW,
+        citation,
+        "the signer is one of " + ", ".join(either) + ", and another line of the petition may "
+        "be one of them too: a person says who signed which",
+        page_id=j.line.page_id,
+        line_no=j.line.line_no,
+        voters=list(either),
+    )
+    return replace(j, status=LineStatus.NEEDS_REVIEW, findings=j.findings + (dup,))
 
 
 def _about_the_petition(findings: Sequence[Finding]) -> tuple[str, str]:

@@ -463,6 +463,10 @@ class Match:
     # P(the signer is the best candidate), 0..1, from a probabilistic matcher ("fs"); None
     # when there is no candidate or the matcher gives none (the baseline)
     probability: float | None = None
+    # In review: the voters the signer surely is one of, not which (a Jr and a Sr of one name
+    # at one address, the suffix read by OCR); the line's rules may settle it whichever
+    # (`judge.judge_line`). Empty: no such bound.
+    one_of: tuple[str, ...] = ()
 
     @property
     def best(self) -> Candidate | None:

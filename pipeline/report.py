@@ -315,6 +315,7 @@ def _match(m: Match | None) -> dict[str, Any] | None:
         "method": m.method,
         "reason": m.reason,
         "probability": m.probability,
+        "one_of": list(m.one_of),
         "candidates": [
             {
                 "voter_id": c.voter_id,

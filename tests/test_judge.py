@@ -248,3 +248,76 @@ def test_a_column_not_placed_sends_the_sheet_to_a_person_not_to_a_fatal_finding(
     codes = {f.code for f in report.lines[0].findings}
     assert {"LAYOUT_DOUBT", "RESIDENCE_MISSING"} <= codes
     assert any("residence" in f.message for f in report.findings if f.code == "LAYOUT_DOUBT")
+
+
+# -- a signer the matcher is sure is one of two voters (SIGNER_ONE_OF) ---------------------------
+
+
+def _jr_sr(**sr_over):  # type: ignore[no-untyped-def]
+    """A Jr and a Sr of one name at one address, both registered (synthetic)."""
+    jr = b.entry("NYJ", first_name="NELL", last_name="THISTLEWOOD", suffix="JR")
+    sr = b.entry("NYS", first_name="NELL", last_name="THISTLEWOOD", suffix="SR", **sr_over)
+    return {"NYJ": jr, "NYS": sr}
+
+
+def _one_of(line_id: str):  # type: ignore[no-untyped-def]
+    from pipeline.records import Candidate, Match
+
+    candidates = (Candidate("NYS", 99.8, (), "NELL THISTLEWOOD SR"), Candidate("NYJ", 0.2, ()))
+    return Match(
+        line_id,
+        MatchDecision.REVIEW,
+        None,
+        candidates,
+        "test",
+        "told apart from the next voter only by the suffix",
+        0.998,
+        ("NYS", "NYJ"),
+    )
+
+
+def _nell(n: int = 1, page_n: int = 1):  # type: ignore[no-untyped-def]
+    return b.line(n, page_n=page_n, name="Nell Thistlewood Sr", signature="Nell Thistlewood Sr")
+
+
+def test_a_signer_one_of_two_voters_the_rules_find_alike_is_decided():
+    """Both registered at the address, before signing: the line counts whichever signed, and
+    says so; it waits where the rules find otherwise for one of them."""
+    s = b.sheet((_nell(),))
+    line_id = s.lines[0].line_id
+    (j,) = _run([s], {line_id: _one_of(line_id)}, _jr_sr()).lines
+    assert j.status is LineStatus.VALID and j.voter_id is None
+    (note,) = [f for f in j.findings if f.code == "SIGNER_ONE_OF"]
+    assert note.severity is Severity.NOTE and note.evidence["voters"] == ["NYS", "NYJ"]
+    assert "NELL THISTLEWOOD SR or NYJ" in note.message
+    # the Sr registered after the line was signed: which of them signed decides the line
+    late = _jr_sr(registration_date=dt.date(2026, 10, 5))
+    (j,) = _run([s], {line_id: _one_of(line_id)}, late).lines
+    assert j.status is LineStatus.NEEDS_REVIEW
+    assert "MATCH_UNCERTAIN" in {f.code for f in j.findings}
+    # one of them off the register read: a person
+    (j,) = _run([s], {line_id: _one_of(line_id)}, {"NYS": _jr_sr()["NYS"]}).lines
+    assert j.status is LineStatus.NEEDS_REVIEW
+
+
+def test_a_signer_one_of_two_waits_when_another_line_may_be_one_of_them():
+    """Another line matched to the Jr: the two lines may be one person twice or the two of
+    them; the earlier counts, the one-of line waits. Two one-of lines both wait."""
+    s = b.sheet((b.line(1, name="Nell Thistlewood Jr", signature="Nell Thistlewood Jr"), _nell(2)))
+    first, second = (ln.line_id for ln in s.lines)
+    register = _jr_sr()
+    matches = {first: b.match(first, "NYJ"), second: _one_of(second)}
+    report = _run([s], matches, register)
+    a, c = report.lines
+    assert a.status is LineStatus.VALID and a.voter_id == "NYJ"
+    assert c.status is LineStatus.NEEDS_REVIEW
+    assert "DUPLICATE_SIGNER" in {f.code for f in c.findings}
+    # the one-of line first: the later matched line waits on it too
+    s = b.sheet((_nell(1), b.line(2, name="Nell Thistlewood Jr", signature="Nell Jr")))
+    first, second = (ln.line_id for ln in s.lines)
+    report = _run([s], {first: _one_of(first), second: b.match(second, "NYJ")}, register)
+    assert [j.status for j in report.lines] == [LineStatus.NEEDS_REVIEW] * 2
+    s = b.sheet((_nell(1), _nell(2)))
+    report = _run([s], {ln.line_id: _one_of(ln.line_id) for ln in s.lines}, register)
+    assert [j.status for j in report.lines] == [LineStatus.NEEDS_REVIEW] * 2
+    assert report.totals.valid == 0

@@ -204,6 +204,11 @@ def test_a_suffix_read_by_ocr_does_not_pick_one_of_a_jr_sr_pair(matcher):
     )
     m = matcher.match(SignatureLine("abcdef012345", 1, fields))
     assert m.decision is MatchDecision.REVIEW and "suffix" in m.reason, m.reason
+    # sure it is one of the pair, not which (the judge may settle the line whichever)
+    assert len(m.one_of) == 2 and m.one_of == tuple(c.voter_id for c in m.candidates[:2])
+    nobody = (Field("name", "Nobody", 0.8, Source.OCR),)
+    plain = matcher.match(SignatureLine("abcdef012346", 1, nobody))
+    assert plain.one_of == ()
 
 
 # A household where one voter's given name is one slip from another real given name: "MARY"
