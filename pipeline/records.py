@@ -132,7 +132,8 @@ class Field:
     probability (ISO dates, likeliest first, each with its probability; what they leave of 1
     is "none of these" or too unlikely to list), so that the rules can tell whether its doubt
     changes what the law makes of the line (`rules.reading`); a resolved ward or election
-    district keeps the numbers it may be alike. A line's resolved date whose
+    district keeps the numbers it may be alike, and a resolved name the voters (ids) it may
+    be. A line's resolved date whose
     sheet's witness statement has an unsure date too keeps the pairs of days the two may be
     together (`witnessed`: the line's day, the witness's, their probability; read in the
     sheet's chain, in which the witness dates the statement after the lines it saw signed).

@@ -507,6 +507,9 @@ def test_a_clear_name_settles_the_address_it_lives_at(world) -> None:  # type: i
     )
     got = resolve_line(line, w).get("residence")
     assert got.text == "14 Mill St" and got.confidence >= RESOLVED_THRESHOLDS["residence"]
+    # the name keeps the voters it may be, by id (`rules.reading.name_settled`)
+    name = resolve_line(line, w).get("name")
+    assert name.resolved and name.alternatives[0][0] == "NY4"
     alone = resolve_line(_line(_field("residence", "12 Mill St", seen)), w).get("residence")
     assert alone.confidence < RESOLVED_THRESHOLDS["residence"]
 

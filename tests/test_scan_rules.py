@@ -95,3 +95,21 @@ def test_an_unsure_witness_name_holds_its_sheet_only_when_not_written() -> None:
     )
     (finding,) = low_confidence_sheet_fields(doubtful, b.case())
     assert set(finding.evidence["fields"]) == {"sheet_number"}
+
+
+def test_a_name_unsure_only_between_the_voters_the_match_is_sure_of_does_not_hold_it() -> None:
+    """A resolved name split between a Jr and a Sr at one address, the match sure it is one of
+    them (`Match.one_of`): which one the judge settles by the rules; the name's doubt does not
+    hold the line. Split with a third voter, or without such a match, it does."""
+    from pipeline.records import Match, MatchDecision
+
+    name = Field("name", "Nell Quillby Jr", 0.52, Source.OCR, resolved=True)
+    pair = replace(name, alternatives=(("NYJ", 0.52), ("NYS", 0.47)))
+    either = Match("x", MatchDecision.REVIEW, None, (), "test", "", 0.99, ("NYJ", "NYS"))
+    line = b.line().replace_field(pair)
+    assert list(low_confidence_fields(replace(_ctx(line), match=either))) == []
+    (finding,) = low_confidence_fields(_ctx(line))
+    assert finding.evidence["fields"] == {"name": 0.52}
+    third = b.line().replace_field(replace(name, alternatives=(("NYJ", 0.52), ("NY9", 0.47))))
+    (finding,) = low_confidence_fields(replace(_ctx(third), match=either))
+    assert finding.evidence["fields"] == {"name": 0.52}

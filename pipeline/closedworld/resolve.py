@@ -254,9 +254,14 @@ def decide(ev: Evidence, params: Params, post: Posterior | None = None) -> tuple
         text = ev.choices.forms[int(ev.form[best[0]])]
     field = replace(ev.field, text=text, confidence=round(best[1], 3), resolved=True)
     days = [(ev.choices.values[int(ev.values[k])], p) for k, p in post.ranked]
-    # a date keeps the days it may be (ISO: str of a date), a ward or district the numbers
-    # (`rules.reading`: whether its doubt changes what the law makes of the line)
-    if ev.choices.says_value or all(isinstance(day, dt.date) for day, _ in days):
+    # a date keeps the days it may be (ISO: str of a date), a ward or district the numbers,
+    # a name the voters (ids) it may be (`rules.reading`: whether its doubt changes what the
+    # law makes of the line)
+    if (
+        ev.choices.says_value
+        or ev.field.name == "name"
+        or all(isinstance(day, dt.date) for day, _ in days)
+    ):
         listed = tuple((str(day), round(p, 4)) for day, p in days)
         field = replace(field, alternatives=listed)
     return field, post

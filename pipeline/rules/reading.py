@@ -203,6 +203,18 @@ def value_settled(ctx: LineContext, name: str) -> float:
     return sum(p for value, p in f.alternatives if same(value))
 
 
+def name_settled(ctx: LineContext) -> float:
+    """The probability a resolved name gives the voters its line's signer surely is one of
+    (`Match.one_of`: a Jr and a Sr of one name at one address, the suffix the doubt): which of
+    them the name says, the judge settles by the line's rules (`judge._one_of_settled`), so the
+    name's doubt between them need not hold the line. 0 without such a match."""
+    f = ctx.line.get("name")
+    either = ctx.match.one_of if ctx.match is not None else ()
+    if f is None or not either or not _settles(f):
+        return 0.0
+    return sum(p for voter, p in f.alternatives if voter in either)
+
+
 def _unsure_date(f: Field | None) -> bool:
     return f is not None and f.source is Source.OCR and f.confidence < _threshold(f)
 
@@ -224,6 +236,8 @@ def low_confidence_fields(ctx: LineContext) -> Iterable[Finding]:
     for name in SETTLED_BY_VALUE:
         if name in low and value_settled(ctx, name) >= SETTLED_THRESHOLD:
             del low[name]
+    if "name" in low and name_settled(ctx) >= SETTLED_THRESHOLD:
+        del low["name"]
     date, w = ctx.line.get("date"), ctx.sheet.witness.date if ctx.sheet.witness else None
     w_unsure = _unsure_date(w) and _settles(w) and bool(ctx.line.text("date"))
     if "date" in low or w_unsure:
