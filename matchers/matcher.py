@@ -886,8 +886,18 @@ class FSMatcher:
                 f"or house number, no surname on the register like {qrow.n_last} "
                 f"(closest {closest})",
             )
+        one_of = 0
         if evidence >= floor and lead < t.margin:
             why = f"lead {lead:.1f} below margin {t.margin:.1f}"
+            if (
+                names_agree
+                and float(post[0]) + float(post[1]) >= t.match_probability
+                and _suffix_pair(s, chosen[0], chosen[1])
+            ):
+                # a Jr and a Sr of the name at the address the line writes, no suffix telling
+                # them apart: sure of the pair, not of which
+                one_of = 2
+                why += "; one of a Jr and a Sr at the address"
         elif sure and another_name:
             whose = "another voter's" if qrow.n_first in checks.given_known else "a known"
             why = f"the given name {qrow.n_first} is {whose} given name, not only a slip"
@@ -908,7 +918,7 @@ class FSMatcher:
                 if qrow.trust == 0.0
                 else f"; the name was read with confidence {qrow.trust:.2f}"
             )
-        return _Decided(MatchDecision.REVIEW, f"{summary}; {why}")
+        return _Decided(MatchDecision.REVIEW, f"{summary}; {why}", one_of)
 
 
 _ADDRESS = (_HOUSE, _STREET)
@@ -972,6 +982,18 @@ def _evidence(s: _Scored, rows: Sequence[int]) -> dict[int, tuple[FieldEvidence,
         j: tuple(e for e in row if e is not None)
         for j, row in zip(rows, zip(*columns, strict=True), strict=True)
     }
+
+
+def _suffix_pair(s: _Scored, best: int, nxt: int) -> bool:
+    """The two voters agree with the line alike on every field but the suffix, and are one
+    name at one address on the register, their suffixes differing (a Jr and a Sr): a line that
+    wrote no suffix is one of them as surely as it is either."""
+    others = [f for f in range(s.codes.shape[1]) if f != _SUFFIX]
+    if not np.array_equal(s.codes[best, others], s.codes[nxt, others]):
+        return False
+    fields = ("first_name", "last_name", "house_number", "street")
+    same = all(s.reg_values[f][best] == s.reg_values[f][nxt] != "" for f in fields)
+    return same and s.reg_values["suffix"][best] != s.reg_values["suffix"][nxt]
 
 
 def _one_slip_apart(s: _Scored, best: int, nxt: int) -> bool:

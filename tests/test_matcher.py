@@ -62,6 +62,11 @@ def test_jr_sr_pair_keeps_both_candidates(matcher):
     assert m.decision is MatchDecision.REVIEW
     assert {c.voter_id for c in m.candidates[:2]} == {"V02", "V03"}
     assert "margin" in m.reason
+    # no suffix written: sure it is one of the pair, not which (`Match.one_of`)
+    assert set(m.one_of) == {"V02", "V03"}, m.reason
+    # another name at the address (a stranger, not the pair): no such bound
+    other = matcher.match(line("Tobias Quillfeather", "40 Orchard Rd"))
+    assert other.one_of == (), other.reason
 
 
 def test_written_suffix_picks_that_voter_with_evidence(matcher):
