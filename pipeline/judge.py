@@ -368,6 +368,11 @@ def judge_line(
     found = _line_findings(ctx, rules)
     if match is not None and match.decision is MatchDecision.REVIEW and match.one_of:
         found = _one_of_settled(ctx, match, register, rules) or found
+    elif match is not None and voter_id and _name_in_doubt(found):
+        either = _name_voters(line, voter_id)
+        settled = _one_of_settled(ctx, replace(match, one_of=either), register, rules, "name")
+        if settled is not None and not _name_in_doubt(settled):
+            match, found = replace(match, one_of=either), settled
     found += _cascade(sheet_level, line.line_no)
     found += _conflict(decision, sheet.page.page_id, line.line_no)
     status = status_of(found)
@@ -400,16 +405,41 @@ def _as_voter(match: Match, voter_id: str) -> Match:
     return replace(match, decision=MatchDecision.MATCH, voter_id=voter_id)
 
 
+# A voter a resolved name gives less than this is not among those the line is tried as; what
+# they leave counts against the name (`rules.reading.name_settled`).
+NAME_MASS = 0.002
+
+
+def _name_in_doubt(found: Sequence[Finding]) -> bool:
+    return any(f.code == "FIELD_LOW_CONFIDENCE" and "name" in f.evidence["fields"] for f in found)
+
+
+def _name_voters(line: SignatureLine, voter_id: str) -> tuple[str, ...]:
+    """The voters a resolved name read unsure may be (`Field.alternatives`), when the matched
+    voter is the likeliest of them: the line is tried as each (`_one_of_settled`)."""
+    name = line.get("name")
+    if name is None or not name.resolved or not name.alternatives:
+        return ()
+    either = tuple(v for v, p in name.alternatives if p >= NAME_MASS)
+    return either if len(either) > 1 and either[0] == voter_id else ()
+
+
 def _one_of_settled(
-    ctx: LineContext, match: Match, register: Mapping[str, RegisterEntry], rules: RuleSet
+    ctx: LineContext,
+    match: Match,
+    register: Mapping[str, RegisterEntry],
+    rules: RuleSet,
+    doubt: str = "",
 ) -> list[Finding] | None:
     """The findings of a line whose signer the matcher is sure is one of `match.one_of` (a Jr
-    and a Sr of one name at one address, the suffix read by OCR), when the line's rules find
-    the same (codes and severities) whichever voter it is: the line does not wait for a
-    person to say which, as a clerk who finds both registered there counts the signature. The
-    first voter's findings, and SIGNER_ONE_OF naming them all; None when any voter is off the
-    register read or the rules find otherwise for one (MATCH_UNCERTAIN stands). Whether one
-    of them signed another line too, `count_each_signer_once` asks."""
+    and a Sr of one name at one address, the suffix read by OCR), or whose name, read unsure,
+    is one of them (`doubt` "name": the voters its resolved name may be, 0.95 of it together,
+    `rules.reading.name_settled`), when the line's rules find the same (codes and
+    severities) whichever voter it is: the line does not wait for a person to say which, as a
+    clerk who finds each registered counts the signature. The first voter's findings, and
+    SIGNER_ONE_OF naming them all; None when any voter is off the register read or the rules
+    find otherwise for one (MATCH_UNCERTAIN, or the name's doubt, stands). Whether one of
+    them signed another line too, `count_each_signer_once` asks."""
     entries = [register.get(v) for v in match.one_of]
     if len(entries) < 2 or any(e is None for e in entries):
         return None
@@ -422,12 +452,13 @@ def _one_of_settled(
         return None
     shown = {c.voter_id: c.display or c.voter_id for c in match.candidates}
     who = " or ".join(shown.get(v, v) for v in match.one_of)
+    why = "the name is read unsure among them" if doubt == "name" else match.reason
     note = ctx.finding(
         "SIGNER_ONE_OF",
         Severity.NOTE,
         rules.statute,
-        f"the signer is {who} (the matcher cannot tell which: {match.reason}); the line's "
-        "rules find the same whichever",
+        f"the signer is {who} (which, cannot be told: {why}); the line's rules find the same "
+        "whichever",
         voters=list(match.one_of),
     )
     return [*outcomes[0], note]
@@ -648,11 +679,13 @@ def _signers(
     could credit. A line in review whose signer is settled (matched, the reading not in doubt)
     can credit that owner only; any other line in review, one owner more, whoever a reviewer
     may find it to be (`valuation.most_creditable`), not only the candidates listed."""
-    valid = {j.voter_id for j in judged if j.status is LineStatus.VALID and j.voter_id}
+    valid = {
+        j.voter_id for j in judged if j.status is LineStatus.VALID and j.voter_id and not _one_of(j)
+    }
     settled: set[str] = set()
     unsettled = 0
     for j in judged:
-        if j.status is LineStatus.VALID and not j.voter_id and _possible_signers(j):
+        if j.status is LineStatus.VALID and _one_of(j):
             unsettled += 1  # one of several (SIGNER_ONE_OF): credited at most as one more
             continue
         if j.status is not LineStatus.NEEDS_REVIEW:
@@ -710,12 +743,14 @@ def count_each_signer_once(judged: list[JudgedLine], citation: str) -> list[Judg
     first: dict[str, JudgedLine] = {}
     out = []
     for j in judged:
-        if j.voter_id is None and j.status not in (LineStatus.INVALID, LineStatus.BLANK):
+        if _one_of(j) and j.status not in (LineStatus.INVALID, LineStatus.BLANK):
             either = _possible_signers(j)
             if any(claims[v] > 1 for v in either):
                 j = _one_of_shared(j, either, citation)
             for v in either:
                 first.setdefault(v, j)
+            out.append(j)
+            continue
         if j.voter_id is None or j.status in (LineStatus.INVALID, LineStatus.BLANK):
             out.append(j)
             continue
@@ -746,13 +781,17 @@ def count_each_signer_once(judged: list[JudgedLine], citation: str) -> list[Judg
     return out
 
 
+def _one_of(j: JudgedLine) -> bool:
+    """A line decided as one of several voters, not which (SIGNER_ONE_OF)."""
+    return j.match is not None and any(f.code == "SIGNER_ONE_OF" for f in j.findings)
+
+
 def _possible_signers(j: JudgedLine) -> tuple[str, ...]:
-    """The voters a line may be: its matched voter, or those SIGNER_ONE_OF names."""
-    if j.voter_id:
-        return (j.voter_id,)
-    if j.match is not None and any(f.code == "SIGNER_ONE_OF" for f in j.findings):
+    """The voters a line may be: those SIGNER_ONE_OF names, or its matched voter."""
+    if _one_of(j):
+        assert j.match is not None
         return j.match.one_of
-    return ()
+    return (j.voter_id,) if j.voter_id else ()
 
 
 def _one_of_shared(j: JudgedLine, either: Sequence[str], citation: str) -> JudgedLine:

@@ -321,3 +321,30 @@ def test_a_signer_one_of_two_waits_when_another_line_may_be_one_of_them():
     report = _run([s], {ln.line_id: _one_of(ln.line_id) for ln in s.lines}, register)
     assert [j.status for j in report.lines] == [LineStatus.NEEDS_REVIEW] * 2
     assert report.totals.valid == 0
+
+
+def test_a_name_read_unsure_among_voters_the_rules_find_alike_is_decided():
+    """A handwritten name resolved at 0.80, the rest on a housemate of a like name: the line
+    is matched to the likelier, and counts whichever of the two signed; it waits when the
+    other was not registered when the line was signed, or when "none of these" keeps more
+    than 0.05 of the name."""
+    from pipeline.records import Field
+
+    register = _jr_sr()
+
+    def judged(alternatives, reg=register):  # type: ignore[no-untyped-def]
+        name = Field(
+            "name", "Nell Thistlewood Sr", 0.8, Source.OCR, resolved=True, alternatives=alternatives
+        )
+        s = b.sheet((_nell().replace_field(name),))
+        line_id = s.lines[0].line_id
+        (j,) = _run([s], {line_id: b.match(line_id, "NYS")}, reg).lines
+        return j
+
+    j = judged((("NYS", 0.8), ("NYJ", 0.19)))
+    assert j.status is LineStatus.VALID and j.match.one_of == ("NYS", "NYJ")
+    assert "SIGNER_ONE_OF" in {f.code for f in j.findings}
+    late = {**register, "NYJ": b.entry("NYJ", registration_date=dt.date(2026, 10, 5))}
+    assert judged((("NYS", 0.8), ("NYJ", 0.19)), late).status is LineStatus.NEEDS_REVIEW
+    j = judged((("NYS", 0.8), ("NYJ", 0.1)))  # "none of these" 0.1
+    assert j.status is LineStatus.NEEDS_REVIEW and not j.match.one_of
