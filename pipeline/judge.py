@@ -414,13 +414,19 @@ def _name_in_doubt(found: Sequence[Finding]) -> bool:
     return any(f.code == "FIELD_LOW_CONFIDENCE" and "name" in f.evidence["fields"] for f in found)
 
 
-def _name_voters(line: SignatureLine, voter_id: str) -> tuple[str, ...]:
-    """The voters a resolved name read unsure may be (`Field.alternatives`), when the matched
-    voter is the likeliest of them: the line is tried as each (`_one_of_settled`)."""
+def name_voters(line: SignatureLine) -> tuple[str, ...]:
+    """The voters (ids) a resolved name may be (`Field.alternatives`, NAME_MASS or more),
+    likeliest first; none for a name not resolved among voters."""
     name = line.get("name")
     if name is None or not name.resolved or not name.alternatives:
         return ()
-    either = tuple(v for v, p in name.alternatives if p >= NAME_MASS)
+    return tuple(v for v, p in name.alternatives if p >= NAME_MASS)
+
+
+def _name_voters(line: SignatureLine, voter_id: str) -> tuple[str, ...]:
+    """The voters a resolved name read unsure may be, when the matched voter is the likeliest
+    of them: the line is tried as each (`_one_of_settled`)."""
+    either = name_voters(line)
     return either if len(either) > 1 and either[0] == voter_id else ()
 
 

@@ -32,7 +32,7 @@ from .closedworld import resolve_sheets
 from .closedworld.sheetno import resolve_sheet_numbers
 from .errors import CaseFileError, PetitionError, stage
 from .ingest import discover, ingest_file, read_page, sha256_file
-from .judge import apply_corrections, latest_decisions
+from .judge import apply_corrections, latest_decisions, name_voters
 from .judging import JudgingInputs, judge_inputs, matched_on, save_judging
 from .records import (
     FileError,
@@ -742,9 +742,11 @@ def match_signers(
         matches = match_lines(corrected, matcher, progress)
 
         def entries(found: Iterable[Match]) -> Mapping[str, RegisterEntry]:
-            """The entries the judge may look at: every matched or chosen voter."""
-            ids = {m.voter_id for m in found if m.voter_id}
+            """The entries the judge may look at: every matched or chosen voter, and those a
+            line may be one of (`Match.one_of`, an unsure name's voters: `judge._name_voters`)."""
+            ids = {v for m in found for v in (m.voter_id, *m.one_of) if v}
             ids |= {d.voter_id for d in in_force.values() if d.voter_id}
+            ids |= {v for s in corrected for line in s.filled_lines for v in name_voters(line)}
             if store is None:
                 return {i: register.entries[i] for i in ids if i in register.entries}
             return store.get(sorted(ids))

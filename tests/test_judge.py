@@ -348,3 +348,33 @@ def test_a_name_read_unsure_among_voters_the_rules_find_alike_is_decided():
     assert judged((("NYS", 0.8), ("NYJ", 0.19)), late).status is LineStatus.NEEDS_REVIEW
     j = judged((("NYS", 0.8), ("NYJ", 0.1)))  # "none of these" 0.1
     assert j.status is LineStatus.NEEDS_REVIEW and not j.match.one_of
+
+
+def test_the_judge_is_given_the_voters_a_line_may_be_one_of():
+    """`run.match_signers` hands the judge every voter a line may be one of (a Jr/Sr pair the
+    matcher cannot tell apart, a name's alternatives), not only those matched: else the
+    other of a pair no line matched is "off the register read" and the line waits."""
+    from pipeline.records import Field
+    from pipeline.run import RegisterData, judge_inputs, match_signers
+
+    register = {
+        **_jr_sr(),
+        "NYO": b.entry("NYO", first_name="OTTO", last_name="QUILL", house_number="9"),
+        "NYA": b.entry("NYA", first_name="OTIS", last_name="QUILL", house_number="9"),
+    }
+    name = Field(
+        "name",
+        "Otto Quill",
+        0.8,
+        Source.OCR,
+        resolved=True,
+        alternatives=(("NYO", 0.8), ("NYA", 0.19)),
+    )
+    pair = b.line(1, name="Nell Thistlewood", signature="Nell Thistlewood")
+    unsure = b.line(2, name="Otto Quill", residence="9 Maple Ave").replace_field(name)
+    data = RegisterData(register, 5, "test", ())
+    got = match_signers(b.case(), [b.sheet((pair, unsure))], (), data, (), {})
+    assert {"NYJ", "NYS", "NYO", "NYA"} <= set(got.entries)
+    report = judge_inputs(got, (), RULES)
+    assert [j.status for j in report.lines] == [LineStatus.VALID, LineStatus.VALID]
+    assert all("SIGNER_ONE_OF" in {f.code for f in j.findings} for j in report.lines)
