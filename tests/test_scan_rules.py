@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pipeline.records import Field, Severity, Source
+from pipeline.records import Box, Field, Severity, Source
 from pipeline.rules.base import LineContext
 from pipeline.rules.reading import (
     LOW_CONFIDENCE,
@@ -82,13 +82,19 @@ def test_an_unsure_witness_name_holds_its_sheet_only_when_not_written() -> None:
     w = sheet.witness
     assert w is not None
 
-    def named(text: str, confidence: float = 0.6):  # type: ignore[no-untyped-def]
-        field = Field("witness_name", text, confidence, Source.OCR)
+    def named(text: str, confidence: float = 0.6, high: float = 8.0):  # type: ignore[no-untyped-def]
+        field = Field("witness_name", text, confidence, Source.OCR, Box(40, 500, 120, 500 + high))
         return replace(sheet, witness=replace(w, witness_name=field))
 
     assert list(low_confidence_sheet_fields(named("Wanda Wjtness"), b.case())) == []
     (finding,) = low_confidence_sheet_fields(named("'i"), b.case())
     assert finding.evidence["fields"] == {"witness.name": 0.6}
+    # an empty blank's leader read as letters (a scanned nominating sheet): a box a line high,
+    # read with no confidence; either holds the sheet
+    for leader in (named("ccceceuruennn....", 0.0, 1.2), named("ccceceuruennn", 0.6, 1.2)):
+        (finding,) = low_confidence_sheet_fields(leader, b.case())
+        assert "witness.name" in finding.evidence["fields"]
+    assert list(low_confidence_sheet_fields(named("ccceceuruennn", 0.3), b.case()))
     # beside a doubt that does hold the sheet, the name is not among its fields
     doubtful = replace(
         named("Wanda Wjtness"), sheet_number=Field("sheet_number", "Sheet No. 8", 0.4, Source.OCR)

@@ -325,7 +325,8 @@ def witness_date_settled(sheet: Sheet, case: CaseConfig) -> float:
 
 def witness_name_settled(sheet: Sheet, case: CaseConfig) -> bool:
     """Whether the witness's name, read with low confidence, is nonetheless settled for the
-    sheet: it is written (letters, not a speck: `_written`) and the kind's sheet rules find the
+    sheet: it is written (letters read as such, not a speck or a blank's leader: `_written`)
+    and the kind's sheet rules find the
     same under any other name written there. 9-902(8)'s statement, like the nominating
     and 2-202 forms, must state the witness's name, not a particular one (WITNESS_NAME_MISSING
     is the rules' only use of it), so a person need not read it before the sheet's lines count;
@@ -334,7 +335,7 @@ def witness_name_settled(sheet: Sheet, case: CaseConfig) -> bool:
     and the name holds its sheet again."""
     w = sheet.witness
     name = w.witness_name if w is not None else None
-    if w is None or name is None or not _written(name.text):
+    if w is None or name is None or not _written(name):
         return False
     rules = case.spec.rules_on(case).sheet_rules
 
@@ -346,13 +347,20 @@ def witness_name_settled(sheet: Sheet, case: CaseConfig) -> bool:
     return all(outcome(other) == read for other in (name.text[::-1], "Quentin Ashdown"))
 
 
-# A name blank holds writing, not a speck or a stray stroke read as a character: this many
-# letters at least.
+# A name blank holds writing, not a speck, a stray stroke or the printed leader an empty
+# blank keeps ("ccceceuruennn...." at 0.0, a box 1.2 pt high, read from an empty blank's
+# underscores on a scanned nominating sheet): letters, this many at least, read with at least
+# WRITTEN_CONFIDENCE, in a box at least WRITTEN_HEIGHT points high (a line of text; a
+# leader or rule is a point or two).
 WRITTEN_LETTERS = 2
+WRITTEN_CONFIDENCE = 0.5
+WRITTEN_HEIGHT = 3.0
 
 
-def _written(text: str) -> bool:
-    return sum(c.isalpha() for c in text) >= WRITTEN_LETTERS
+def _written(name: Field) -> bool:
+    tall = name.box is None or name.box.bottom - name.box.top >= WRITTEN_HEIGHT
+    letters = sum(c.isalpha() for c in name.text) >= WRITTEN_LETTERS
+    return letters and tall and name.confidence >= WRITTEN_CONFIDENCE
 
 
 # Days far outside any signing window (FAR_YEARS before the filing and after it): a sheet
