@@ -458,13 +458,16 @@ def _one_of_settled(
         return None
     shown = {c.voter_id: c.display or c.voter_id for c in match.candidates}
     who = " or ".join(shown.get(v, v) for v in match.one_of)
-    why = "the name is read unsure among them" if doubt == "name" else match.reason
+    why = (
+        "the name, read unsure, may be any of them"
+        if doubt == "name"
+        else f"the matcher cannot tell which: {match.reason}"
+    )
     note = ctx.finding(
         "SIGNER_ONE_OF",
         Severity.NOTE,
         rules.statute,
-        f"the signer is {who} (which, cannot be told: {why}); the line's rules find the same "
-        "whichever",
+        f"the signer is {who} ({why}); the line's rules find the same whichever",
         voters=list(match.one_of),
     )
     return [*outcomes[0], note]
