@@ -85,7 +85,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import duckdb
@@ -605,8 +605,11 @@ class FSMatcher:
             voter = candidates[0].voter_id if d.decision is MatchDecision.MATCH else None
             probability = round(float(p[0]), 6) if len(p) else None
             one_of = tuple(c.voter_id for c in candidates[: d.one_of])
-            match = Match(line.line_id, d.decision, voter, candidates, METHOD, d.why, probability)
-            out.append(replace(match, one_of=one_of) if one_of else match)
+            out.append(
+                Match(
+                    line.line_id, d.decision, voter, candidates, METHOD, d.why, probability, one_of
+                )
+            )
         return out
 
     def _surname_check(
