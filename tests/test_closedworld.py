@@ -370,6 +370,28 @@ def test_an_unsure_date_whose_days_the_law_treats_alike_does_not_hold_the_line()
         assert ("date" in _low_fields(line)) is held, field.alternatives
 
 
+def test_a_date_read_surely_enough_holds_its_line_when_a_day_it_may_be_is_a_defect() -> None:
+    """10/2 read at 0.85, above the resolved dates' threshold, with 0.11 on 10/12 (after the
+    filing on 10/09 and the witness's 10/08: a fatal DATE_AFTER_FILING): a held-out line
+    read so was decided valid, truth's 10/12 invalid. The day may be one the law treats
+    otherwise, so a person looks; with the 0.11 on 10/01 (the same in law) or only a few
+    hundredths on 10/12, the line is decided on its likeliest day as before."""
+    from tests.builders import line as make_line
+
+    day = dt.date(2026, 10, 2)
+    for others, held in (
+        ({dt.date(2026, 10, 12): 0.11, dt.date(2026, 10, 1): 0.03}, True),
+        ({dt.date(2026, 10, 1): 0.11, dt.date(2026, 10, 12): 0.03}, False),
+        ({dt.date(2026, 10, 1): 0.03}, False),  # "none of these" 0.12: the threshold's to weigh
+    ):
+        field = _unsure_date(day, 0.85, others)
+        line = replace(
+            make_line(1),
+            fields=tuple(field if f.name == "date" else f for f in make_line(1).fields),
+        )
+        assert ("date" in _low_fields(line)) is held, field.alternatives
+
+
 def test_a_resolved_date_keeps_the_days_it_may_be(world) -> None:  # type: ignore[no-untyped-def]
     case, w = world
     day = case.dates.filed - dt.timedelta(days=5)

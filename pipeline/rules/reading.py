@@ -107,10 +107,13 @@ def _threshold(f: Field) -> float:
     return threshold_for(f.name, f.resolved)
 
 
-def _days(f: Field | None, reference: dt.date) -> list[tuple[dt.date | None, float]]:
-    """The days an unsure date may be (DAY_MASS or more), else the day it was read as."""
-    if f is not None and f.resolved and f.alternatives and f.confidence < _threshold(f):
-        return [(parse_written_date(d), p) for d, p in f.alternatives if p >= DAY_MASS]
+def _days(
+    f: Field | None, reference: dt.date, every: bool = False
+) -> list[tuple[dt.date | None, float]]:
+    """The days an unsure date may be (DAY_MASS or more), else the day it was read as. With
+    `every`, the days of any date read among the days it can be, however sure the likeliest."""
+    if _settles(f) and (every or f.confidence < _threshold(f)):  # type: ignore[union-attr]
+        return [(parse_written_date(d), p) for d, p in f.alternatives if p >= DAY_MASS]  # type: ignore[union-attr]
     return [(parse_written_date(f.text, reference) if f is not None else None, 1.0)]
 
 
@@ -129,16 +132,39 @@ def _witnessed_on(sheet: Sheet, day: dt.date | None) -> Sheet:
 
 
 def _day_pairs(
-    date: Field | None, w: Field | None, reference: dt.date
+    date: Field | None, w: Field | None, reference: dt.date, every: bool = False
 ) -> list[tuple[dt.date | None, dt.date | None, float]]:
     """The pairs of days the line's date and its witness's may be, with their probability:
-    read together in the sheet's chain when both are unsure and the line's date kept them
-    (`Field.witnessed`), else each one's days (`_days`) taken as independent."""
-    if date is not None and date.witnessed and _unsure_date(date) and _unsure_date(w):
+    read together in the sheet's chain when both are unsure (with `every`: both read among
+    the days they can be) and the line's date kept them (`Field.witnessed`), else each one's
+    days (`_days`) taken as independent."""
+    doubted = _settles if every else _unsure_date
+    if date is not None and date.witnessed and doubted(date) and doubted(w):
         return [(parse_written_date(d), parse_written_date(v), p) for d, v, p in date.witnessed]
     return [
-        (day, w_day, p * q) for w_day, q in _days(w, reference) for day, p in _days(date, reference)
+        (day, w_day, p * q)
+        for w_day, q in _days(w, reference, every)
+        for day, p in _days(date, reference, every)
     ]
+
+
+def _date_outcomes(ctx: LineContext, every: bool = False) -> tuple[float, float]:
+    """The summed probability of the pairs of days the line's date and its witness's may be
+    (`_day_pairs`) under which the kind's line rules find the same as on the days read (codes
+    and severities), and of those under which they find otherwise (a date read as no day
+    among them). What the two leave is "none of these" and days too unlikely to list."""
+    reference = ctx.case.dates.filed
+    rules = ctx.case.spec.rules_on(ctx.case).line_rules
+    read = _line_outcome(ctx, ctx.signed_on, rules)
+    w = ctx.sheet.witness.date if ctx.sheet.witness is not None else None
+    same = other = 0.0
+    for day, w_day, p in _day_pairs(ctx.line.get("date"), w, reference, every):
+        on_sheet = replace(ctx, sheet=_witnessed_on(ctx.sheet, w_day))
+        if (day is not None or every) and _line_outcome(on_sheet, day, rules) == read:
+            same += p
+        else:
+            other += p
+    return same, other
 
 
 def date_settled(ctx: LineContext) -> float:
@@ -146,16 +172,18 @@ def date_settled(ctx: LineContext) -> float:
     law what they were read as making of it: the summed probability of the pairs of their days
     (`_day_pairs`: an unsure date's days, a sure one's day) under which the kind's line rules
     find the same (codes and severities)."""
-    reference = ctx.case.dates.filed
-    rules = ctx.case.spec.rules_on(ctx.case).line_rules
-    read = _line_outcome(ctx, ctx.signed_on, rules)
-    w = ctx.sheet.witness.date if ctx.sheet.witness is not None else None
-    mass = 0.0
-    for day, w_day, p in _day_pairs(ctx.line.get("date"), w, reference):
-        on_sheet = replace(ctx, sheet=_witnessed_on(ctx.sheet, w_day))
-        if day is not None and _line_outcome(on_sheet, day, rules) == read:
-            mass += p
-    return mass
+    return _date_outcomes(ctx)[0]
+
+
+def date_contested(ctx: LineContext) -> float:
+    """The probability that a date read surely enough among the days it can be (its
+    likeliest day at or above the threshold), or its witness's, makes of the line in law
+    something else than the days read: the summed probability of the pairs of days they may
+    be (`_day_pairs`, every day listed, however sure the likeliest) under which the kind's
+    line rules find otherwise. A date's threshold answers how likely the day is right; this,
+    whether a day it may be instead changes the outcome (10/2 read at 0.85 beside 10/12 at
+    0.11, the day after the filing: DATE_AFTER_FILING)."""
+    return _date_outcomes(ctx, every=True)[1]
 
 
 # A line's fields besides its date that the kind's line rules may not look at beyond their
@@ -231,7 +259,10 @@ def low_confidence_fields(ctx: LineContext) -> Iterable[Finding]:
     more) does not hold it: the line is decided, its date the likeliest day; a resolved ward
     or district likewise (`value_settled`), its likeliest number kept. An unsure witness
     date that did not hold its sheet (`witness_date_settled`) holds each dated line it may
-    change the outcome of ("witness.date" among the fields named)."""
+    change the outcome of ("witness.date" among the fields named). A date read surely enough
+    among the days it can be, or its witness's, still holds the line when the days they may
+    be instead that make something else of it hold more than 1 - SETTLED_THRESHOLD of their
+    probability (`date_contested`)."""
     low = _low((f.name, f) for f in ctx.line.fields)
     for name in SETTLED_BY_VALUE:
         if name in low and value_settled(ctx, name) >= SETTLED_THRESHOLD:
@@ -239,12 +270,18 @@ def low_confidence_fields(ctx: LineContext) -> Iterable[Finding]:
     if "name" in low and name_settled(ctx) >= SETTLED_THRESHOLD:
         del low["name"]
     date, w = ctx.line.get("date"), ctx.sheet.witness.date if ctx.sheet.witness else None
-    w_unsure = _unsure_date(w) and _settles(w) and bool(ctx.line.text("date"))
+    w_dated = _settles(w) and bool(ctx.line.text("date"))
+    w_unsure = w_dated and _unsure_date(w)
     if "date" in low or w_unsure:
         settled = date_settled(ctx) >= SETTLED_THRESHOLD and (not low or _settles(date))
         if settled:
             low.pop("date", None)
         elif w_unsure:
+            low["witness.date"] = round(w.confidence, 3)  # type: ignore[union-attr]
+    elif (_settles(date) or w_dated) and date_contested(ctx) > 1.0 - SETTLED_THRESHOLD:
+        if _settles(date):
+            low["date"] = round(date.confidence, 3)  # type: ignore[union-attr]
+        else:
             low["witness.date"] = round(w.confidence, 3)  # type: ignore[union-attr]
     if low:
         names = ", ".join(f"{name} ({conf:.2f})" for name, conf in sorted(low.items()))
