@@ -50,7 +50,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 JUDGING_FILE = "judging.pickle"
-FORMAT = 4  # bumped whenever JudgingInputs (or a record in it) changes its fields
+FORMAT = 5  # bumped whenever JudgingInputs (or a record in it) changes its fields
 
 Rematch = Callable[[Sequence[SignatureLine]], Iterable[Match]]
 Lookup = Callable[[Sequence[str]], Mapping[str, RegisterEntry]]

@@ -139,7 +139,11 @@ class Field:
     sheet's chain, in which the witness dates the statement after the lines it saw signed).
     An unsure date keeps, too, what the project's own recognizer saw of its ink (`frames`:
     per frame, the log-probability of each class of `pipeline.recognizer.CHARSET` and the
-    blank), which scores a candidate string exactly (CTC)."""
+    blank), which scores a candidate string exactly (CTC). A line's resolved date keeps, too,
+    the days it may be read alone (`alone`: as `alternatives`, its sheet's order left out,
+    which weighs a day after the witness's, a defect, down twentyfold), so that the rules can
+    tell a line clear of that defect on what was seen from one cleared by the order alone
+    (`rules.reading.date_contested`)."""
 
     name: str
     text: str
@@ -151,6 +155,7 @@ class Field:
     alternatives: tuple[tuple[str, float], ...] = ()
     witnessed: tuple[tuple[str, str, float], ...] = ()
     frames: tuple[tuple[float, ...], ...] = ()
+    alone: tuple[tuple[str, float], ...] = ()
 
     @property
     def empty(self) -> bool:

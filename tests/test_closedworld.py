@@ -320,6 +320,29 @@ def test_the_witness_date_is_read_on_or_after_the_lines_it_attests() -> None:
     assert by_itself.witness.date.text.startswith("10/02")
 
 
+def test_a_line_date_keeps_the_days_it_may_be_read_alone() -> None:
+    """A line's date hesitates between 10/07 (its lean) and 10/02 under a witness who surely
+    dated the statement 10/05: in the sheet's chain a day after the witness's is weighed down,
+    so the line reads 10/02; read alone (`Field.alone`), 10/07 stays the likelier."""
+    from pipeline.closedworld import resolve_sheets
+    from tests.builders import line as make_line
+    from tests.builders import sheet as make_sheet
+    from tests.builders import witness as make_witness
+
+    seen = lattice("10/07/2026", 0.9)
+    seen = (*seen[:4], (("7", 0.6), ("2", 0.45)), *seen[5:])
+    unsure = Field("date", "10/07/2026", 0.3, Source.OCR, None, (seen,))
+    line = replace(make_line(1), fields=(unsure, *make_line(1).fields[1:]))
+    statement = replace(make_witness(count="1"), date=Field("date", "10/05/2026", 1.0, Source.OCR))
+    (got,) = resolve_sheets(
+        [make_sheet((line,), witness_statement=statement)], case_config(), VOTERS
+    )
+    date = got.lines[0].get("date")
+    assert date is not None and date.resolved
+    assert date.alternatives[0][0] == "2026-10-02"
+    assert date.alone[0][0] == "2026-10-07"
+
+
 def _unsure_date(day: dt.date, p: float, others: dict[dt.date, float]) -> Field:
     """A date the closed-world stage read as `day` with probability `p`, the rest on `others`."""
     alternatives = ((day.isoformat(), p), *((d.isoformat(), q) for d, q in others.items()))
@@ -390,6 +413,27 @@ def test_a_date_read_surely_enough_holds_its_line_when_a_day_it_may_be_is_a_defe
             fields=tuple(field if f.name == "date" else f for f in make_line(1).fields),
         )
         assert ("date" in _low_fields(line)) is held, field.alternatives
+
+
+def test_a_line_cleared_of_a_defect_by_its_sheet_order_alone_is_held() -> None:
+    """Held out: 10/12/26, after the filing (10/09) and the witness's sure 10/08, read as 10/2
+    at 0.93 in the sheet's chain, which weighs a day after the witness's down; read alone it
+    was 10/2 at 0.5 beside 10/12 at 0.4. The chain alone found the line free of the defect,
+    so it waits for a person; read alone as surely 10/2, it is decided."""
+    from tests.builders import line as make_line
+
+    day = dt.date(2026, 10, 2)
+    chained = _unsure_date(day, 0.93, {dt.date(2026, 10, 12): 0.012, dt.date(2026, 10, 1): 0.03})
+    for alone, held in (
+        ((("2026-10-02", 0.5), ("2026-10-12", 0.4)), True),
+        ((("2026-10-02", 0.9), ("2026-10-01", 0.08)), False),
+    ):
+        field = replace(chained, alone=alone)
+        line = replace(
+            make_line(1),
+            fields=tuple(field if f.name == "date" else f for f in make_line(1).fields),
+        )
+        assert ("date" in _low_fields(line)) is held, alone
 
 
 def test_a_resolved_date_keeps_the_days_it_may_be(world) -> None:  # type: ignore[no-untyped-def]

@@ -606,6 +606,24 @@ def witnessed_pairs(
     return out
 
 
+def days_alone(ev: Evidence | None, params: Params) -> tuple[tuple[str, float], ...]:
+    """The days a date may be read alone (ISO, likeliest first, as `decide` lists them): its
+    own evidence and the window's weights, not its sheet's chain (`Field.alone`)."""
+    if ev is None:
+        return ()
+    post = posterior(ev.cost, ev.prior, params)
+    return tuple((str(ev.choices.values[int(ev.values[k])]), round(p, 4)) for k, p in post.ranked)
+
+
+def _with_alone(line: SignatureLine, days: tuple[tuple[str, float], ...]) -> SignatureLine:
+    """The line with its resolved date keeping the days it may be read alone."""
+    date = line.get("date")
+    if not days or date is None or not date.resolved:
+        return line
+    alone = replace(date, alone=days)
+    return replace(line, fields=tuple(alone if f is date else f for f in line.fields))
+
+
 def _with_pairs(line: SignatureLine, pairs: tuple[tuple[str, str, float], ...]) -> SignatureLine:
     """The line with its resolved date keeping the pairs of days it and its witness's date
     may be (`Field.witnessed`)."""
@@ -642,7 +660,10 @@ def resolve_sheets(
         *dates, witness_post = sheet_dates(chain, world, case.dates.filed, p)
         pairs = witnessed_pairs(chain, world, case.dates.filed, p)
         read = {
-            ln.line_no: _with_pairs(resolve_line(ln, world, ev, post), together)
+            ln.line_no: _with_alone(
+                _with_pairs(resolve_line(ln, world, ev, post), together),
+                days_alone(ev.get("date"), p),
+            )
             for ln, ev, post, together in zip(
                 filled, evidences, dates, pairs[: len(filled)], strict=True
             )

@@ -175,6 +175,32 @@ def date_settled(ctx: LineContext) -> float:
     return _date_outcomes(ctx)[0]
 
 
+def contested_alone(ctx: LineContext) -> float:
+    """As `date_contested`, the line's date taken as read alone (`Field.alone`: its sheet's
+    chain left out), its witness's as its days (`_days`): the probability that they make
+    something else of the line than the days read. The chain weighs a day after the
+    witness's twentyfold down, and such a day is a defect (DATE_AFTER_WITNESS_DATE), so a
+    line is not found clear of it by the chain alone: held out, 10/12/26 (after the filing and
+    the witness's sure 10/06) was read as 10/2 at 0.93, 0.37 read alone beside 10/12's 0.22,
+    and decided valid."""
+    date = ctx.line.get("date")
+    if date is None or not date.resolved or not date.alone:
+        return 0.0
+    reference = ctx.case.dates.filed
+    rules = ctx.case.spec.rules_on(ctx.case).line_rules
+    read = _line_outcome(ctx, ctx.signed_on, rules)
+    w = ctx.sheet.witness.date if ctx.sheet.witness is not None else None
+    other = 0.0
+    for w_day, q in _days(w, reference, every=True):
+        on_sheet = replace(ctx, sheet=_witnessed_on(ctx.sheet, w_day))
+        for d, p in date.alone:
+            if p * q >= DAY_MASS:
+                day = parse_written_date(d)
+                if _line_outcome(on_sheet, day, rules) != read:
+                    other += p * q
+    return other
+
+
 def date_contested(ctx: LineContext) -> float:
     """The probability that a date read surely enough among the days it can be (its
     likeliest day at or above the threshold), or its witness's, makes of the line in law
@@ -182,8 +208,9 @@ def date_contested(ctx: LineContext) -> float:
     be (`_day_pairs`, every day listed, however sure the likeliest) under which the kind's
     line rules find otherwise. A date's threshold answers how likely the day is right; this,
     whether a day it may be instead changes the outcome (10/2 read at 0.85 beside 10/12 at
-    0.11, the day after the filing: DATE_AFTER_FILING)."""
-    return _date_outcomes(ctx, every=True)[1]
+    0.11, the day after the filing: DATE_AFTER_FILING); the larger of that and the same with
+    the date read alone (`contested_alone`)."""
+    return max(_date_outcomes(ctx, every=True)[1], contested_alone(ctx))
 
 
 # A line's fields besides its date that the kind's line rules may not look at beyond their
