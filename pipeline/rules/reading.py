@@ -112,9 +112,11 @@ def _days(
 ) -> list[tuple[dt.date | None, float]]:
     """The days an unsure date may be (DAY_MASS or more), else the day it was read as. With
     `every`, the days of any date read among the days it can be, however sure the likeliest."""
-    if _settles(f) and (every or f.confidence < _threshold(f)):  # type: ignore[union-attr]
-        return [(parse_written_date(d), p) for d, p in f.alternatives if p >= DAY_MASS]  # type: ignore[union-attr]
-    return [(parse_written_date(f.text, reference) if f is not None else None, 1.0)]
+    if f is None:
+        return [(None, 1.0)]
+    if _settles(f) and (every or f.confidence < _threshold(f)):
+        return [(parse_written_date(d), p) for d, p in f.alternatives if p >= DAY_MASS]
+    return [(parse_written_date(f.text, reference), 1.0)]
 
 
 def _line_outcome(
