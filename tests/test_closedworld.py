@@ -393,6 +393,20 @@ def test_an_unsure_date_whose_days_the_law_treats_alike_does_not_hold_the_line()
         assert ("date" in _low_fields(line)) is held, field.alternatives
 
 
+def test_a_handwritten_date_tesseract_read_at_087_is_not_taken_as_read() -> None:
+    """A development hand's "Oct 11, 2026" (after the filing) was read "Oct 1, 2026" at 0.863
+    and decided valid. A date below 0.90 is not taken as read: it is read in the closed world,
+    and left as read it holds its line."""
+    from tests.builders import line as make_line
+
+    for conf, held in ((0.863, True), (0.93, False)):
+        read = Field("date", "Oct 1, 2026", conf, Source.OCR, None, (lattice("Oct 1, 2026"),))
+        line = replace(
+            make_line(1), fields=tuple(read if f.name == "date" else f for f in make_line(1).fields)
+        )
+        assert ("date" in _low_fields(line)) is held, conf
+
+
 def test_a_date_read_surely_enough_holds_its_line_when_a_day_it_may_be_is_a_defect() -> None:
     """10/2 read at 0.85, above the resolved dates' threshold, with 0.11 on 10/12 (after the
     filing on 10/09 and the witness's 10/08: a fatal DATE_AFTER_FILING): a held-out line
