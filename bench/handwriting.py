@@ -175,8 +175,8 @@ def _field_right(name: str, got: str, want: str, ref: Any) -> bool:
 
 def check_one(part: str, root: str, entry: dict[str, Any]) -> list[Checked]:
     """Read and check one folder; compare with truth. The sheets as read are judged twice:
-    with the recognizer (`[matching] recognizer = true`), and with what it saw dropped
-    (tesseract's lattices alone: the stage by default), on the same reads."""
+    with the recognizer (`[matching] recognizer = true`, the default), and with what it saw
+    dropped and the switch off (tesseract's lattices alone), on the same reads."""
     folder = Path(root) / entry["path"]
     truth = json.loads((folder / "truth.json").read_text(encoding="utf-8"))
     start = time.perf_counter()
@@ -186,10 +186,13 @@ def check_one(part: str, root: str, entry: dict[str, Any]) -> list[Checked]:
     writes = _name_writers(register.entries.values())
     ranks = _date_ranks(case, sheets, register, truth)
     out = []
-    on = case.model_copy(update={"matching": case.matching.model_copy(update={"recognizer": True})})
+    on, off = (
+        case.model_copy(update={"matching": case.matching.model_copy(update={"recognizer": v})})
+        for v in (True, False)
+    )
     # both variants judge every folder, so that their rows count the same sheets (a folder
     # whose dates the recognizer saw none of is judged alike by both)
-    variants = [("recognizer", on, sheets), ("lattice", case, [_without_frames(s) for s in sheets])]
+    variants = [("recognizer", on, sheets), ("lattice", off, [_without_frames(s) for s in sheets])]
     for variant, judged, read in variants:
         began = time.perf_counter()
         report = finish(judged, read, errors, register, (), input_hashes(case, files))
@@ -800,7 +803,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for part in PARTS:
         print()
         print(ranks(checked, part))
-    # the stage by default (the recognizer off: [tess]) and with it on
+    # the stage with the recognizer off ([tess]) and as it is by default (on)
     for part in PARTS:
         for variant in ("lattice", "recognizer"):
             print()

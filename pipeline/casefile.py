@@ -134,12 +134,14 @@ class MatchingConfig(Strict):
     reject: float = Field(default=60.0, ge=0, le=100)
     margin: float = Field(default=6.0, ge=0, le=100)
     candidates: int = Field(default=5, ge=1, le=50)
-    # Unsure handwritten dates read in the closed world with the project's own recognizer's
-    # evidence beside tesseract's (pipeline/recognizer/; README "A second reader for dates").
-    # Off by default: calibrated on writing it never trained on, it lowers review on the
-    # development and the held-out fonts (bench/handwriting.py, seeds 1202, 4444, 5151), but on
-    # the fresh seed 5151 one held-out line was decided wrongly with it (README "Measured").
-    recognizer: bool = False
+    # Unsure handwritten dates (and wards and districts) read in the closed world with the
+    # project's own recognizer's evidence beside tesseract's (pipeline/recognizer/; README "A
+    # second reader for dates"). On by default since 2026-12-07: it lowers review of signed
+    # hand-filled lines on the held-out fonts by a quarter to a third (bench/handwriting.py,
+    # six seeds), and since a date read surely enough is weighed by the rules too
+    # (`rules.reading.date_contested`), no line on them was decided wrongly with it. False:
+    # tesseract's lattices alone.
+    recognizer: bool = True
 
     @model_validator(mode="after")
     def _ordered(self) -> MatchingConfig:

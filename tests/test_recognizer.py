@@ -270,10 +270,12 @@ def test_a_case_may_read_its_dates_without_the_recognizer() -> None:
     written = f"{day.month}/{day.day}/{day.year % 100}"
     misread = f"{other.month}/{other.day}/{other.year % 100}"
     sheet = make_sheet((SignatureLine("abc", 1, (_date(misread, misread, written),)),))
-    on = case.model_copy(update={"matching": case.matching.model_copy(update={"recognizer": True})})
-    assert not case.matching.recognizer  # off by default: a held-out line decided wrongly with it
-    on_date = resolve_sheets([sheet], on, VOTERS)[0].lines[0].get("date")
-    off_date = resolve_sheets([sheet], case, VOTERS)[0].lines[0].get("date")
+    off = case.model_copy(
+        update={"matching": case.matching.model_copy(update={"recognizer": False})}
+    )
+    assert case.matching.recognizer  # on by default
+    on_date = resolve_sheets([sheet], case, VOTERS)[0].lines[0].get("date")
+    off_date = resolve_sheets([sheet], off, VOTERS)[0].lines[0].get("date")
     assert on_date is not None and on_date.text == written
     assert off_date is not None and off_date.text != written
 
@@ -300,11 +302,11 @@ def test_a_number_only_the_recognizer_saw_is_read_in_the_closed_world_when_it_is
     from pipeline.closedworld import resolve_sheets
     from tests.builders import sheet as make_sheet
 
-    case = case_config(municipality={"wards": ["1", "2", "3"]})
-    on = case.model_copy(update={"matching": case.matching.model_copy(update={"recognizer": True})})
+    on = case_config(municipality={"wards": ["1", "2", "3"]})
+    off = on.model_copy(update={"matching": on.matching.model_copy(update={"recognizer": False})})
     for frames, on_text in (("1", "1"), ("", "")):
         sheet = make_sheet((SignatureLine("abc", 1, (_ward_seen_only(frames),)),))
         got_on = resolve_sheets([sheet], on, VOTERS)[0].lines[0].get("ward")
-        got_off = resolve_sheets([sheet], case, VOTERS)[0].lines[0].get("ward")
+        got_off = resolve_sheets([sheet], off, VOTERS)[0].lines[0].get("ward")
         assert got_on is not None and got_on.text == on_text and got_on.resolved == bool(on_text)
         assert got_off is not None and got_off.text == "" and not got_off.resolved
