@@ -615,23 +615,18 @@ def days_alone(ev: Evidence | None, params: Params) -> tuple[tuple[str, float], 
     return tuple((str(ev.choices.values[int(ev.values[k])]), round(p, 4)) for k, p in post.ranked)
 
 
-def _with_alone(line: SignatureLine, days: tuple[tuple[str, float], ...]) -> SignatureLine:
-    """The line with its resolved date keeping the days it may be read alone."""
-    date = line.get("date")
-    if not days or date is None or not date.resolved:
-        return line
-    alone = replace(date, alone=days)
-    return replace(line, fields=tuple(alone if f is date else f for f in line.fields))
-
-
-def _with_pairs(line: SignatureLine, pairs: tuple[tuple[str, str, float], ...]) -> SignatureLine:
+def _keeping(
+    line: SignatureLine,
+    witnessed: tuple[tuple[str, str, float], ...],
+    alone: tuple[tuple[str, float], ...],
+) -> SignatureLine:
     """The line with its resolved date keeping the pairs of days it and its witness's date
-    may be (`Field.witnessed`)."""
+    may be (`Field.witnessed`) and the days it may be read alone (`Field.alone`)."""
     date = line.get("date")
-    if not pairs or date is None or not date.resolved:
+    if date is None or not date.resolved or not (witnessed or alone):
         return line
-    dated = replace(date, witnessed=pairs)
-    return replace(line, fields=tuple(dated if f is date else f for f in line.fields))
+    kept = replace(date, witnessed=witnessed or date.witnessed, alone=alone or date.alone)
+    return replace(line, fields=tuple(kept if f is date else f for f in line.fields))
 
 
 def resolve_sheets(
@@ -660,9 +655,8 @@ def resolve_sheets(
         *dates, witness_post = sheet_dates(chain, world, case.dates.filed, p)
         pairs = witnessed_pairs(chain, world, case.dates.filed, p)
         read = {
-            ln.line_no: _with_alone(
-                _with_pairs(resolve_line(ln, world, ev, post), together),
-                days_alone(ev.get("date"), p),
+            ln.line_no: _keeping(
+                resolve_line(ln, world, ev, post), together, days_alone(ev.get("date"), p)
             )
             for ln, ev, post, together in zip(
                 filled, evidences, dates, pairs[: len(filled)], strict=True

@@ -154,17 +154,18 @@ def _day_pairs(
     ]
 
 
-def _date_outcomes(ctx: LineContext, every: bool = False) -> tuple[float, float]:
+def _date_outcomes(
+    ctx: LineContext, pairs: Iterable[tuple[dt.date | None, dt.date | None, float]], every: bool
+) -> tuple[float, float]:
     """The summed probability of the pairs of days the line's date and its witness's may be
-    (`_day_pairs`) under which the kind's line rules find the same as on the days read (codes
-    and severities), and of those under which they find otherwise (a date read as no day
-    among them). What the two leave is "none of these" and days too unlikely to list."""
-    reference = ctx.case.dates.filed
+    under which the kind's line rules find the same as on the days read (codes and
+    severities), and of those under which they find otherwise (a date read as no day among
+    them, unless `every`: then its rules are run as for any day). What the two leave is
+    "none of these" and days too unlikely to list."""
     rules = ctx.case.spec.rules_on(ctx.case).line_rules
     read = _line_outcome(ctx, ctx.signed_on, rules)
-    w = ctx.sheet.witness.date if ctx.sheet.witness is not None else None
     same = other = 0.0
-    for day, w_day, p in _day_pairs(ctx.line.get("date"), w, reference, every):
+    for day, w_day, p in pairs:
         on_sheet = replace(ctx, sheet=_witnessed_on(ctx.sheet, w_day))
         if (day is not None or every) and _line_outcome(on_sheet, day, rules) == read:
             same += p
@@ -173,12 +174,17 @@ def _date_outcomes(ctx: LineContext, every: bool = False) -> tuple[float, float]
     return same, other
 
 
+def _witness_date(ctx: LineContext) -> Field | None:
+    return ctx.sheet.witness.date if ctx.sheet.witness is not None else None
+
+
 def date_settled(ctx: LineContext) -> float:
     """The probability that the line's date and its sheet's witness's date make of the line in
     law what they were read as making of it: the summed probability of the pairs of their days
     (`_day_pairs`: an unsure date's days, a sure one's day) under which the kind's line rules
     find the same (codes and severities)."""
-    return _date_outcomes(ctx)[0]
+    pairs = _day_pairs(ctx.line.get("date"), _witness_date(ctx), ctx.case.dates.filed)
+    return _date_outcomes(ctx, pairs, every=False)[0]
 
 
 def contested_alone(ctx: LineContext) -> float:
@@ -192,19 +198,13 @@ def contested_alone(ctx: LineContext) -> float:
     date = ctx.line.get("date")
     if date is None or not date.resolved or not date.alone:
         return 0.0
-    reference = ctx.case.dates.filed
-    rules = ctx.case.spec.rules_on(ctx.case).line_rules
-    read = _line_outcome(ctx, ctx.signed_on, rules)
-    w = ctx.sheet.witness.date if ctx.sheet.witness is not None else None
-    other = 0.0
-    for w_day, q in _days(w, reference, every=True):
-        on_sheet = replace(ctx, sheet=_witnessed_on(ctx.sheet, w_day))
-        for d, p in date.alone:
-            if p * q >= DAY_MASS:
-                day = parse_written_date(d)
-                if _line_outcome(on_sheet, day, rules) != read:
-                    other += p * q
-    return other
+    pairs = [
+        (parse_written_date(d), w_day, p * q)
+        for w_day, q in _days(_witness_date(ctx), ctx.case.dates.filed, every=True)
+        for d, p in date.alone
+        if p * q >= DAY_MASS
+    ]
+    return _date_outcomes(ctx, pairs, every=True)[1]
 
 
 def date_contested(ctx: LineContext) -> float:
@@ -216,7 +216,8 @@ def date_contested(ctx: LineContext) -> float:
     whether a day it may be instead changes the outcome (10/2 read at 0.85 beside 10/12 at
     0.11, the day after the filing: DATE_AFTER_FILING); the larger of that and the same with
     the date read alone (`contested_alone`)."""
-    return max(_date_outcomes(ctx, every=True)[1], contested_alone(ctx))
+    pairs = _day_pairs(ctx.line.get("date"), _witness_date(ctx), ctx.case.dates.filed, True)
+    return max(_date_outcomes(ctx, pairs, every=True)[1], contested_alone(ctx))
 
 
 # A line's fields besides its date that the kind's line rules may not look at beyond their
