@@ -45,6 +45,22 @@ def _dashes_down(img: np.ndarray, x: int, y0: int, y1: int) -> None:
         cv2.line(img, (x, y), (x, y + 12), 0, 2)
 
 
+def _grid_some_rows_dashed(
+    rules: Sequence[int], xs: Sequence[int], dashed: Sequence[int]
+) -> np.ndarray:
+    """A page ruled both ways at `rules` and `xs`, the row rules numbered `dashed` broken into
+    dashes (too short for the rule finder), the column rules whole."""
+    img = _page()
+    for k, y in enumerate(rules):
+        if k in dashed:
+            _dashes_across(img, y)
+        else:
+            cv2.line(img, (X0, y), (X1, y), 0, 2)
+    for x in xs:
+        cv2.line(img, (x, rules[0]), (x, rules[-1]), 0, 2)
+    return img
+
+
 def _grid_broken_off(rules: list[int], xs: list[int], lost: tuple[int, int]) -> np.ndarray:
     """A page ruled across at `rules`, its column rules at `xs` lost between the row rules
     numbered `lost` (a badly copied scan)."""
@@ -105,17 +121,9 @@ def test_a_heavy_title_rule_whose_thickness_wavers_is_a_rule() -> None:
 def test_a_ruled_row_that_broken_rules_left_several_rows_tall_is_split_on_their_dashes() -> None:
     # Whole column rules; row rules 3 and 4 broken into dashes (too short for the rule
     # finder): the "row" from rule 2 to rule 5 is three rows, split where the dashes are.
-    img = _page()
     rules = [TOP + k * PITCH for k in range(9)]
     xs = [X0, X0 + 200, X0 + 500, X0 + 800, X1]
-    for k, y in enumerate(rules):
-        if k in (3, 4):
-            _dashes_across(img, y)
-        else:
-            cv2.line(img, (X0, y), (X1, y), 0, 2)
-    for x in xs:
-        cv2.line(img, (x, rules[0]), (x, rules[-1]), 0, 2)
-    binary = _binary(img)
+    binary = _binary(_grid_some_rows_dashed(rules, xs, (3, 4)))
     found = Grid(tuple(xs), tuple(y for k, y in enumerate(rules) if k not in (3, 4)), "rules")
     grid = with_dashed_rows(binary, found, DPI)
     assert grid.method == "rules+dashes"
@@ -156,20 +164,13 @@ def test_a_title_row_holding_the_first_row_is_split_on_the_dashes_under_the_titl
     # The rule under a taller title row broken into dashes: the "title row" found holds the
     # first row too (its entries then read as titles); it is cut on the dashes a row's
     # height above its foot, and the row is the first of the table's.
-    img = _page()
     rules = [
         TOP,
         TOP + int(1.5 * PITCH),
         *(TOP + int(1.5 * PITCH) + k * PITCH for k in range(1, 6)),
     ]
     xs = [X0, X0 + 200, X0 + 500, X0 + 800, X1]
-    for k, y in enumerate(rules):
-        if k == 1:
-            _dashes_across(img, y)
-        else:
-            cv2.line(img, (X0, y), (X1, y), 0, 2)
-    for x in xs:
-        cv2.line(img, (x, rules[0]), (x, rules[-1]), 0, 2)
+    img = _grid_some_rows_dashed(rules, xs, (1,))
     found = Grid(tuple(xs), (rules[0], *rules[2:]), "rules")
     grid = with_dashed_rows(_binary(img), found, DPI)
     assert grid.ys == pytest.approx(rules, abs=3)
@@ -180,20 +181,13 @@ def test_a_title_row_holding_the_first_two_rows_is_split_on_the_dashes_under_bot
     # both broken into dashes. The "title row" found holds rows 1 and 2; cut once, row 1's
     # entries were read as titles (columns unplaced) and every line one row off, a signer's
     # line lost. It is cut on both lines of dashes, the title row left 1.5 rows tall.
-    img = _page()
     rules = [
         TOP,
         TOP + int(1.5 * PITCH),
         *(TOP + int(1.5 * PITCH) + k * PITCH for k in range(1, 6)),
     ]
     xs = [X0, X0 + 200, X0 + 500, X0 + 800, X1]
-    for k, y in enumerate(rules):
-        if k in (1, 2):
-            _dashes_across(img, y)
-        else:
-            cv2.line(img, (X0, y), (X1, y), 0, 2)
-    for x in xs:
-        cv2.line(img, (x, rules[0]), (x, rules[-1]), 0, 2)
+    img = _grid_some_rows_dashed(rules, xs, (1, 2))
     found = Grid(tuple(xs), (rules[0], *rules[3:]), "rules")
     grid = with_dashed_rows(_binary(img), found, DPI)
     assert grid.ys == pytest.approx(rules, abs=3)
@@ -213,18 +207,11 @@ def test_a_table_whose_lower_rules_broke_ends_on_its_dashes_not_at_the_statement
     # finder took for the table's foot. The "last row" held three rows and the statement's
     # heading; it was cut off as the statement, the three rows lost with it. The table ends
     # on the dashes its column rules run down to.
-    img = _page()
     rules = [TOP + k * PITCH for k in range(9)]
     statement = rules[-1] + int(1.6 * PITCH)
     xs = [X0, X0 + 200, X0 + 500, X0 + 800, X1]
-    for k, y in enumerate(rules):
-        if k >= 6:
-            _dashes_across(img, y)
-        else:
-            cv2.line(img, (X0, y), (X1, y), 0, 2)
+    img = _grid_some_rows_dashed(rules, xs, (6, 7, 8))
     cv2.line(img, (X0, statement), (X1, statement), 0, 2)
-    for x in xs:
-        cv2.line(img, (x, rules[0]), (x, rules[-1]), 0, 2)
     found = Grid(tuple(xs), (*rules[:6], statement), "rules")
     assert with_dashed_rows(_binary(img), found, DPI).ys == pytest.approx(rules, abs=3)
     # the column rules running on to that stroke: it is the table's foot, the rows kept
@@ -239,13 +226,9 @@ def test_the_statements_lines_smeared_under_a_ruled_table_are_no_rows() -> None:
     # ways smeared into thin strokes across its width, their letters' stems crossing them
     # where the column rules are: taken for two more rows, 1.4 and 0.4 rows tall (two rows
     # invented, flagged). No column rule runs into the gap under the table.
-    img = _page()
     rules = [TOP + k * PITCH for k in range(9)]
     xs = [X0, X0 + 200, X0 + 500, X0 + 800, X1]
-    for y in rules:
-        cv2.line(img, (X0, y), (X1, y), 0, 2)
-    for x in xs:
-        cv2.line(img, (x, rules[0]), (x, rules[-1]), 0, 2)
+    img = _grid_some_rows_dashed(rules, xs, ())
     first = rules[-1] + int(1.4 * PITCH)
     lines = [first, first + int(0.4 * PITCH)]
     for y in lines:
