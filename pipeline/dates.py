@@ -8,6 +8,7 @@ in the future of the filing.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 
 __all__ = ["parse_written_date"]
@@ -64,6 +65,7 @@ def _build(year: int | None, month: int, day: int, reference: dt.date | None) ->
         return None
 
 
+@functools.lru_cache(maxsize=1 << 14)  # a case's dates are weighed day by day, many times
 def parse_written_date(text: str, reference: dt.date | None = None) -> dt.date | None:
     """The date a person wrote, or None when it cannot be read as one date.
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -111,27 +112,51 @@ def _fold(ch: str) -> str:
     return ch.casefold()
 
 
-def costs(lattice: Lattice, candidates: Sequence[str], params: Params = Params()) -> np.ndarray:
-    """The alignment cost of every candidate against the lattice (case is ignored)."""
-    n_cand = len(candidates)
-    if not n_cand:
-        return np.zeros(0)
+@dataclass(frozen=True, slots=True)
+class _Encoded:
+    """Candidates as codes: each character's slot in their alphabet (-1 past a candidate's
+    end), as the alignment reads them."""
+
+    alphabet: dict[str, int]
+    codes: np.ndarray  # (candidates, longest), int
+    lengths: np.ndarray
+    cheap: np.ndarray  # per slot (and the padding's, last): a space or punctuation mark
+
+
+@lru_cache(maxsize=32)
+def _encoded(candidates: tuple[str, ...]) -> _Encoded:
+    """A field's candidates are the same for every read of it, and a date's for every date
+    of the case: encoded once."""
     folded = [c.casefold() for c in candidates]
     alphabet: dict[str, int] = {}
     for c in folded:
         for ch in c:
             alphabet.setdefault(ch, len(alphabet))
     width = max(len(c) for c in folded)
-    codes = np.full((n_cand, max(width, 1)), -1, np.int64)
+    codes = np.full((len(folded), max(width, 1)), -1, np.int64)
     for k, c in enumerate(folded):
         codes[k, : len(c)] = [alphabet[ch] for ch in c]
     lengths = np.array([len(c) for c in folded])
     cheap = np.array([ch == " " or ch in _PUNCT for ch in alphabet] + [False], bool)
-    ins_cost = np.where(cheap[codes], params.space, params.insert)  # (n_cand, width)
+    return _Encoded(alphabet, codes, lengths, cheap)
+
+
+def costs(lattice: Lattice, candidates: Sequence[str], params: Params = Params()) -> np.ndarray:
+    """The alignment cost of every candidate against the lattice (case is ignored)."""
+    n_cand = len(candidates)
+    if not n_cand:
+        return np.zeros(0)
+    enc = _encoded(tuple(candidates))
+    alphabet, codes, lengths = enc.alphabet, enc.codes, enc.lengths
+    ins_cost = np.where(enc.cheap[codes], params.space, params.insert)  # (n_cand, width)
     ins_cost[codes < 0] = 0.0
     floor_cost = -math.log(params.floor)
     # D[:, j]: the cost of the candidate's first j characters against the positions so far.
-    dist = np.concatenate([np.zeros((n_cand, 1)), np.cumsum(ins_cost, axis=1)], axis=1)
+    # Inserting characters is a running sum along the candidate (`inserted`), so a position's
+    # step, min(its delete or substitute, the column before's plus an insert), is one running
+    # minimum of the first two less that sum, plus the sum: no loop over the characters.
+    inserted = np.concatenate([np.zeros((n_cand, 1)), np.cumsum(ins_cost, axis=1)], axis=1)
+    dist = inserted.copy()
     for position in lattice:
         scores = np.full(len(alphabet) + 1, 0.0)  # the last slot: padding
         for ch, score in position:
@@ -144,14 +169,9 @@ def costs(lattice: Lattice, candidates: Sequence[str], params: Params = Params()
         sub = np.clip(sub, 0.0, floor_cost)[codes]  # (n_cand, width)
         best_ch = position[0][0] if position else " "
         drop = params.space if (best_ch == " " or best_ch in _PUNCT) else params.delete * top
-        new = np.empty_like(dist)
-        new[:, 0] = dist[:, 0] + drop
-        for j in range(1, width + 1):
-            new[:, j] = np.minimum(
-                np.minimum(dist[:, j] + drop, dist[:, j - 1] + sub[:, j - 1]),
-                new[:, j - 1] + ins_cost[:, j - 1],
-            )
-        dist = new
+        step = dist + drop  # this position read as nothing of the candidate
+        step[:, 1:] = np.minimum(step[:, 1:], dist[:, :-1] + sub)  # read as its character
+        dist = np.minimum.accumulate(step - inserted, axis=1) + inserted
     return dist[np.arange(n_cand), lengths]
 
 

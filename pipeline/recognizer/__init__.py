@@ -3,6 +3,7 @@ CTC model run in numpy (`model`), trained on synthetic writing (`samples`, `trai
 training only). What it sees of a cell (`Field.frames`) scores every candidate string of the
 field's closed world exactly (`ctc_costs`, `relative_costs`)."""
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -45,14 +46,27 @@ def relative_costs(frames: Frames, candidates: Sequence[str]) -> tuple[np.ndarra
     cost = ctc_costs(logp, candidates)
     seen = greedy(logp)
     known = {" ".join(c.casefold().split()) for c in candidates}
-    others = [seen] if seen not in known else [e for e in _edits(seen) if e not in known]
-    other = ctc_costs(logp, others) if others else np.zeros(1)
     if not seen:  # it read nothing: the likeliest string none is, every frame a blank
         other = np.array([-float(logp[:, -1].sum())])
+    elif seen not in known:
+        other = ctc_costs(logp, [seen])
+    else:
+        edits, each = _edit_costs(frames)
+        other = each[[e not in known for e in edits]]
+        other = other if len(other) else np.zeros(1)
     base = min(float(cost.min()) if len(cost) else np.inf, float(other.min()))
     if not np.isfinite(base):
         return np.zeros(len(candidates)), 0.0
     return cost - base, float(other.min()) - base
+
+
+@functools.lru_cache(maxsize=16)
+def _edit_costs(frames: Frames) -> tuple[list[str], np.ndarray]:
+    """The best path's one-character edits (`_edits`) and their CTC costs: a date is weighed
+    against the window's days and against days outside it, the same edits each time."""
+    logp = np.asarray(frames, np.float64)
+    edits = _edits(greedy(logp))
+    return edits, ctc_costs(logp, edits)
 
 
 def _edits(text: str) -> list[str]:

@@ -54,8 +54,15 @@ _INDEX = {ch: k for k, ch in enumerate(CHARSET)}
 def encode(text: str) -> list[int] | None:
     """The class indexes of a string (case folded, runs of spaces as one); None when it has a
     character the model does not know."""
+    codes = _codes(text)
+    return None if codes is None else list(codes)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _codes(text: str) -> tuple[int, ...] | None:
+    """`encode`, kept: a case's dates are scored against the same few thousand strings."""
     folded = " ".join(text.casefold().split())
-    out = [_INDEX.get(ch, -1) for ch in folded]
+    out = tuple(_INDEX.get(ch, -1) for ch in folded)
     return None if -1 in out else out
 
 
@@ -158,18 +165,18 @@ def ctc_costs(logp: np.ndarray, candidates: Sequence[str]) -> np.ndarray:
     the candidates' blank-interleaved labels, all candidates at once, in probabilities
     rescaled every frame (each candidate's scale kept as a log)."""
     out = np.full(len(candidates), np.inf)
-    codes = [encode(c) for c in candidates]
+    codes = [_codes(c) for c in candidates]
     if not len(logp):
         return out
     # by length, in groups: a short candidate is not run padded to the longest's width
     order = sorted((len(c), k) for k, c in enumerate(codes) if c)
     for group in np.array_split(np.asarray([k for _, k in order], int), 3):
         if len(group):
-            out[group] = _forward(logp, [codes[k] or [] for k in group])
+            out[group] = _forward(logp, [codes[k] or () for k in group])
     return out
 
 
-def _forward(logp: np.ndarray, codes: Sequence[list[int]]) -> np.ndarray:
+def _forward(logp: np.ndarray, codes: Sequence[Sequence[int]]) -> np.ndarray:
     """-log P of each label sequence (none empty) under the frames (`ctc_costs`)."""
     ok = range(len(codes))
     width = 2 * max(len(c) for c in codes) + 1

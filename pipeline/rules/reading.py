@@ -165,9 +165,14 @@ def _date_outcomes(
     rules = ctx.case.spec.rules_on(ctx.case).line_rules
     read = _line_outcome(ctx, ctx.signed_on, rules)
     same = other = 0.0
+    witnessed: dict[dt.date | None, LineContext] = {}  # the line on its sheet, by witness's day
     for day, w_day, p in pairs:
-        on_sheet = replace(ctx, sheet=_witnessed_on(ctx.sheet, w_day))
-        if (day is not None or every) and _line_outcome(on_sheet, day, rules) == read:
+        if day is None and not every:
+            other += p
+            continue
+        if w_day not in witnessed:
+            witnessed[w_day] = replace(ctx, sheet=_witnessed_on(ctx.sheet, w_day))
+        if _line_outcome(witnessed[w_day], day, rules) == read:
             same += p
         else:
             other += p
