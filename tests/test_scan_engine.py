@@ -135,8 +135,8 @@ def test_tesserocr_runs_the_lstm_only() -> None:
     tesserocr = pytest.importorskip("tesserocr")
     from pipeline.scan.engine import TesserocrEngine
 
-    assert TesserocrEngine()._api.oem() == tesserocr.OEM.LSTM_ONLY
-    assert TesserocrEngine(lstm_only=False)._api.oem() != tesserocr.OEM.LSTM_ONLY
+    assert TesserocrEngine()._page_api.api.oem() == tesserocr.OEM.LSTM_ONLY
+    assert TesserocrEngine(lstm_only=False)._page_api.api.oem() != tesserocr.OEM.LSTM_ONLY
 
 
 def test_fake_engine_reads_an_image_as_its_whole_rectangle() -> None:

@@ -36,7 +36,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -170,8 +170,45 @@ def _tessdata_path() -> str:
         return ""
 
 
+class _Tesseract:
+    """One tesseract instance and the settings it was last given (set only when they change)."""
+
+    def __init__(self, tesserocr: Any, path: str, lang: str, lstm_only: bool) -> None:
+        self.api = tesserocr.PyTessBaseAPI(
+            path=path,
+            lang=lang,
+            psm=tesserocr.PSM.SINGLE_LINE,
+            oem=tesserocr.OEM.LSTM_ONLY if lstm_only else tesserocr.OEM.DEFAULT,
+        )
+        # The LSTM's alternatives per character are computed only for `read_choices` (they cost
+        # about a tenth more of tesseract's time on every read); the best path, and so the text
+        # `read` gives, is the same with or without them.
+        self.choice_mode = False
+        self.whitelist = ""
+        self.psm = int(Psm.SINGLE_LINE)
+
+    def give(self, image: np.ndarray, dpi: float) -> None:
+        hgt, wid = image.shape[:2]
+        self.api.SetImageBytes(image.tobytes(), wid, hgt, 1, wid)
+        self.api.SetSourceResolution(int(round(dpi)))
+
+    def configure(self, psm: Psm, whitelist: str, choices: bool) -> None:
+        if int(psm) != self.psm:
+            self.api.SetPageSegMode(int(psm))
+            self.psm = int(psm)
+        if whitelist != self.whitelist:
+            self.api.SetVariable("tessedit_char_whitelist", whitelist)
+            self.whitelist = whitelist
+        if choices != self.choice_mode:
+            self.api.SetVariable("lstm_choice_mode", "2" if choices else "0")
+            self.choice_mode = choices
+
+
 class TesserocrEngine:
-    """Tesseract in-process through tesserocr. Not picklable; make one per process."""
+    """Tesseract in-process through tesserocr. Not picklable; make one per process. The page
+    is read by one tesseract instance; the small images the cells' re-reads compose by a second
+    (made at the first), so the page is handed to tesseract once, not again after each re-read
+    (a page's pixels copied in cost some 5 ms; a hand-filled sheet re-reads ~40 cells)."""
 
     name = "tesserocr"
 
@@ -182,85 +219,54 @@ class TesserocrEngine:
         import tesserocr
 
         self._tesserocr = tesserocr
-        self._api = tesserocr.PyTessBaseAPI(
-            path=datapath if datapath is not None else _tessdata_path(),
-            lang=lang,
-            psm=tesserocr.PSM.SINGLE_LINE,
-            oem=tesserocr.OEM.LSTM_ONLY if lstm_only else tesserocr.OEM.DEFAULT,
-        )
-        # The LSTM's alternatives per character are computed only for `read_choices` (they cost
-        # about a tenth more of tesseract's time on every read); the best path, and so the text
-        # `read` gives, is the same with or without them.
-        self._choice_mode = False
-        self._whitelist = ""
-        self._psm = int(Psm.SINGLE_LINE)
+        self._made = (datapath if datapath is not None else _tessdata_path(), lang, lstm_only)
+        self._page_api = _Tesseract(tesserocr, *self._made)
+        self._image_api: _Tesseract | None = None
         self._page: np.ndarray | None = None
-        self._page_stale = False  # read_image replaced the page in tesseract
         self.dpi = 300.0
-
-    def _give(self, image: np.ndarray, dpi: float) -> None:
-        hgt, wid = image.shape[:2]
-        self._api.SetImageBytes(image.tobytes(), wid, hgt, 1, wid)
-        self._api.SetSourceResolution(int(round(dpi)))
 
     def set_page(self, image: np.ndarray, dpi: float) -> None:
         image = np.ascontiguousarray(image, dtype=np.uint8)
         self._page = image  # keep the buffer alive while tesseract reads it
         self.dpi = dpi
-        self._give(image, dpi)
-        self._page_stale = False
-
-    def _configure(self, psm: Psm, whitelist: str) -> None:
-        if int(psm) != self._psm:
-            self._api.SetPageSegMode(int(psm))
-            self._psm = int(psm)
-        if whitelist != self._whitelist:
-            self._api.SetVariable("tessedit_char_whitelist", whitelist)
-            self._whitelist = whitelist
+        self._page_api.give(image, dpi)
 
     def read(self, rect: Rect, psm: Psm, whitelist: str = "") -> OcrText:
-        self._restore_page()
-        self._configure(psm, whitelist)
-        self._api.SetRectangle(*rect)
-        return self._recognize()
+        return self._read_rect(rect, psm, whitelist, choices=False)
 
     def read_choices(self, rect: Rect, psm: Psm, whitelist: str = "") -> OcrText:
-        self._restore_page()
-        self._configure(psm, whitelist)
-        self._api.SetRectangle(*rect)
-        return self._recognize(choices=True)
+        return self._read_rect(rect, psm, whitelist, choices=True)
+
+    def _read_rect(self, rect: Rect, psm: Psm, whitelist: str, choices: bool) -> OcrText:
+        self._page_api.configure(psm, whitelist, choices)
+        self._page_api.api.SetRectangle(*rect)
+        return self._recognize(self._page_api, choices)
 
     def read_image(self, image: np.ndarray, dpi: float, psm: Psm, whitelist: str = "") -> OcrText:
-        """Read a small image of its own; the page is handed back to tesseract at the next
-        `read` (rare: only the cells' re-reads compose images)."""
-        self._configure(psm, whitelist)
-        self._give(np.ascontiguousarray(image, dtype=np.uint8), dpi)
-        self._page_stale = True
-        return self._recognize()
+        """Read a small image of its own (the page stays with the page's instance)."""
+        return self._read_image(image, dpi, psm, whitelist, choices=False)
 
     def read_image_choices(
         self, image: np.ndarray, dpi: float, psm: Psm, whitelist: str = ""
     ) -> OcrText:
-        self._configure(psm, whitelist)
-        self._give(np.ascontiguousarray(image, dtype=np.uint8), dpi)
-        self._page_stale = True
-        return self._recognize(choices=True)
+        return self._read_image(image, dpi, psm, whitelist, choices=True)
 
-    def _restore_page(self) -> None:
-        if self._page_stale and self._page is not None:
-            self._give(self._page, self.dpi)
-            self._page_stale = False
+    def _read_image(
+        self, image: np.ndarray, dpi: float, psm: Psm, whitelist: str, choices: bool
+    ) -> OcrText:
+        if self._image_api is None:
+            self._image_api = _Tesseract(self._tesserocr, *self._made)
+        self._image_api.configure(psm, whitelist, choices)
+        self._image_api.give(np.ascontiguousarray(image, dtype=np.uint8), dpi)
+        return self._recognize(self._image_api, choices)
 
-    def _recognize(self, choices: bool = False) -> OcrText:
+    def _recognize(self, tess: _Tesseract, choices: bool) -> OcrText:
         """The words read; with `choices`, walked a character at a time (RIL.SYMBOL), each word
         carrying its characters' alternatives."""
         tr = self._tesserocr
-        if choices != self._choice_mode:
-            self._api.SetVariable("lstm_choice_mode", "2" if choices else "0")
-            self._choice_mode = choices
-        self._api.Recognize()
+        tess.api.Recognize()
         words: list[Word] = []
-        it = self._api.GetIterator()
+        it = tess.api.GetIterator()
         if it is None:
             return OcrText(())
         line = -1
@@ -307,10 +313,9 @@ class TesserocrEngine:
 
     def raw_read(self, rect: Rect, psm: Psm, whitelist: str = "") -> str:
         """Only tesseract's own work on a rectangle: the baseline the benchmark compares to."""
-        self._restore_page()
-        self._configure(psm, whitelist)
-        self._api.SetRectangle(*rect)
-        return str(self._api.GetUTF8Text())
+        self._page_api.configure(psm, whitelist, choices=False)
+        self._page_api.api.SetRectangle(*rect)
+        return str(self._page_api.api.GetUTF8Text())
 
     def detect_orientation(self, image: np.ndarray, dpi: float) -> tuple[int, float] | None:
         """Tesseract's OSD: (degrees the page is turned clockwise, confidence), or None."""
@@ -330,7 +335,9 @@ class TesserocrEngine:
         return int(result["orient_deg"]), float(result["orient_conf"])
 
     def close(self) -> None:
-        self._api.End()
+        self._page_api.api.End()
+        if self._image_api is not None:
+            self._image_api.api.End()
 
 
 def system_tesseract() -> str | None:
