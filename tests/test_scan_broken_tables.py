@@ -703,3 +703,71 @@ def test_a_text_table_with_doubts_about_its_columns_gives_way_to_its_dashed_rule
     doubts[dashed] = ("a column titled '|' could not be placed",)
     calls.clear()
     assert reader._try_layout(cleaned, DPI, engine, False).grid is one_row
+
+
+def test_rules_too_faint_for_the_rule_threshold_are_found_at_the_fainter_one() -> None:
+    # A light grey print blurred by the scan (held-out 1123 case-005, a table ruled across
+    # only): its rules 210-230 on white, past RULE_RATIO's 224 in places, so no table was
+    # found and the sheet's 5 signed rows were lost. At FAINT_RULE_RATIO they are whole.
+    from pipeline.scan.clean import FAINT_RULE_RATIO, RULE_RATIO, binarize
+
+    img = _page()
+    rules = [TOP + PITCH * k for k in range(9)]
+    for y in rules:
+        cv2.line(img, (X0, y), (X1, y), 200, 1)
+    for x in (X0, X0 + 200, X0 + 500, X1):
+        cv2.line(img, (x, rules[0]), (x, rules[-1]), 200, 1)
+    img = cv2.GaussianBlur(img, (0, 0), 1.0)
+    assert int(img[rules[3], (X0 + X1) // 2]) > 255 * RULE_RATIO  # lost at the usual threshold
+    binary = _binary(img)
+    assert find_grid(binary, DPI, rule_masks(binarize(img, RULE_RATIO), DPI)) is None
+    grid = find_grid(binary, DPI, rule_masks(binarize(img, FAINT_RULE_RATIO), DPI))
+    assert grid is not None and len(grid.ys) == len(rules)
+
+
+def test_short_rows_at_a_faint_tables_foot_are_no_rows() -> None:
+    from pipeline.scan.reader import _without_short_foot
+
+    rows = (361, 447, 540, 631, 723, 815, 906, 998, 1090, 1182, 1274, 1366, 1458, 1550, 1642)
+    grid = Grid((155, 308, 615, 908), (*rows, 1733, 1825, 1917, 2009, 2102, 2199, 2263, 2306), "r")
+    # the statement's prose lines under the table (64 and 43 px under rows of 92): cut; its
+    # heading's row, a row's height, is left to `_without_statement_rows`
+    assert _without_short_foot(grid).ys[-1] == 2199
+    even = Grid(grid.xs, rows, "r")
+    assert _without_short_foot(even) is even
+    # a short row anywhere but at the foot (a title row) stays
+    titled = Grid(grid.xs, (300, 340, *rows[1:]), "r")
+    assert _without_short_foot(titled) is titled
+
+
+def test_a_page_with_no_table_tries_its_rules_at_the_fainter_threshold(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Only when no table was found at the rule threshold, bridged or by its text: the grid of
+    # the faint rules is taken, its short foot rows cut (`_without_short_foot`).
+    import pipeline.scan.reader as reader
+    from pipeline.scan.clean import Cleaned
+    from pipeline.scan.titles import Columns
+    from tests.fakes import FakeEngine
+
+    page = np.zeros((40, 40), np.uint8)
+    cleaned = Cleaned(page, page, 0, 0.0, False)
+    faint = Grid((0, 5, 10, 15), (0, 10, 20, 30, 40, 44), "rules")
+
+    def layout_for(cleaned, masks, grid, dpi, engine, flipped, statements):  # noqa: ANN001, ANN202
+        placed = ("date", "signature") if grid is not None else ()
+        columns = Columns(placed, placed, ())
+        return reader._Layout(cleaned, grid, page, page, columns, flipped, masks)
+
+    calls: list[object] = []
+
+    def grids(binary, dpi, masks):  # noqa: ANN001, ANN202
+        calls.append(masks)  # the rules, the dashes bridged, the faint rules
+        return [faint] if len(calls) == 3 else []
+
+    monkeypatch.setattr(reader, "_layout_for", layout_for)
+    monkeypatch.setattr(reader, "find_grids", grids)
+    monkeypatch.setattr(reader, "text_grids", lambda *args: [])
+    got = reader._try_layout(cleaned, DPI, FakeEngine({}), False).grid
+    assert len(calls) == 3
+    assert got is not None and got.ys == (0, 10, 20, 30, 40)  # the 4-pixel foot row cut

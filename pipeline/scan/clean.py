@@ -38,6 +38,9 @@ INK_RATIO = 0.72
 # For the rule finder only: faint grey rules count too (the long-stroke filter drops the noise
 # this lets in).
 RULE_RATIO = 0.88
+# Rules fainter still (a light grey print blurred by the scan: 210-230 on white), looked for only
+# on a page where no table was found at RULE_RATIO (`reader._try_layout`).
+FAINT_RULE_RATIO = 0.92
 # Beyond the sheet's edge: ink touching the image's border that is thicker than any pen stroke
 # or rule (half of it this many inches), or that lies wholly within this many inches of the
 # border (a scanner's edge shadow: nothing is written or printed there).
