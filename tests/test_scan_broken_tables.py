@@ -726,25 +726,25 @@ def test_rules_too_faint_for_the_rule_threshold_are_found_at_the_fainter_one() -
 
 
 def test_short_rows_at_a_faint_tables_foot_are_no_rows() -> None:
-    from pipeline.scan.reader import _without_short_foot
+    from pipeline.scan.table import without_short_foot
 
     rows = (361, 447, 540, 631, 723, 815, 906, 998, 1090, 1182, 1274, 1366, 1458, 1550, 1642)
     grid = Grid((155, 308, 615, 908), (*rows, 1733, 1825, 1917, 2009, 2102, 2199, 2263, 2306), "r")
     # the statement's prose lines under the table (64 and 43 px under rows of 92): cut; its
     # heading's row, a row's height, is left to `_without_statement_rows`
-    assert _without_short_foot(grid).ys[-1] == 2199
+    assert without_short_foot(grid).ys[-1] == 2199
     even = Grid(grid.xs, rows, "r")
-    assert _without_short_foot(even) is even
+    assert without_short_foot(even) is even
     # a short row anywhere but at the foot (a title row) stays
     titled = Grid(grid.xs, (300, 340, *rows[1:]), "r")
-    assert _without_short_foot(titled) is titled
+    assert without_short_foot(titled) is titled
 
 
 def test_a_page_with_no_table_tries_its_rules_at_the_fainter_threshold(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Only when no table was found at the rule threshold, bridged or by its text: the grid of
-    # the faint rules is taken, its short foot rows cut (`_without_short_foot`).
+    # the faint rules is taken, its short foot rows cut (`table.without_short_foot`).
     import pipeline.scan.reader as reader
     from pipeline.scan.clean import Cleaned
     from pipeline.scan.titles import Columns

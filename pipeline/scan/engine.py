@@ -222,14 +222,9 @@ class TesserocrEngine:
         self._made = (datapath if datapath is not None else _tessdata_path(), lang, lstm_only)
         self._page_api = _Tesseract(tesserocr, *self._made)
         self._image_api: _Tesseract | None = None
-        self._page: np.ndarray | None = None
-        self.dpi = 300.0
 
     def set_page(self, image: np.ndarray, dpi: float) -> None:
-        image = np.ascontiguousarray(image, dtype=np.uint8)
-        self._page = image  # keep the buffer alive while tesseract reads it
-        self.dpi = dpi
-        self._page_api.give(image, dpi)
+        self._page_api.give(np.ascontiguousarray(image, dtype=np.uint8), dpi)
 
     def read(self, rect: Rect, psm: Psm, whitelist: str = "") -> OcrText:
         return self._read_rect(rect, psm, whitelist, choices=False)

@@ -114,6 +114,7 @@ from .table import (
     title_rows_above,
     with_dashed_rows,
     within_columns,
+    without_short_foot,
 )
 from .textgrid import text_grids
 from .titles import (
@@ -449,7 +450,7 @@ def _try_layout(
     if doubted is None:
         faint = rule_masks(binarize(cleaned.gray, FAINT_RULE_RATIO), dpi)
         for grid in find_grids(cleaned.binary, dpi, faint):
-            even = _without_short_foot(grid)
+            even = without_short_foot(grid)
             tried.append(_layout_for(cleaned, faint, even, dpi, engine, flipped, statements))
             if _good(tried[-1]):
                 return tried[-1]
@@ -457,25 +458,6 @@ def _try_layout(
     if best is not tried[-1]:
         engine.set_page(best.ocr_gray, dpi)
     return best
-
-
-# A row at a faint table's foot less than this share of its rows' median height is no row.
-FOOT_ROW_SHARE = 0.8
-
-
-def _without_short_foot(grid: Grid) -> Grid:
-    """The table without the rows at its foot shorter than FOOT_ROW_SHARE of its rows' median
-    height. At the fainter threshold the statement's blurred prose under a table makes long thin
-    strokes too, a line's height apart, not a row's (held-out 1123: rows of 64 and 43 px under
-    rows of 92); the heading row left above them is cut as the statement's
-    (`_without_statement_rows`)."""
-    ys = list(grid.ys)
-    if len(ys) < 4:
-        return grid
-    median = float(np.median(np.diff(ys)))
-    while len(ys) > 3 and ys[-1] - ys[-2] < FOOT_ROW_SHARE * median:
-        ys.pop()
-    return grid if len(ys) == len(grid.ys) else replace(grid, ys=tuple(ys))
 
 
 def _bridged_grids(found: Grid, vert: np.ndarray, dpi: float) -> list[Grid]:
