@@ -5,7 +5,10 @@ Three synthetic 9-902 corpora (synth; no real person's data), each scanned clean
 filled in by hand in the development fonts (seed S), in the held-out fonts (seed S+1: other
 people, other layouts), and typed (seed S+2, clean scans only: the time per printed sheet). The
 fonts' split is fixed (synth.handwriting.font_part). Prints, per part and style: signed lines
-sent to review, signed lines decided (valid or invalid, without review), lines decided wrongly
+sent to review (and the share truth itself sends: a missing witness residence, a duplicate
+signer; and the share of the lines truth decides, valid or invalid, that wait for a person:
+the review the reading adds), signed lines decided (valid or invalid, without review), lines
+decided wrongly
 (valid/invalid against truth: must be 0; the outcome's accuracy on the lines decided), verdicts
 wrong (decided and not truth's), dates right to the day on the lines decided (a line whose
 unsure date makes the same of it in law on every likely day is decided on its likeliest day:
@@ -451,7 +454,8 @@ def _match_decided(row: Any) -> bool:
 
 def table(checked: Sequence[Checked]) -> str:
     head = (
-        f"{'group':24} {'sheets':>6} {'signed':>6} {'review':>7} {'decided':>7} {'wrong':>5} "
+        f"{'group':24} {'sheets':>6} {'signed':>6} {'review':>7} {'truth':>6} {'held':>6} "
+        f"{'decided':>7} {'wrong':>5} "
         f"{'verdict✗':>8} "
         f"{'dates':>7} {'resid.':>7} {'voter':>7} {'sheet#':>7} {'count':>7} {'s/sheet':>8}"
         f" {'doubt':>6} {'w.date':>11}"
@@ -470,6 +474,10 @@ def table(checked: Sequence[Checked]) -> str:
         fig = figures(results)
         rows = [r for c in results for r in c.rows]
         decided = [r for r in rows if r.signed and r.got_status in ("valid", "invalid")]
+        # the lines truth itself decides (valid or invalid) that wait for a person: the
+        # review the reading adds to the rules' own (a missing witness residence, a duplicate)
+        clear = [r for r in rows if r.signed and r.truth_status in ("valid", "invalid")]
+        held = sum(r.got_status == "needs_review" for r in clear)
         # a line decided invalid for a defect of its own (no residence) with its signer left
         # unmatched is not a match decided: only lines given a voter, or found not registered
         voters = [r for r in decided if r.truth_voter and _match_decided(r)]
@@ -487,7 +495,8 @@ def table(checked: Sequence[Checked]) -> str:
         wr, wd, wn = map(sum, zip(*(c.witness_dates for c in cs), strict=True))
         lines.append(
             f"{part + VARIANTS[variant] + ', ' + style:24} {sheets:6d} {fig['signed_true']:6d} "
-            f"{_pct(fig['review_share'] or 0, 1):>7} {len(decided):7d} {fig['silent_wrong']:5d} "
+            f"{_pct(fig['review_share'] or 0, 1):>7} {_pct(fig['truth_review_share'] or 0, 1):>6} "
+            f"{_pct(held, len(clear)):>6} {len(decided):7d} {fig['silent_wrong']:5d} "
             f"{wrong_verdicts:8d} {_pct(dr, dn):>7} {_pct(rr, rn):>7} "
             f"{_pct(voter_right, len(voters)):>7} {_pct(sr, sn):>7} {_pct(cr, cn):>7} "
             f"{per_sheet:8.2f} {_pct(sum(map(bool, doubts)), len(doubts)):>6} "
