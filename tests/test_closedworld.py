@@ -653,3 +653,39 @@ def test_a_line_and_its_witness_read_together_weigh_their_order_as_the_chain_doe
     together = replace(date, witnessed=pairs)
     line = replace(line, fields=tuple(together if f.name == "date" else f for f in line.fields))
     assert "date" not in _low_fields(line, witnessed)
+
+
+def test_a_line_is_weighed_on_its_own_days_when_its_witness_date_is_unsure() -> None:
+    """Held out (seed 1203): "October 11, 2026", after the filing (10/09), read as October 1
+    at 0.86 in the sheet's chain and 10/11 at 0.11 read alone, beside a witness's date the
+    closed world was unsure of (10/06 at 0.66, its days before the line's all alike in law)
+    was decided valid: the witness's doubt was weighed, the line's own days were not. Read
+    alone as surely 10/1, the line is decided as before."""
+    from tests.builders import line as make_line
+
+    day = dt.date(2026, 10, 1)
+    chained = _unsure_date(day, 0.86, {dt.date(2026, 10, 4): 0.1, dt.date(2026, 10, 11): 0.007})
+    witnessed = _unsure_date(dt.date(2026, 10, 6), 0.66, {dt.date(2026, 10, 7): 0.34})
+    for alone, held in (
+        ((("2026-10-01", 0.66), ("2026-10-11", 0.11), ("2026-10-04", 0.08)), True),
+        ((("2026-10-01", 0.9), ("2026-10-04", 0.09)), False),
+    ):
+        field = replace(chained, alone=alone)
+        line = replace(
+            make_line(1),
+            fields=tuple(field if f.name == "date" else f for f in make_line(1).fields),
+        )
+        assert ("date" in _low_fields(line, witnessed)) is held, alone
+
+
+def test_a_digit_written_twice_costs_little_more_than_once_against_the_lattice() -> None:
+    """Tesseract's LSTM, a CTC reader, merges a pair of like digits with no blank between
+    ("October 11" read "October 1"): in the calibration fonts, 5 of 13 such dates' lattices
+    explained the single digit better. So a candidate's digit that repeats the one before
+    it costs `repeat` to insert, not `insert`; any other missing character as before."""
+    read = lattice("10/1")
+    plain = Params(insert=1.5)
+    paired = replace(plain, repeat=0.4)
+    one, two, other = costs(read, ["10/1", "10/11", "10/12"], paired)
+    assert one == pytest.approx(0.0) and two == pytest.approx(0.4) and other == pytest.approx(1.5)
+    assert costs(read, ["10/11"], plain)[0] == pytest.approx(1.5)

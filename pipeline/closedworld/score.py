@@ -57,6 +57,9 @@ class Params:
     floor: float = 0.02  # the score of a character tesseract did not list at a position
     delete: float = 2.5  # a position read that the candidate has no character for (x its score)
     insert: float = 2.5  # a candidate's character tesseract saw nothing of
+    # a candidate's digit tesseract saw nothing of, the digit before it the same ("11" read
+    # as "1": the LSTM's CTC merges a pair with no blank between; None: `insert`)
+    repeat: float | None = None
     space: float = 0.4  # a space or punctuation mark, either way
     temperature: float = 1.0  # costs are divided by it before the softmax
     none: float = 6.0  # the cost of "none of these" (before the temperature)
@@ -121,6 +124,7 @@ class _Encoded:
     codes: np.ndarray  # (candidates, longest), int
     lengths: np.ndarray
     cheap: np.ndarray  # per slot (and the padding's, last): a space or punctuation mark
+    repeats: np.ndarray  # (candidates, longest): a digit the same as the character before it
 
 
 @lru_cache(maxsize=32)
@@ -138,7 +142,10 @@ def _encoded(candidates: tuple[str, ...]) -> _Encoded:
         codes[k, : len(c)] = [alphabet[ch] for ch in c]
     lengths = np.array([len(c) for c in folded])
     cheap = np.array([ch == " " or ch in _PUNCT for ch in alphabet] + [False], bool)
-    return _Encoded(alphabet, codes, lengths, cheap)
+    digit = np.array([ch.isdigit() for ch in alphabet] + [False], bool)
+    repeats = np.zeros(codes.shape, bool)
+    repeats[:, 1:] = (codes[:, 1:] == codes[:, :-1]) & digit[codes[:, 1:]] & (codes[:, 1:] >= 0)
+    return _Encoded(alphabet, codes, lengths, cheap, repeats)
 
 
 def costs(lattice: Lattice, candidates: Sequence[str], params: Params = Params()) -> np.ndarray:
@@ -149,6 +156,8 @@ def costs(lattice: Lattice, candidates: Sequence[str], params: Params = Params()
     enc = _encoded(tuple(candidates))
     alphabet, codes, lengths = enc.alphabet, enc.codes, enc.lengths
     ins_cost = np.where(enc.cheap[codes], params.space, params.insert)  # (n_cand, width)
+    if params.repeat is not None:
+        ins_cost[enc.repeats] = params.repeat
     ins_cost[codes < 0] = 0.0
     floor_cost = -math.log(params.floor)
     # D[:, j]: the cost of the candidate's first j characters against the positions so far.
@@ -243,10 +252,11 @@ def ranked(probs: np.ndarray) -> tuple[tuple[int, float], ...]:
 FRAMES_CAP = 60.0
 
 
-def frames_costs(frames: Frames, candidates: Sequence[str]) -> np.ndarray:
+def frames_costs(frames: Frames, candidates: Sequence[str], merges: bool = False) -> np.ndarray:
     """Each candidate's cost under the project's recognizer (`Field.frames`), less that of the
     likeliest string none of the candidates is (`recognizer.relative_costs`), both counted up
     to FRAMES_CAP: in the posterior the same as "none of these" costing, beside its own, what
-    the recognizer makes of such a string."""
-    rel, outside = relative_costs(frames, candidates)
+    the recognizer makes of such a string. `merges`: a candidate with a doubled digit costs
+    no more than with the pair written once (`recognizer.relative_costs`)."""
+    rel, outside = relative_costs(frames, candidates, merges)
     return np.minimum(rel, FRAMES_CAP) - min(outside, FRAMES_CAP)

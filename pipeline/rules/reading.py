@@ -322,7 +322,11 @@ def low_confidence_fields(ctx: LineContext) -> Iterable[Finding]:
             low.pop("date", None)
         elif w_unsure:
             low["witness.date"] = round(w.confidence, 3)  # type: ignore[union-attr]
-    elif (_settles(date) or w_dated) and date_contested(ctx) > 1.0 - SETTLED_THRESHOLD:
+    # a line its witness's unsure date did not hold is weighed on its own date's days too:
+    # held out (seed 1203), "October 11, 2026" (after the filing) read as October 1 at 0.86,
+    # 10/11 at 0.11 read alone, was decided valid when its witness's date was unsure
+    held = "date" in low or "witness.date" in low
+    if not held and (_settles(date) or w_dated) and date_contested(ctx) > 1 - SETTLED_THRESHOLD:
         if _settles(date):
             low["date"] = round(date.confidence, 3)  # type: ignore[union-attr]
         else:
