@@ -50,6 +50,7 @@ __all__ = [
     "GAP",
     "HAND_FONTS",
     "HELD_OUT_FONTS",
+    "TRAINING_FONTS",
     "Hand",
     "HandFont",
     "Stroke",
@@ -94,7 +95,42 @@ _MORE_FONTS: tuple[HandFont, ...] = (
     HandFont("SteveHand", "truetype/sjfonts/SteveHand.ttf", "fonts-sjfonts", True),
     HandFont("Delphine", "truetype/sjfonts/Delphine.ttf", "fonts-sjfonts", False),
 )
-_BY_NAME = {f.name: f for f in HAND_FONTS + _MORE_FONTS}
+# Google Fonts' handwriting faces (fontsource's npm packages, WOFF converted to TrueType by
+# fontTools; SIL OFL or Apache 2.0, their licences in synth/fonts/licenses/fontsource/), drawn
+# in by no corpus part but the calibration: the project's recognizer trains on
+# TRAINING_FONTS and is calibrated on writing it never saw, CALIBRATION_FONTS. Split by
+# designer before any was measured, so that no calibration face shares a hand with a training
+# one: six designers' faces for the calibration, the other designers' (Kimberly Geswein's
+# sixteen among them) for training.
+_FONTSOURCE_SCRIPTS = frozenset(
+    ("cedarville-cursive", "marck-script", "mr-dafoe", "nothing-you-could-do", "zeyada")
+)
+
+
+def _fontsource(name: str) -> HandFont:
+    file = f"truetype/fontsource/{name}.ttf"
+    return HandFont(name, file, f"@fontsource/{name}", name in _FONTSOURCE_SCRIPTS)
+
+
+_FONTSOURCE_TRAINING: tuple[HandFont, ...] = tuple(
+    map(_fontsource, (
+        "annie-use-your-telescope", "architects-daughter", "caveat", "cedarville-cursive",
+        "covered-by-your-grace", "crafty-girls", "dawning-of-a-new-day", "give-you-glory",
+        "gloria-hallelujah", "homemade-apple", "indie-flower", "just-another-hand", "kalam",
+        "la-belle-aurore", "loved-by-the-king", "marck-script", "mr-dafoe",
+        "nothing-you-could-do", "reenie-beanie", "rock-salt", "schoolbell",
+        "shadows-into-light", "sue-ellen-francisco", "swanky-and-moo-moo",
+        "waiting-for-the-sunrise", "zeyada",
+    ))
+)  # fmt: skip
+_FONTSOURCE_CALIBRATION: tuple[HandFont, ...] = tuple(
+    map(_fontsource, (
+        "gochi-hand", "handlee", "nanum-pen-script", "neucha", "patrick-hand", "short-stack",
+    ))
+)  # fmt: skip
+_BY_NAME = {
+    f.name: f for f in HAND_FONTS + _MORE_FONTS + _FONTSOURCE_TRAINING + _FONTSOURCE_CALIBRATION
+}
 # The fixed split: whole families on one side, so no held-out hand was seen while tuning.
 DEV_FONTS: tuple[HandFont, ...] = tuple(
     _BY_NAME[n] for n in ("DKG", "DKG-Italic", "DKG-BoldItalic", "Breip", "DKG-Bold")
@@ -102,11 +138,14 @@ DEV_FONTS: tuple[HandFont, ...] = tuple(
 HELD_OUT_FONTS: tuple[HandFont, ...] = tuple(
     _BY_NAME[n] for n in ("HumorSans", "Rufscript", "SteveHand", "Delphine")
 )
-# Of the development fonts, those the project's recognizer is never trained on
-# (`pipeline.recognizer.samples`): its calibration is fitted on writing in them, writing it
-# did not see, as it did not see the held-out fonts ("calibration": a part of its own, to fit
-# on; bench/handwriting.py --fit).
-CALIBRATION_FONTS: tuple[HandFont, ...] = (_BY_NAME["Breip"],)
+# The faces the project's recognizer is never trained on (`pipeline.recognizer.samples`): a
+# development font, Breip, and six of Google Fonts'. Its calibration is fitted on writing in
+# them, writing it did not see, as it did not see the held-out fonts ("calibration": a part
+# of its own, to fit on; bench/handwriting.py --fit).
+CALIBRATION_FONTS: tuple[HandFont, ...] = (_BY_NAME["Breip"], *_FONTSOURCE_CALIBRATION)
+# The handwriting faces the recognizer trains on beside the development fonts less the
+# calibration ones (`pipeline.recognizer.samples.fonts`): no corpus part draws in them.
+TRAINING_FONTS: tuple[HandFont, ...] = _FONTSOURCE_TRAINING
 FONT_PARTS = ("all", "dev", "heldout", "calibration")
 BUILTIN_HAND = HandFont("Helvetica", "", "", False)
 BUILTIN_SIGNATURE = HandFont("Helvetica-Oblique", "", "", True)

@@ -1,6 +1,7 @@
 """Synthetic training crops for the recognizer: dates (in the ways people write them) and
 short numbers, drawn in the development handwriting fonts (synth.handwriting.DEV_FONTS) less
-the calibration ones, a script face and every other print family on the machine, a character
+the calibration ones, Google Fonts' training faces (synth.handwriting.TRAINING_FONTS: 26
+hands), a script face and every other print family on the machine, a character
 at a time as a hand writes (size, width, tilt, spacing, a wandering baseline), slanted, redrawn
 with another pen (finer, broader, a broad nib), warped, now and then in block capitals, and
 scanned (tones, blur, noise, binarizing, JPEG, a rule's remnant), cut to their ink as the
@@ -100,9 +101,15 @@ def fonts() -> tuple[list[Path], list[Path]]:
     """The training fonts found here: the development handwriting fonts less the calibration
     ones, with the script faces; and the print fonts. Neither a held-out font nor a
     calibration font is ever among them."""
-    from synth.handwriting import CALIBRATION_FONTS, DEV_FONTS, HELD_OUT_FONTS, font_path
+    from synth.handwriting import (
+        CALIBRATION_FONTS,
+        DEV_FONTS,
+        HELD_OUT_FONTS,
+        TRAINING_FONTS,
+        font_path,
+    )
 
-    kept = [f for f in DEV_FONTS if f not in CALIBRATION_FONTS]
+    kept = [f for f in DEV_FONTS + TRAINING_FONTS if f not in CALIBRATION_FONTS]
     hand = [p for p in map(font_path, kept) if p is not None]
     hand += [FONT_DIR / f for f in SCRIPT_FONTS if (FONT_DIR / f).is_file()]
     unseen = CALIBRATION_FONTS + HELD_OUT_FONTS
