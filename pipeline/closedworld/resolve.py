@@ -232,8 +232,8 @@ def evidence(
         # as every value's cost lowered by as much
         # a doubled digit ("11") the recognizer may have read as one is not told from it
         # by the recognizer (`recognizer._merged`), but by the lattices and the sheet
-        forms = [choices.forms[k] for k in picked]
-        rec = params.frames_weight * frames_costs(field.frames, forms, merges=True)
+        written = [choices.forms[k] for k in picked]
+        rec = params.frames_weight * frames_costs(field.frames, written, merges=True)
         extra = list(rec if extra is None else np.asarray(extra) + rec)
     else:  # read by tesseract alone: its lattices' costs as they are
         params = replace(params, lattice_cap=math.inf)
