@@ -9,8 +9,10 @@ by `write_in_text`, which wraps the line where the writing makes it too wide.
 
 The fonts are vendored under `synth/fonts/` (their Debian packages' copyright files
 and licences beside them: SIL OFL for DKG, Breip and Humor Sans; GPL with the font exception
-for Rufscript and the SJ fonts), so every machine draws the same sheets; a system copy
-(/usr/share/fonts) is used when the vendored one is missing.
+for Rufscript and the SJ fonts; and 32 Google Fonts faces from fontsource's npm packages, SIL
+OFL or Apache 2.0, for the recognizer's training and calibration only), so every machine
+draws the same sheets; a system copy (/usr/share/fonts) is used when the vendored one is
+missing.
 
 The fonts are split once and for all (`font_part`): the development part, on which the
 reading is tuned (thresholds, calibration), and the held-out part, on which it is measured
@@ -76,7 +78,7 @@ class HandFont:
 
     name: str  # reportlab font name; recorded in truth.json
     file: str  # path below a font dir, "" for a built-in font
-    package: str  # the Debian package that ships it, "" for a built-in font
+    package: str  # the package that ships it (Debian's, or npm's @fontsource/...), "" if built in
     script: bool  # cursive enough to stand for a signature
 
 

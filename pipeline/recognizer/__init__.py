@@ -41,7 +41,7 @@ def frames_of(gray: np.ndarray) -> Frames:
 # "9/22/26"), the date with the pair written once was the likelier on 16.3% of them with the
 # weights of 2026-12-07 (22.7% with those before): the recognizer's preference for one digit
 # over the pair is no evidence. Held out (seed 1203), "October 11, 2026", dated after the
-# filing, was read as October 1 at 0.905 and the line decided valid.
+# filing, was read as October 1 at 0.86 and the line decided valid.
 _DOUBLED = re.compile(r"(\d)\1")
 
 
