@@ -45,17 +45,23 @@ def frames_of(gray: np.ndarray) -> Frames:
 _DOUBLED = re.compile(r"(\d)\1")
 
 
-def _merged(logp: np.ndarray, candidates: Sequence[str], cost: np.ndarray) -> np.ndarray:
-    """`cost` with each candidate holding a doubled digit costing no more than itself with one
-    such pair written once (CTC's blind spot: `_DOUBLED`); the others as they are."""
+@functools.lru_cache(maxsize=32)
+def _pairs(candidates: tuple[str, ...]) -> tuple[dict[int, list[str]], dict[str, int]]:
+    """The candidates holding a doubled digit, each with itself written with one such pair
+    once, and every candidate's index: a case's date forms are the same for every date."""
     singles = {
         k: [c[: m.start()] + c[m.start() + 1 :] for m in _DOUBLED.finditer(c)]
         for k, c in enumerate(candidates)
     }
-    singles = {k: v for k, v in singles.items() if v}
+    return {k: v for k, v in singles.items() if v}, {c: k for k, c in enumerate(candidates)}
+
+
+def _merged(logp: np.ndarray, candidates: Sequence[str], cost: np.ndarray) -> np.ndarray:
+    """`cost` with each candidate holding a doubled digit costing no more than itself with one
+    such pair written once (CTC's blind spot: `_DOUBLED`); the others as they are."""
+    singles, index = _pairs(tuple(candidates))
     if not singles:
         return cost
-    index = {c: k for k, c in enumerate(candidates)}
     wanted = sorted({s for v in singles.values() for s in v if s not in index})
     known = dict(zip(wanted, ctc_costs(logp, wanted), strict=True)) if wanted else {}
     out = cost.copy()
