@@ -6,6 +6,7 @@ Every image is drawn by the test with OpenCV (rules, dashes, strokes); no real p
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -771,3 +772,56 @@ def test_a_page_with_no_table_tries_its_rules_at_the_fainter_threshold(
     got = reader._try_layout(cleaned, DPI, FakeEngine({}), False).grid
     assert len(calls) == 3
     assert got is not None and got.ys == (0, 10, 20, 30, 40)  # the 4-pixel foot row cut
+
+
+def test_a_fainter_table_is_taken_only_when_the_page_bears_its_rows_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A ruled table whose rows the page contradicts is found again on its fainter rules
+    # (`reader._on_fainter_rules`); that table is taken only with more rows, the same columns
+    # and no doubt of its own. Otherwise the first stands, its page set back for the engine.
+    import pipeline.scan.reader as reader
+    from pipeline.scan.clean import Cleaned
+    from pipeline.scan.titles import Columns
+    from tests.fakes import FakeEngine
+
+    page = np.zeros((40, 40), np.uint8)
+    cleaned = Cleaned(page, page, 0, 0.0, False)
+    placed = ("date", "signature")
+    first = reader._Layout(
+        cleaned,
+        Grid((0, 5, 10), (0, 10, 20), "rules"),
+        page,
+        page,
+        Columns(placed, placed, ()),
+        False,
+        (page, page),
+    )
+    fainter = Grid((0, 5, 10), (0, 10, 20, 30, 40), "rules")
+    columns = {"kinds": placed}
+    doubted: set[int] = set()
+
+    def layout_for(cleaned, masks, grid, dpi, engine, flipped, statements):  # noqa: ANN001, ANN202
+        kinds = columns["kinds"]
+        return reader._Layout(cleaned, grid, page, page, Columns(kinds, kinds, ()), flipped, masks)
+
+    def row_doubts(layout, engine, dpi, statements):  # noqa: ANN001, ANN202
+        return ["doubt"] if len(layout.grid.ys) in doubted else []
+
+    pages: list[object] = []
+    engine = FakeEngine({})
+    monkeypatch.setattr(engine, "set_page", lambda gray, dpi: pages.append(gray), raising=False)
+    monkeypatch.setattr(reader, "_layout_for", layout_for)
+    monkeypatch.setattr(reader, "find_grids", lambda binary, dpi, masks: [fainter])
+    monkeypatch.setattr(reader, "title_rows_above", lambda *args: [])
+    monkeypatch.setattr(reader, "_row_doubts", row_doubts)
+    got = reader._on_fainter_rules(first, engine, DPI, ())
+    assert got is not None and got.grid is fainter
+    doubted.add(len(fainter.ys))  # the page contradicts the fainter table's rows too
+    assert reader._on_fainter_rules(first, engine, DPI, ()) is None
+    assert pages[-1] is first.ocr_gray
+    doubted.clear()
+    columns["kinds"] = ("date", "name")  # its titles map other columns
+    assert reader._on_fainter_rules(first, engine, DPI, ()) is None
+    text = replace(first, grid=Grid((0, 5, 10), (0, 10, 20), "text"))  # not a ruled table
+    assert reader._on_fainter_rules(text, engine, DPI, ()) is None

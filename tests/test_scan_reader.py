@@ -227,3 +227,26 @@ def test_rows_lost_below_the_table_are_a_doubt_not_dropped() -> None:
     cut = read_scan(img, dpi, _ref("sheet-01.pdf"), reading(_title_engine(dpi)))
     assert len(cut.lines) < grid.n_rows
     assert any("below its last row" in d for d in cut.layout_doubts)
+
+
+@pytest.mark.tesseract
+def test_rows_whose_rules_are_too_faint_are_found_on_the_fainter_rules() -> None:
+    # The last two row rules printed a light grey (past RULE_RATIO, within FAINT_RULE_RATIO:
+    # fresh held-out 1127, a blurred scan of grey rules): the table found at the rule threshold
+    # ends two rows short, and its column rules running on below say so. The table found
+    # again on the fainter rules has every row, and nothing on the page says otherwise: it is
+    # taken, with no doubt left.
+    from pipeline.scan.clean import FAINT_RULE_RATIO, RULE_RATIO, clean_page
+    from pipeline.scan.table import find_grid
+
+    dpi = 150.0
+    img = _page("sheet-01.pdf", dpi)
+    grid = find_grid(clean_page(img, dpi).binary, dpi)
+    assert grid is not None
+    grey = int(255 * (RULE_RATIO + FAINT_RULE_RATIO) / 2)  # 229: between the two thresholds
+    for y in grid.ys[-2:]:
+        band = img[y - 2 : y + 3, grid.xs[0] - 5 : grid.xs[-1] + 5]
+        band[band < grey] = grey
+    faint = read_scan(img, dpi, _ref("sheet-01.pdf"), reading(_title_engine(dpi)))
+    assert len(faint.lines) == grid.n_rows and not faint.layout_doubts
+    assert [line.blank for line in faint.lines] == [t["blank"] for t in TRUTH["sheets"][0]["lines"]]
