@@ -23,7 +23,9 @@ every page is read and compared with its truth:
   whole, no row missed nor invented, that a doubt about their rows still sends to a person;
 - sheet numbers: read right, flagged (below the review threshold or missing: a person reads
   them), wrong and not flagged (must be 0), after the case's sheets are read among each
-  other (`pipeline.closedworld.sheetno`, as `pipeline.run` does);
+  other (`pipeline.closedworld.sheetno`, as `pipeline.run` does); of the flagged, those
+  whose number another sheet of the case bears too (a duplicate the corpus plants: the
+  number is neither sheet's for sure, and the numbering rule sends both to a person anyway);
 - columns: sheets whose columns gave every field truth has, or that the reader flagged
   (`layout_doubts`); silent: a field truth has that the reader gave no column and no doubt
   (a town column whose town no residence read has counts: its street column gives the field);
@@ -97,9 +99,13 @@ def measure(corpus: Path, verbose: bool = False, style: str = "scan") -> Counter
                 read_page(next(r for r in pages if r.page_index == t["page_index"]), context)
             )
         # the case's sheet numbers read among each other, as the pipeline does (pipeline.run)
+        numbers = Counter(t["sheet_number"] for t in truth["sheets"])
         for sheet, t in zip(resolve_sheet_numbers(sheets), truth["sheets"], strict=True):
             before = c.copy()
             _score(c, sheet, t, truth.get("layout", {}).get("rules"))
+            n = t["sheet_number"]
+            if c["number_flagged"] > before["number_flagged"] and n and numbers[n] > 1:
+                c["number_flagged_shared"] += 1  # a number another sheet bears too: a defect
             if verbose:
                 _print_sheet(case.relative_to(corpus), t, sheet, c - before)
     return c
@@ -214,6 +220,7 @@ def report(parts: dict[str, Counter]) -> None:
         ("rows doubted needlessly", lambda c: str(c["rows_doubted_needlessly"])),
         ("sheet no. right", lambda c: _pct(c["number_right"], c["sheets"])),
         ("sheet no. flagged", lambda c: str(c["number_flagged"])),
+        ("  of them, numbers two sheets bear", lambda c: str(c["number_flagged_shared"])),
         ("sheet no. wrong, unflagged", lambda c: str(c["number_wrong"])),
         ("columns placed", lambda c: str(c["columns_placed"])),
         ("columns flagged", lambda c: str(c["columns_flagged"])),
