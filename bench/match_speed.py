@@ -47,8 +47,9 @@ def _peak_mb() -> float:
 
 def _phase(args: argparse.Namespace, name: str) -> dict[str, float]:
     cmd = [sys.executable, __file__, "--phase", name, *sys.argv[1:]]
-    out = subprocess.run(cmd, check=True, capture_output=True, text=True)
-    sys.stderr.write(out.stderr)
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    sys.stderr.write(out.stderr)  # a failed phase's traceback too
+    out.check_returncode()
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
