@@ -916,6 +916,37 @@ def test_a_text_tables_only_row_running_on_under_the_next_title_is_a_row() -> No
     assert text_grid(typed, DPI) is None
 
 
+def test_long_signatures_in_several_rows_running_on_at_different_places_end_no_table() -> None:
+    # A table printed without rules written in a large hand (fresh held-out 1133 case-004):
+    # two of five rows' signatures run on under "Name" at different places, each row still
+    # parting its signature from its printed name, so no stretch between the two titles is
+    # clear of all but one row, and the table ended at the fourth of 11 rows (7 signed lost,
+    # flagged only by the statement's count). A row that parts its own entries under every
+    # two titles is a row; the boundary goes where fewer than half of the rows write.
+    from pipeline.scan.textgrid import text_grid
+
+    ink = np.zeros((int(6 * DPI), int(8.5 * DPI)), np.uint8)
+    for x, title in ((0.6, "Date"), (2.0, "Signature"), (4.6, "Name"), (6.6, "Address")):
+        _put(ink, title, x, 1.2)
+    # the usual row: its signature ends at 3.4 in, its printed name starts at 3.8; rows 1 and
+    # 4 sign on to 4.1 and 3.9 in, their names after (4.3, 4.1): every stretch between the
+    # titles is written in by two rows at least
+    pitch, overflow = 0.38, {1: (4.1, 4.3), 4: (3.9, 4.1)}
+    for k in range(7):
+        y = 1.65 + pitch * k
+        reach, name = overflow.get(k, (3.4, 3.8))
+        _put(ink, "9/21/26", 0.5, y)
+        at = int((y - 0.05) * DPI)
+        cv2.line(ink, (int(1.8 * DPI), at), (int(reach * DPI), at), 255, 6)  # one joined stroke
+        _put(ink, "Annabel Leigh", name, y)
+        _put(ink, "12 Elm St", 6.5, y)
+    _put(ink, "I state that the signers signed in my presence", 0.5, 1.65 + pitch * 8)
+    grid = text_grid(ink, DPI)
+    assert grid is not None and len(grid.xs) == 5
+    assert len(grid.ys) - 2 >= 7  # every written row (and blank ones down to the statement)
+    assert 3.4 * DPI < grid.xs[2] < 3.8 * DPI  # where only the two long signatures write
+
+
 def test_the_tail_of_a_letter_under_a_row_is_no_row_of_its_own() -> None:
     # A handwritten "g" whose tail runs apart from its row (a thin run of ink just under it):
     # taken as a line of its own, its centre between two rows made the table's lattice fit
