@@ -150,6 +150,11 @@ WITNESS = Statement(
         r"whose names",
         r"duly\s+qualified",
         r"post\s?office",
+        # 9-902(8): "(residence address, or postoffice address if not identical) in the
+        # Village of ... in the State of New York": what a band cut through the statement's
+        # first lines holds when their other words are garbled (fresh held-out 1137)
+        r"if\s+not\s+identical",
+        r"in\s+the\s+state\s+of",
     ),
 )
 # The nominating petition, subd. 2: the notary's statement names no one and gives no residence.

@@ -1104,6 +1104,24 @@ def test_a_heading_whose_word_space_falls_on_a_column_boundary_still_runs_across
     assert _without_statement_rows(grid, ink, FakeEngine(answer), DPI) is grid
 
 
+def test_a_band_cut_through_the_witness_statements_first_lines_reads_as_its_wording() -> None:
+    # A band cut through the 9-902 statement's first two lines at a table's foot (fresh
+    # held-out 1137: a grid's rows run on by projection into the prose under a legal-size
+    # table ruled across only): the first line garbled, the second read whole up to "in the
+    # Village". Its words "if not identical" and "in the State of" are the statement's, so
+    # the band is the statement and not two signature rows read as signed.
+    from pipeline.forms import STANDARD_STATEMENTS, prose_pattern
+
+    band = (
+        "4, ravia yy HICAUICOLCD SLatb. 1 alll OVEeL UIC da SL OL CTIElIelll yodls dill\n"
+        "POsSLOLLICL address if not identical) in the Village of E mwood Falls in the State"
+    )
+    assert prose_pattern(STANDARD_STATEMENTS).search(band)
+    # a signature row's entries, an address written out in full among them, are not
+    for row in ("10/02/2026 Ann Lee 12 Elm St, Elmwood Falls, New York", "Odette Vantwerp Jr"):
+        assert not prose_pattern(STANDARD_STATEMENTS).search(row), row
+
+
 def test_a_kinds_own_statement_ends_the_table_by_its_own_words() -> None:
     # The loose check for statement prose at a table's foot uses the words the statements in
     # the reading context bring (`Statement.marks`), not a list of its own: a kind whose
