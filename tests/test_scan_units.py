@@ -360,6 +360,33 @@ def test_signatures_running_on_under_the_next_title_in_every_written_row_part_th
     assert 560 < xs[2] < 720  # between the titles, where the rows write least
 
 
+def test_signatures_running_on_under_the_next_title_in_most_rows_part_where_two_do_not() -> None:
+    # Fresh held-out 1139: five rows written, three of the signatures running on under "Name
+    # (Printed)". More than half of the rows write across, so the title row's boundary was
+    # not placed and the first signed row was taken for the title row: the printed names'
+    # column was read as part of the signatures', with no doubt. Two rows leave a clear
+    # stretch between the two titles: the boundary goes there.
+    from pipeline.scan.textgrid import title_columns
+
+    dpi = 300.0
+    ink, ys = _title_row(1300, ((20, 200), (300, 560), (720, 900), (1000, 1200)))
+    ys = [*ys, 1000, 1150]
+    ink = np.vstack([ink, np.zeros((300, 1300), np.uint8)])
+    for row, sig_end in enumerate((780, 600, 760, 640, 790)):
+        y = ys[row + 1]
+        for x0, x1 in ((30, 150), (310, sig_end), (700, 880), (1010, 1150)):
+            ink[y + 50 : y + 90, x0:x1] = 255
+    found = title_columns(ink, ys, 0, 1300, dpi)
+    assert found is not None
+    title_row, xs = found
+    assert title_row == 0 and len(xs) == 5
+    assert 640 < xs[2] < 700  # where the two rows whose signatures end short leave paper
+    for row in (1, 3):  # every row writes across: the titles are one column's, no boundary
+        ink[ys[row + 1] + 50 : ys[row + 1] + 90, 640:700] = 255
+    found = title_columns(ink, ys, 0, 1300, dpi)
+    assert found is None or found[0] != 0 or len(found[1]) == 4
+
+
 def test_two_titles_run_together_are_parted_where_their_rows_write_apart() -> None:
     # A table ruled across only whose last two titles touch ("Town or City" and "Election
     # District No.", wider than its column, run into one piece of ink): the rows' town and

