@@ -33,6 +33,7 @@ from typing import NamedTuple
 
 from rapidfuzz import fuzz
 from rapidfuzz import process as rf_process
+from rapidfuzz.distance import Levenshtein
 
 from .records import FIELD_NAMES
 
@@ -44,6 +45,7 @@ __all__ = [
     "PART_ROLES",
     "ROLES",
     "TitleMatch",
+    "is_title_word",
     "join_parts",
     "map_header",
     "normalize_header",
@@ -287,6 +289,15 @@ class _Word(NamedTuple):
 # A word one slip from a word that names no line field ("Horne" is not "phone") must be this
 # close to it to take the whole title from its column: a title lost goes to a person
 _VETO_SCORE = 88.0
+
+
+def is_title_word(word: str, edits: int = 0) -> bool:
+    """A word titles are read by ("election", "date", "signature"), as printed (any case), or
+    `edits` edits from one (Levenshtein)."""
+    w = word.casefold()
+    if not edits:
+        return _TITLE_WORDS.get(w, "veto") != "veto"
+    return any(Levenshtein.distance(w, t, score_cutoff=edits) <= edits for t in _NOT_VETO)
 
 
 def _title_words(t: str) -> list[_Word]:

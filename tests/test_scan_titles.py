@@ -66,6 +66,21 @@ def test_what_cannot_be_placed_is_a_doubt() -> None:
     assert place_columns(["Date", "Signature", "Printed Name", "Residence"]).doubts == ()
 
 
+def test_a_title_word_a_column_boundary_cut_goes_whole_to_the_right() -> None:
+    # Held-out 1139: "Village" and "Election District No." set close, the boundary between
+    # their columns fell inside "Election" and took its "t": read as cut, the village's
+    # column was placed as the district and the district's (a second one) as nothing.
+    titles = ["Signing Date", "Signature", "Number and Street", "Village Elec", "ion District No"]
+    cols = place_columns(titles)
+    assert cols.kinds[-2:] == (TOWN, "election_district")
+    assert cols.doubts == ()
+    # a cut inside one title moves nothing where the word's kind is another column's
+    cut = place_columns(["Date of Sig", "nature", "Signature", "Residence"])
+    assert cut.kinds == ("date", None, "signature", "residence")
+    # nor where the two parts do not make a title word
+    assert place_columns(["Date", "Signature", "Residence Town", "xyz"]).kinds[-1] is None
+
+
 def test_an_unplaced_column_is_typed_by_its_content() -> None:
     cols = place_columns(["Date", "Signature", "Printed Name", "Adrs"])
     kind = kind_of_content([("12 Elm St", 0.9), ("7 Mill Rd", 0.95), ("310 Orchard Ln", 0.9)])

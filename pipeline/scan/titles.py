@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..columns import PART_ROLES, place_title, role_by_content, role_field
+from ..columns import PART_ROLES, is_title_word, place_title, role_by_content, role_field
 
 __all__ = [
     "LINE_NO",
@@ -101,6 +101,7 @@ def place_columns(titles: Sequence[str]) -> Columns:
     kept); a combined signature-and-residence column where the residence has its own column
     is read as the signature; a title that places nothing is a doubt unless its column is
     typed by its content later (`with_content`)."""
+    titles = _recut(titles)
     kinds: list[str | None] = []
     for title in titles:
         kind = map_title(title)
@@ -110,6 +111,38 @@ def place_columns(titles: Sequence[str]) -> Columns:
     if SIGNATURE_RESIDENCE in kinds and ("residence" in kinds or STREET in kinds):
         kinds[kinds.index(SIGNATURE_RESIDENCE)] = "signature"
     return _with_doubts(tuple(kinds), tuple(titles))
+
+
+# A word cut in two by a column boundary this long or longer may have lost a letter to it.
+CUT_WORD_SLIP_MIN = 6
+
+
+def _recut(titles: Sequence[str]) -> tuple[str, ...]:
+    """The titles with a column boundary that cut through a word of one moved to that word's
+    start. A table ruled across only has its columns parted under titles set close, and the
+    cut may fall inside a word: "Village Elec" | "ion District No" (held-out 1139, 1123), read
+    as cut, placed the village's column as the district and the district's, a second one, as
+    nothing. Where a title ends in the start of a word and its right neighbour begins with the
+    rest, neither part a title word and the two together one (give or take a letter the
+    boundary took, in a word of CUT_WORD_SLIP_MIN letters or more), the word goes whole to
+    the right when both titles then place a column, the right one a kind no other title
+    places (a cut inside one title, "Date of Sig" | "nature", makes no second signature)."""
+    out = list(titles)
+    for k in range(1, len(out)):
+        left, right = out[k - 1].split(), out[k].split()
+        if len(left) < 2 or not right:
+            continue
+        start, rest = left[-1], right[0]
+        # (a letter under the boundary may be lost to both: "Elec" | "ion")
+        slip = int(len(start + rest) >= CUT_WORD_SLIP_MIN)
+        if is_title_word(start) or is_title_word(rest) or not is_title_word(start + rest, slip):
+            continue
+        head, joined = " ".join(left[:-1]), " ".join([start + rest, *right[1:]])
+        kind = map_title(joined)
+        others = {map_title(t) for j, t in enumerate(out) if j not in (k - 1, k)}
+        if map_title(head) is not None and kind is not None and kind not in others:
+            out[k - 1], out[k] = head, joined
+    return tuple(out)
 
 
 def with_content(columns: Columns, col: int, kind: str | None) -> Columns:
