@@ -742,7 +742,10 @@ def count_each_signer_once(judged: list[JudgedLine], citation: str) -> list[Judg
     the first line waits for a person, a later one waits too: it counts if the first is
     rejected, and deciding it now would decide the first line's review. A line whose signer is
     one of several voters (SIGNER_ONE_OF) waits when another line may be one of them: which
-    of the two is whose is a person's call."""
+    of the two is whose is a person's call; so does a line whose voter is a candidate of an
+    earlier line whose match waits for a person (fresh seed 9898: a voter's second signature
+    decided valid while the first, a handwritten name the matcher left to a person, had him
+    among its candidates; truth has the second a duplicate)."""
     claims = Counter(
         v
         for j in judged
@@ -750,8 +753,12 @@ def count_each_signer_once(judged: list[JudgedLine], citation: str) -> list[Judg
         for v in _possible_signers(j)
     )
     first: dict[str, JudgedLine] = {}
+    # the voters an earlier line in review may be (its match undecided): their candidates
+    maybe: dict[str, JudgedLine] = {}
     out = []
     for j in judged:
+        for v in _candidates_in_review(j):
+            maybe.setdefault(v, j)
         if _one_of(j) and j.status not in (LineStatus.INVALID, LineStatus.BLANK):
             either = _possible_signers(j)
             if any(claims[v] > 1 for v in either):
@@ -763,9 +770,9 @@ def count_each_signer_once(judged: list[JudgedLine], citation: str) -> list[Judg
         if j.voter_id is None or j.status in (LineStatus.INVALID, LineStatus.BLANK):
             out.append(j)
             continue
-        earlier = first.get(j.voter_id)
+        earlier = first.get(j.voter_id) or maybe.get(j.voter_id)
+        first.setdefault(j.voter_id, j)
         if earlier is None:
-            first[j.voter_id] = j
             out.append(j)
             continue
         where = f"sheet {earlier.sheet_number or '?'} line {earlier.line.line_no}"
@@ -788,6 +795,15 @@ def count_each_signer_once(judged: list[JudgedLine], citation: str) -> list[Judg
         status = LineStatus.NEEDS_REVIEW if pending else LineStatus.INVALID
         out.append(replace(j, status=status, findings=j.findings + (dup,)))
     return out
+
+
+def _candidates_in_review(j: JudgedLine) -> tuple[str, ...]:
+    """The voters a line in review whose match is undecided may be: its match's candidates."""
+    if j.status is not LineStatus.NEEDS_REVIEW or j.match is None or j.voter_id:
+        return ()
+    if j.match.decision is not MatchDecision.REVIEW:
+        return ()
+    return tuple(c.voter_id for c in j.match.candidates)
 
 
 def _one_of(j: JudgedLine) -> bool:

@@ -233,6 +233,32 @@ def test_a_later_signature_waits_while_the_first_is_in_review():
     assert dup[0].evidence["first_line_id"] == first.line.line_id
 
 
+def test_a_later_signature_waits_while_an_earlier_line_in_review_may_be_its_voter():
+    """Fresh seed 9898: a voter's second signature was decided valid while the first, a
+    handwritten name the matcher left to a person with that voter among its candidates, was
+    in review; truth has the second a duplicate. It waits: if the first is that voter, it is
+    the duplicate. A line in review that may be the voter only after it does not hold it."""
+    s1 = b.sheet((b.line(1), b.line(2)), n=1)
+    first_id, later_id = (ln.line_id for ln in s1.lines)
+    matches = {
+        first_id: b.match(first_id, "NY1", MatchDecision.REVIEW),
+        later_id: b.match(later_id, "NY1"),
+    }
+    report = _run([s1], matches, {"NY1": b.entry()})
+    first, later = report.lines
+    assert first.status is LineStatus.NEEDS_REVIEW
+    assert later.status is LineStatus.NEEDS_REVIEW
+    dup = [f for f in later.findings if f.code == "DUPLICATE_SIGNER"]
+    assert dup and dup[0].severity is Severity.REVIEW
+    assert dup[0].evidence["first_line_id"] == first_id
+    swapped = {
+        first_id: b.match(first_id, "NY1"),
+        later_id: b.match(later_id, "NY1", MatchDecision.REVIEW),
+    }
+    report = _run([s1], swapped, {"NY1": b.entry()})
+    assert report.lines[0].status is LineStatus.VALID
+
+
 def test_a_column_not_placed_sends_the_sheet_to_a_person_not_to_a_fatal_finding():
     """A residence column the reader did not place is not a residence missing: the sheet's
     lines wait for a person (LAYOUT_DOUBT), with the reason."""
