@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -277,7 +278,7 @@ def test_a_ruled_table_in_doubt_yields_to_a_text_table_that_reads_without_doubt(
         }
         ruled_grid, text_grid = grids
 
-        def layout(cleaned, masks, grid, dpi, engine, flipped, statements):  # type: ignore[no-untyped-def]
+        def layout(cleaned: Cleaned, masks: Any, grid: Grid, *_: object) -> reader._Layout:
             return reader._Layout(
                 cleaned, grid, page, page, place_columns(grids[grid]), False, masks
             )

@@ -479,12 +479,12 @@ def _ruled_or_unruled(
     statements: tuple[Statement, ...],
 ) -> _Layout:
     """A ruled table whose columns are in doubt, or the first table found by its text that
-    places as many columns and rows at least with no doubt at all. Long flat signature strokes on a
-    table printed without rules pass for rules (held-out 1141: a degraded 200 dpi scan, its
-    "rules" the signatures' tails, read as 9 columns with 5 unplaced and 4 rows of 7; read by
-    its text, 4 columns placed and 7 rows). A ruled table's doubt (a "Remarks" column) is
-    often its own: it stands unless the text says better (dev 1123: a ruled table's title
-    'ion District No' cut from 'Election', its text table 10 rows of 12)."""
+    places as many columns and finds as many rows with no doubt at all. Long flat signature
+    strokes on a table printed without rules pass for rules (held-out 1141: a degraded 200 dpi
+    scan, its "rules" the signatures' tails, read as 9 columns with 5 unplaced and 4 rows of
+    7; read by its text, 4 columns placed and 7 rows). A ruled table's doubt (a "Remarks"
+    column) is often its own: it stands unless the text says better (dev 1123: a ruled
+    table's title 'ion District No' cut from 'Election', its text table 10 rows of 12)."""
     for grid in unruled:
         layout = _layout_for(cleaned, masks, grid, dpi, engine, flipped, statements)
         if (
