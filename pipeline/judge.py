@@ -771,8 +771,8 @@ def count_each_signer_once(judged: list[JudgedLine], citation: str) -> list[Judg
             out.append(j)
             continue
         earlier = first.get(j.voter_id) or maybe.get(j.voter_id)
-        first.setdefault(j.voter_id, j)
         if earlier is None:
+            first[j.voter_id] = j
             out.append(j)
             continue
         where = f"sheet {earlier.sheet_number or '?'} line {earlier.line.line_no}"
@@ -793,7 +793,11 @@ def count_each_signer_once(judged: list[JudgedLine], citation: str) -> list[Judg
             first_line_id=earlier.line.line_id,
         )
         status = LineStatus.NEEDS_REVIEW if pending else LineStatus.INVALID
-        out.append(replace(j, status=status, findings=j.findings + (dup,)))
+        j = replace(j, status=status, findings=j.findings + (dup,))
+        # (waiting on a line that may be the voter, it is the voter's first line if that one
+        # is not: a later line of the voter waits on it)
+        first.setdefault(j.voter_id, j)
+        out.append(j)
     return out
 
 

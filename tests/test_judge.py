@@ -251,6 +251,12 @@ def test_a_later_signature_waits_while_an_earlier_line_in_review_may_be_its_vote
     dup = [f for f in later.findings if f.code == "DUPLICATE_SIGNER"]
     assert dup and dup[0].severity is Severity.REVIEW
     assert dup[0].evidence["first_line_id"] == first_id
+    # a third line of the voter waits on the second, not voided: should the first be another
+    # voter and the second be rejected, it is the voter's first line
+    s3 = b.sheet((*s1.lines, b.line(3)), n=1)
+    third_id = s3.lines[2].line_id
+    report = _run([s3], {**matches, third_id: b.match(third_id, "NY1")}, {"NY1": b.entry()})
+    assert [j.status for j in report.lines] == [LineStatus.NEEDS_REVIEW] * 3
     swapped = {
         first_id: b.match(first_id, "NY1"),
         later_id: b.match(later_id, "NY1", MatchDecision.REVIEW),
