@@ -770,9 +770,10 @@ def count_each_signer_once(judged: list[JudgedLine], citation: str) -> list[Judg
         if j.voter_id is None or j.status in (LineStatus.INVALID, LineStatus.BLANK):
             out.append(j)
             continue
-        earlier = first.get(j.voter_id) or maybe.get(j.voter_id)
+        voter = j.voter_id
+        earlier = first.get(voter) or maybe.get(voter)
         if earlier is None:
-            first[j.voter_id] = j
+            first[voter] = j
             out.append(j)
             continue
         where = f"sheet {earlier.sheet_number or '?'} line {earlier.line.line_no}"
@@ -789,14 +790,14 @@ def count_each_signer_once(judged: list[JudgedLine], citation: str) -> list[Judg
             else f"the same signer already signed on {where}",
             page_id=j.line.page_id,
             line_no=j.line.line_no,
-            voter_id=j.voter_id,
+            voter_id=voter,
             first_line_id=earlier.line.line_id,
         )
         status = LineStatus.NEEDS_REVIEW if pending else LineStatus.INVALID
         j = replace(j, status=status, findings=j.findings + (dup,))
         # (waiting on a line that may be the voter, it is the voter's first line if that one
         # is not: a later line of the voter waits on it)
-        first.setdefault(j.voter_id, j)
+        first.setdefault(voter, j)
         out.append(j)
     return out
 
