@@ -219,6 +219,15 @@ def test_a_scanned_sheets_fatal_defect_waits_for_a_person():
     assert "confirm on the sheet" in report.lines[0].findings[0].message
 
 
+def _waits_on(later, first) -> None:
+    """Both lines wait for a person, the later as a possible duplicate of the first."""
+    assert first.status is LineStatus.NEEDS_REVIEW
+    assert later.status is LineStatus.NEEDS_REVIEW
+    dup = [f for f in later.findings if f.code == "DUPLICATE_SIGNER"]
+    assert dup and dup[0].severity is Severity.REVIEW
+    assert dup[0].evidence["first_line_id"] == first.line.line_id
+
+
 def test_a_later_signature_waits_while_the_first_is_in_review():
     """If the first line of a voter is in review, the later one counts should the first be
     rejected: it waits for the same person, it is not voided now."""
@@ -226,11 +235,7 @@ def test_a_later_signature_waits_while_the_first_is_in_review():
     matches = {ln.line_id: b.match(ln.line_id, "NY1") for ln in s1.lines}
     report = _run([s1], matches, {"NY1": b.entry()})
     first, later = report.lines
-    assert first.status is LineStatus.NEEDS_REVIEW
-    assert later.status is LineStatus.NEEDS_REVIEW
-    dup = [f for f in later.findings if f.code == "DUPLICATE_SIGNER"]
-    assert dup and dup[0].severity is Severity.REVIEW
-    assert dup[0].evidence["first_line_id"] == first.line.line_id
+    _waits_on(later, first)
 
 
 def test_a_later_signature_waits_while_an_earlier_line_in_review_may_be_its_voter():
@@ -246,11 +251,7 @@ def test_a_later_signature_waits_while_an_earlier_line_in_review_may_be_its_vote
     }
     report = _run([s1], matches, {"NY1": b.entry()})
     first, later = report.lines
-    assert first.status is LineStatus.NEEDS_REVIEW
-    assert later.status is LineStatus.NEEDS_REVIEW
-    dup = [f for f in later.findings if f.code == "DUPLICATE_SIGNER"]
-    assert dup and dup[0].severity is Severity.REVIEW
-    assert dup[0].evidence["first_line_id"] == first_id
+    _waits_on(later, first)
     # a third line of the voter waits on the second, not voided: should the first be another
     # voter and the second be rejected, it is the voter's first line
     s3 = b.sheet((*s1.lines, b.line(3)), n=1)

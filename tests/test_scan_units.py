@@ -315,6 +315,14 @@ def _title_row(width: int, titles: tuple[tuple[int, int], ...]) -> tuple[np.ndar
     return ink, [100, 250, 400, 550, 700, 850]
 
 
+def _signed_row(ink: np.ndarray, y: int, sig_end: int) -> None:
+    """A row under the four titles ((20, 200), (300, 560), (720, 900), (1000, 1200)) of a
+    1300-wide table from its top rule `y`: a date, a signature running to `sig_end`, a
+    printed name from 700 and an address."""
+    for x0, x1 in ((30, 150), (310, sig_end), (700, 880), (1010, 1150)):
+        ink[y + 50 : y + 90, x0:x1] = 255
+
+
 def test_entries_running_on_under_a_close_title_still_part_its_column() -> None:
     # A table ruled across only, its last two titles set close ("Village" | "Election
     # District No."): the village entries run on under the next title in two rows of three,
@@ -351,8 +359,7 @@ def test_signatures_running_on_under_the_next_title_in_every_written_row_part_th
     dpi = 300.0
     ink, ys = _title_row(1300, ((20, 200), (300, 560), (720, 900), (1000, 1200)))
     for y, sig_end in ((ys[1], 780), (ys[2], 760)):  # signatures to 780 and 760
-        for x0, x1 in ((30, 150), (310, sig_end), (700, 880), (1010, 1150)):
-            ink[y + 50 : y + 90, x0:x1] = 255
+        _signed_row(ink, y, sig_end)
     found = title_columns(ink, ys, 0, 1300, dpi)
     assert found is not None
     title_row, xs = found
@@ -373,9 +380,7 @@ def test_signatures_running_on_under_the_next_title_in_most_rows_part_where_two_
     ys = [*ys, 1000, 1150]
     ink = np.vstack([ink, np.zeros((300, 1300), np.uint8)])
     for row, sig_end in enumerate((780, 600, 760, 640, 790)):
-        y = ys[row + 1]
-        for x0, x1 in ((30, 150), (310, sig_end), (700, 880), (1010, 1150)):
-            ink[y + 50 : y + 90, x0:x1] = 255
+        _signed_row(ink, ys[row + 1], sig_end)
     found = title_columns(ink, ys, 0, 1300, dpi)
     assert found is not None
     title_row, xs = found
