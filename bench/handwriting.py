@@ -29,7 +29,11 @@ a plot in bench/out/).
 `--fonts calibration` fits on sheets written in the development fonts the recognizer never
 trained on (synth.handwriting.CALIBRATION_FONTS): writing it did not see, as it does not see
 the held-out fonts, so the dates' recognizer weight, temperature and threshold fitted there
-hold on unseen writing (fitted on the fonts it trained on, they trust it too much).
+hold on unseen writing (fitted on the fonts it trained on, they trust it too much). The dates
+are fitted on a grid of the recognizer's weight, the cap on the lattices' costs and the
+lattices' own weight (DATE_GRID; where the lattices weigh less than 1, at temperature 1: the
+two weights set the scale), each row printed with the dates it puts at or above the date's
+threshold in use.
 
 `--fit` reads the development corpus only and prints, per field, the temperature and "none
 of these" cost that give the truth the highest likelihood, and the lowest threshold at which
@@ -90,7 +94,7 @@ from pipeline.closedworld.values import name_forms  # noqa: E402
 from pipeline.dates import parse_written_date  # noqa: E402
 from pipeline.recognizer import greedy, relative_costs  # noqa: E402
 from pipeline.records import SufficiencyReport  # noqa: E402
-from pipeline.rules.reading import threshold_for  # noqa: E402
+from pipeline.rules.reading import RESOLVED_THRESHOLDS, threshold_for  # noqa: E402
 from pipeline.run import (  # noqa: E402
     collect_pages,
     discover,
@@ -117,6 +121,7 @@ BINS = tuple(k / 10 for k in range(11))
 # to fit on (its dates lie in or near the window; its unregistered signers' names are unlike
 # any voter's). The others are fitted higher too.
 NONE_CAP = 8.0
+TEMPERATURES = (0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0)
 NONE_COSTS = (2.0, 3.0, 4.0, 5.0, 6.0, 7.0, NONE_CAP)
 CAPPED = ("date", "name")
 # The weights of the project's recognizer's costs tried for the dates (`Params.frames_weight`).
@@ -125,6 +130,14 @@ FRAMES_WEIGHTS = (0.0, 0.1, 0.2, 0.3, 0.5, 1.0)
 NUMBERS = ("ward", "election_district")
 # The caps tried on a date's lattices' costs when the recognizer read it (`Params.lattice_cap`).
 LATTICE_CAPS = (8.0, 10.0, 12.0, 16.0, math.inf)
+# The weights tried on a date's lattices' costs beside the recognizer's (`Params.lattice_weight`;
+# below 1, at the cap 8 and the recognizer's weights these take).
+LATTICE_WEIGHTS = (0.5, 0.33, 0.25, 0.1)
+LIGHT_FRAMES_WEIGHTS = (0.2, 0.3, 0.4, 0.5, 0.6)
+DATE_GRID = (
+    *((1.0, w, cap) for w in FRAMES_WEIGHTS for cap in (LATTICE_CAPS if w else (math.inf,))),
+    *((lw, w, 8.0) for lw in LATTICE_WEIGHTS for w in LIGHT_FRAMES_WEIGHTS),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -669,21 +682,33 @@ def _fit_rows(root: str, entry: dict[str, Any]) -> list[tuple[str, Any, Any, Any
         w_day = dt.date.fromisoformat(want_w["date"]) if want_w.get("date") else None
         day_truth.append(world.day_index.get(w_day, -1) if w_ev is not None else None)
         if any(t is not None for t in day_truth):
-            # the recognizer's weight and the lattices' cap, fitted beside the rest
-            for weight in FRAMES_WEIGHTS:
-                for cap in LATTICE_CAPS if weight else (math.inf,):
-                    chain = _date_chain(sheet, filled, world, case.dates.filed, weight, cap)
-                    days = np.asarray(world.dates.weights)
-                    out.append((f"date@{weight}@{cap}", chain, days, day_truth))
+            # the recognizer's weight and the lattices' cap and weight, fitted beside the rest
+            for lattice_weight, weight, cap in DATE_GRID:
+                chain = _date_chain(
+                    sheet, filled, world, case.dates.filed, weight, cap, lattice_weight
+                )
+                days = np.asarray(world.dates.weights)
+                light = f"@{lattice_weight}" if lattice_weight != 1 else ""
+                label = f"date@{weight}@{cap}{light}"
+                out.append((label, chain, days, day_truth))
     return out
 
 
 def _date_chain(
-    sheet: Any, filled: Sequence[Any], world: Any, filed: dt.date, weight: float, cap: float
+    sheet: Any,
+    filled: Sequence[Any],
+    world: Any,
+    filed: dt.date,
+    weight: float,
+    cap: float,
+    lattice_weight: float = 1.0,
 ) -> list[tuple[Any, int | None]]:
     """A sheet's dates as the stage's chain reads them (its lines', then its witness's), the
-    recognizer's costs weighted `weight`, the lattices' capped at `cap`."""
-    params = replace(PARAMS["date"], frames_weight=weight, lattice_cap=cap)
+    recognizer's costs weighted `weight`, the lattices' capped at `cap` and weighted
+    `lattice_weight`."""
+    params = replace(
+        PARAMS["date"], frames_weight=weight, lattice_cap=cap, lattice_weight=lattice_weight
+    )
     dates = [(ln.get("date"), date_evidence(ln.get("date"), world, params)) for ln in filled]
     w = witness_date_field(sheet)
     dates.append((w, witness_evidence(sheet, world, filed, params)))
@@ -723,7 +748,10 @@ def fit(rows: Sequence[tuple[str, Any, Any, Any]]) -> str:
         if not mine:
             continue
         best: tuple[float, float, float, list[tuple[float, float, bool]]] | None = None
-        for temperature in (0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0):
+        # a date's lattices weighed below 1 (`Params.lattice_weight`): the two weights set the
+        # scale, the temperature stays the lattices' own, 1
+        temperatures = (1.0,) if field.count("@") == 3 else TEMPERATURES
+        for temperature in temperatures:
             for none in NONE_COSTS if base in CAPPED else NONE_COSTS + (11.0, 14.0, 20.0):
                 params = replace(PARAMS[base], temperature=temperature, none=none)
                 got = _outcomes(field, mine, params)
@@ -735,10 +763,12 @@ def fit(rows: Sequence[tuple[str, Any, Any, Any]]) -> str:
         wrong = [p for _, p, ok in got if not ok]
         threshold = min(0.999, max(wrong) + 0.001) if wrong else 0.5
         sure = sum(1 for _, p, ok in got if p >= threshold)
+        in_use = RESOLVED_THRESHOLDS.get(base, 0.5)
+        used = sum(1 for _, p, _ in got if p >= in_use)
         out.append(
             f"{field:10} fields {len(got):4d}  temperature {temperature}  none {none}  "
             f"nll/field {nll / max(1, len(got)):.3f}  threshold {threshold:.3f}  "
-            f"decided at it {sure} ({_pct(sure, len(got)).strip()})"
+            f"decided at it {sure} ({_pct(sure, len(got)).strip()}), at {in_use} {used}"
         )
     return "\n".join(out)
 

@@ -27,7 +27,7 @@ from pipeline.closedworld import (
     world_of,
 )
 from pipeline.closedworld.resolve import PARAMS, outside_cost
-from pipeline.closedworld.score import Posterior, doubt, for_reading
+from pipeline.closedworld.score import Posterior, doubt, for_reading, value_costs
 from pipeline.closedworld.sequence import joints_with_last
 from pipeline.closedworld.values import date_window
 from pipeline.records import Field, Lattice, RegisterEntry, SignatureLine, Source
@@ -689,3 +689,15 @@ def test_a_digit_written_twice_costs_little_more_than_once_against_the_lattice()
     one, two, other = costs(read, ["10/1", "10/11", "10/12"], paired)
     assert one == pytest.approx(0.0) and two == pytest.approx(0.4) and other == pytest.approx(1.5)
     assert costs(read, ["10/11"], plain)[0] == pytest.approx(1.5)
+
+
+def test_a_lattice_weight_scales_the_lattices_costs_and_not_the_forms_own() -> None:
+    lat = lattice("10/21/19", 0.9, {4: "7"})
+    forms, owner = ["10/21/19", "10/27/19", "Oct 21, 2019"], [0, 1, 0]
+    full = value_costs((lat,), forms, owner, Params())
+    light = value_costs((lat,), forms, owner, Params(lattice_weight=0.25))
+    assert list(light[0]) == list(full[0]) and list(light[2]) == list(full[2])
+    assert light[1] == pytest.approx(0.25 * full[1])
+    extra = [1.0, 0.5, 0.0]  # a form's own cost (a less usual way of writing it) is not weighed
+    with_extra = value_costs((lat,), forms, owner, Params(lattice_weight=0.25), extra)
+    assert with_extra[1] == pytest.approx(light[1] + np.array([extra[int(k)] for k in light[2]]))

@@ -21,6 +21,7 @@ from pipeline.closedworld.score import posterior
 from pipeline.recognizer import CHARSET, ctc_costs, encode, frames_of, greedy, relative_costs
 from pipeline.recognizer.model import BLANK, HEIGHT, WEIGHTS, load, prepare
 from pipeline.records import Field, SignatureLine, Source
+from pipeline.rules.reading import RESOLVED_THRESHOLDS
 from pipeline.scan.cells import recognized
 from tests.builders import case as case_config
 from tests.test_closedworld import VOTERS, lattice
@@ -110,6 +111,22 @@ def test_the_recognizer_settles_a_date_tesseract_misread(world) -> None:  # type
     off = replace(field, frames=())
     plain = resolve_line(SignatureLine("abc", 1, (off,)), w).get("date")
     assert plain is not None and plain.text != written  # the lattice alone keeps its misreading
+
+
+def test_the_recognizer_reading_a_date_plainly_outweighs_lattices_sure_of_a_misread(world) -> None:  # type: ignore[no-untyped-def]
+    """Handwriting is where tesseract's reads explain the days worst (`PARAMS["date"]`: its
+    lattices weighed 0.25 beside the recognizer's 0.5): a day tesseract misread in one digit
+    without hesitation, which the recognizer read plainly, is the recognizer's, and sure."""
+    case, w = world
+    day = case.dates.filed - dt.timedelta(days=6)
+    other = day - dt.timedelta(days=2)
+    written = f"{day.month}/{day.day}/{day.year % 100}"
+    misread = f"{other.month}/{other.day}/{other.year % 100}"
+    sure_of_it = Field("date", misread, 0.3, Source.OCR, None, (lattice(misread, 0.95),))
+    field = replace(sure_of_it, frames=_frames_for(written, sure=0.95))
+    on = resolve_line(SignatureLine("abc", 1, (field,)), w).get("date")
+    assert on is not None and on.resolved and on.text == written
+    assert on.confidence >= RESOLVED_THRESHOLDS["date"]
 
 
 def test_lattices_that_explain_no_day_leave_the_date_to_the_recognizer(world) -> None:  # type: ignore[no-untyped-def]

@@ -74,6 +74,9 @@ class Params:
     # this (nats), so that lattices that explain no value (tesseract read the ink as
     # "Joo gon") leave the values to the recognizer rather than vote for "none of these"
     lattice_cap: float = math.inf
+    # the weight of the lattices' costs (after the cap) beside the recognizer's: below 1 where
+    # tesseract's reads of handwriting explain the values worse than the recognizer's do
+    lattice_weight: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,7 +211,8 @@ def value_costs(
     usual way of writing it). Returns the values (sorted), their costs and the index of each
     one's best form."""
     if lattices:
-        cost = np.minimum(mixed_costs(lattices, forms, params), params.lattice_cap)
+        capped = np.minimum(mixed_costs(lattices, forms, params), params.lattice_cap)
+        cost = params.lattice_weight * capped
     else:  # reads that saw nothing weigh no value against "none of these" (`Params.none`)
         cost = np.full(len(forms), params.none)
     if form_costs is not None:
