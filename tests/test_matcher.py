@@ -216,6 +216,33 @@ def test_a_suffix_read_by_ocr_does_not_pick_one_of_a_jr_sr_pair(matcher):
     assert plain.one_of == ()
 
 
+@pytest.mark.parametrize(
+    "name",
+    [
+        # a handwritten name the closed world resolved among the voters: its confidence is
+        # the voter's probability, not how well "Jr" was told from "Sr"
+        Field("name", "Ansel Quillfeather Jr", 0.999, Source.OCR, resolved=True),
+        # a signature whose text it wrote (the voters it may be kept): the ink test's
+        Field(
+            "signature",
+            "Ansel Quillfeather Jr",
+            1.0,
+            Source.OCR,
+            alternatives=(("V03", 0.995), ("V02", 0.005)),
+        ),
+    ],
+)
+def test_a_handwritten_suffix_however_sure_does_not_pick_one_of_a_jr_sr_pair(matcher, name):
+    fields = (name, Field("residence", "40 Orchard Rd", 0.99, Source.OCR))
+    m = matcher.match(SignatureLine("abcdef012345", 1, fields))
+    assert m.decision is MatchDecision.REVIEW and "suffix" in m.reason, m.reason
+    assert len(m.one_of) == 2
+    # the same name typed in a text layer tells them apart
+    typed = replace(name, source=Source.TEXT_LAYER, resolved=False, alternatives=())
+    m = matcher.match(SignatureLine("abcdef012345", 1, (typed, fields[1])))
+    assert m.decision is MatchDecision.MATCH, m.reason
+
+
 # A household where one voter's given name is one slip from another real given name: "MARY"
 # on the register at 5 Elm St, "MARK" a given name the register also knows (elsewhere).
 SLIPS = (
