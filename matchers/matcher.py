@@ -136,7 +136,7 @@ BLOCK_BUDGET = 150
 SURNAME_RESEMBLES = 0.88  # Jaro-Winkler: a register surname this close means "maybe registered"
 NAME_TRUST_NO_MATCH = 0.9  # a printed name read at least this sure may rule a voter out
 NAME_TRUST_SUFFIX = 0.99  # ... and tell a Jr from a Sr by the suffix alone (a text layer)
-RESOLVED_NAME_TRUST = 0.98  # a name resolved among the voters: no text layer
+NOT_A_TEXT_LAYER = 0.98  # a resolved name's, an OCR signature's: neither a text layer's
 SURNAME_LIKE_AT_ALL = 0.80  # ... and, when no candidate was found at all, this close
 # The name read the other way resembles only surnames within this many letters of its length.
 OTHER_READING_LENGTH_SLACK = 2
@@ -171,16 +171,18 @@ def _name_trust(line: SignatureLine) -> float:
 
 def _name_confidence(line: SignatureLine) -> float:
     """The confidence of the field the name was taken from (printed name, else signature).
-    A name the closed world read among the voters (`Field.resolved`; a signature whose text
-    it wrote keeps the voters it may be, `Field.alternatives`) is handwriting: its confidence
-    is its voter's probability (a signature's, the ink test's), not its letters', so it stays
-    under NAME_TRUST_SUFFIX. On a development sheet a handwritten "Jr" resolved as "Sr" at
-    0.99+ matched the father at the son's address."""
+    Neither a name the closed world read among the voters (`Field.resolved`: its confidence is
+    its voter's probability) nor a signature read by OCR (its confidence is the ink test's:
+    1.0 for any clear stroke) says how well its letters were read, so both stay under
+    NAME_TRUST_SUFFIX, as a printed name OCR read does (its own confidence, under 0.97): a
+    suffix is told only from a text layer. On development sheets a handwritten "Jr" resolved
+    as "Sr" at 0.99+, and another read "Sr" in a signature, matched the father at the son's
+    address."""
     f = line.signer_name_field
     if f is None:
         return 0.0
-    handwritten = f.resolved or (f.name == "signature" and bool(f.alternatives))
-    return min(f.confidence, RESOLVED_NAME_TRUST) if handwritten else f.confidence
+    not_letters = f.resolved or (f.name == "signature" and f.source is Source.OCR)
+    return min(f.confidence, NOT_A_TEXT_LAYER) if not_letters else f.confidence
 
 
 @dataclass(frozen=True, slots=True)

@@ -277,7 +277,7 @@ def decide(ev: Evidence, params: Params, post: Posterior | None = None) -> tuple
     # law makes of the line)
     if (
         ev.choices.says_value
-        or ev.field.name in ("name", "signature")
+        or ev.field.name == "name"
         or all(isinstance(day, dt.date) for day, _ in days)
     ):
         listed = tuple((str(day), round(p, 4)) for day, p in days)
@@ -438,14 +438,9 @@ def resolve_line(
         field, _ = decide(ev, params_for(ev), posts.get(name))
         if name == "signature":
             # The signature's confidence is its ink test's: its text is replaced by the name
-            # only when the name is sure, and the field is not marked resolved (it keeps the
-            # voters the name may be: the matcher does not take it for a text layer's)
+            # only when the name is sure, and the field is not marked resolved.
             sure = field.resolved and field.confidence >= RESOLVED_THRESHOLDS["signature"]
-            field = (
-                replace(ev.field, text=field.text, alternatives=field.alternatives)
-                if sure
-                else ev.field
-            )
+            field = replace(ev.field, text=field.text) if sure else ev.field
         decided[name] = field
     return replace(line, fields=tuple(decided.get(f.name, f) for f in line.fields))
 
