@@ -745,7 +745,11 @@ def count_each_signer_once(judged: list[JudgedLine], citation: str) -> list[Judg
     of the two is whose is a person's call; so does a line whose voter is a candidate of an
     earlier line whose match waits for a person (fresh seed 9898: a voter's second signature
     decided valid while the first, a handwritten name the matcher left to a person, had him
-    among its candidates; truth has the second a duplicate)."""
+    among its candidates; truth has the second a duplicate). A line whose name was read
+    unsure (FIELD_LOW_CONFIDENCE on it) is not proved a duplicate by the voter it was matched
+    to, the likeliest of those its name may be: it waits (fresh seed 9906: "Peggy P
+    Willowmere" resolved at 0.60 as her housemate Bert, who signed an earlier sheet, was
+    decided invalid as his duplicate)."""
     claims = Counter(
         v
         for j in judged
@@ -777,13 +781,18 @@ def count_each_signer_once(judged: list[JudgedLine], citation: str) -> list[Judg
             out.append(j)
             continue
         where = f"sheet {earlier.sheet_number or '?'} line {earlier.line.line_no}"
-        pending = earlier.status is LineStatus.NEEDS_REVIEW
+        # the line's own name read unsure: its voter is the likeliest of several, no proof
+        # (until a person has said whose it is)
+        unsure = j.decision is None and _name_in_doubt(j.findings)
+        pending = earlier.status is LineStatus.NEEDS_REVIEW or unsure
         dup = finding(
             "DUPLICATE_SIGNER",
             Severity.REVIEW if pending else Severity.FATAL,
             citation,
-            f"the same signer also signed on {where}, which is in review: this line counts "
-            "only if that one is rejected"
+            f"the name, read unsure, may be that of the signer of {where}: a person says who"
+            if unsure
+            else f"the same signer also signed on {where}, which is in review: this line "
+            "counts only if that one is rejected"
             if pending and earlier.voter_id
             else f"the signer of {where}, in review, may be this line's: a person says who"
             if pending

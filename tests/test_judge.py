@@ -8,6 +8,7 @@ import pytest
 
 from pipeline.judge import apply_corrections, judge, latest_decisions
 from pipeline.records import (
+    Field,
     LineStatus,
     MatchDecision,
     ReviewAction,
@@ -264,6 +265,39 @@ def test_a_later_signature_waits_while_an_earlier_line_in_review_may_be_its_vote
     }
     report = _run([s1], swapped, {"NY1": b.entry()})
     assert report.lines[0].status is LineStatus.VALID
+
+
+def test_a_name_read_unsure_is_no_proof_of_a_duplicate():
+    """Fresh seed 9906: "Peggy P Willowmere" written by hand, resolved at 0.60 as her
+    housemate Bert (who signed sheet 1, decided valid), was matched to him and decided
+    invalid as his duplicate. A name read unsure gives the likeliest of the voters it may be,
+    not proof of which: the line waits, its duplicate a person's call."""
+    from dataclasses import replace as _replace
+
+    first = b.line(1)
+    unsure = Field(
+        "name",
+        "Ann B Carter",
+        0.6,
+        Source.OCR,
+        resolved=True,
+        alternatives=(("NY1", 0.6), ("NY2", 0.4)),
+    )
+    raw = b.line(2)
+    later = _replace(raw, fields=tuple(unsure if f.name == "name" else f for f in raw.fields))
+    s1 = b.sheet((first, later), n=1)
+    matches = {ln.line_id: b.match(ln.line_id, "NY1") for ln in s1.lines}
+    # (the housemate outside the village: the rules do not find the same whichever it is)
+    register = {"NY1": b.entry("NY1"), "NY2": b.entry("NY2", first_name="ANNA", town_city="ELM")}
+    report = _run([s1], matches, register)
+    one, two = report.lines
+    assert one.status is LineStatus.VALID
+    assert two.status is LineStatus.NEEDS_REVIEW
+    dup = [f for f in two.findings if f.code == "DUPLICATE_SIGNER"]
+    assert dup and dup[0].severity is Severity.REVIEW and "read unsure" in dup[0].message
+    # read surely, the same line is the voter's duplicate
+    report = _run([b.sheet((first, raw), n=1)], matches, register)
+    assert report.lines[1].status is LineStatus.INVALID
 
 
 def test_a_column_not_placed_sends_the_sheet_to_a_person_not_to_a_fatal_finding():
