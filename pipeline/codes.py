@@ -289,7 +289,8 @@ _ENTRIES = (
             L,
             "the voter already signed; the first line not invalid counts (every kind)",
             "9-902",
-            "fatal (review while the first line is in review)",
+            "fatal (review while the first line is in review, or the line's name was read "
+            "unsure)",
         ),
     ),
     _code(
