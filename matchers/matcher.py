@@ -174,8 +174,8 @@ def _name_confidence(line: SignatureLine) -> float:
     Neither a name the closed world read among the voters (`Field.resolved`: its confidence is
     its voter's probability) nor a signature read by OCR (its confidence is the ink test's:
     1.0 for any clear stroke) says how well its letters were read, so both stay under
-    NAME_TRUST_SUFFIX, as a printed name OCR read does (its own confidence, under 0.97): a
-    suffix is told only from a text layer. On development sheets a handwritten "Jr" resolved
+    NAME_TRUST_SUFFIX, as a printed name OCR read all but never reaches it: a suffix is told
+    only from a text layer. On development sheets a handwritten "Jr" resolved
     as "Sr" at 0.99+, and another read "Sr" in a signature, matched the father at the son's
     address."""
     f = line.signer_name_field

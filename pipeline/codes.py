@@ -289,8 +289,7 @@ _ENTRIES = (
             L,
             "the voter already signed; the first line not invalid counts (every kind)",
             "9-902",
-            "fatal (review while the first line is in review, or the line's name was read "
-            "unsure)",
+            "fatal (review while the first line is in review, or the line's name was read unsure)",
         ),
     ),
     _code(

@@ -107,26 +107,27 @@ PARAMS: Mapping[str, Params] = {
 # dates). Fitted on the fonts it was trained on it trusts itself where it has not learnt the writing
 # (held out, dates were once resolved wrong at 0.93-0.98). The temperature stays the lattices' own,
 # 1 (a sheet's dates the recognizer did not see keep their posterior), and "none" 8, the cap. The
-# lattices weighed in full, as until the fourteenth session, the recognizer's weights 0.1 / 0.2 /
-# 0.3 / 0.5 gave -log of the truth's probability 0.59 / 0.46 / 0.43 / 0.47 nats a date, and 86 / 99
-# / 108 / 99 dates at or above the 0.816 threshold; the lattices weighed 0.25 beside the
-# recognizer's 0.3 / 0.4 / 0.5 / 0.6, 0.18 / 0.15 / 0.16 / 0.18 nats and 129 / 137 / 143 / 145, none
-# wrong (the lattices at 0.1 the same within 0.01 nats; at 0.5, 0.19-0.23). Handwriting is where
-# tesseract's reads explain the days worst: weighed in full, they outvote a recognizer that read the
-# date right. 0.25 and 0.5: within 0.01 nats of the best, the likeliest wrong date 0.649 (0.17 under
-# the threshold; 0.70 at 0.4, 0.55 at 0.6). The lattices' costs of a date the recognizer read are
-# counted up to 8 (`Params.lattice_cap`, "none"'s own): where tesseract read the ink as no date at
-# all ("Joo gon" for a witness's 10/08/2026 that the recognizer read exactly) its lattices no longer
-# vote every day down below "none of these", which left the date as read and its sheet held
-# (SHEET_FIELD_LOW_CONFIDENCE). A sheet whose dates the recognizer did not see (its weights missing)
-# is read on the lattices' own calibration, LATTICE_DATE, uncapped. A digit the same as the one
-# before it ("11", "22") costs 0.4 to insert, not 1.5 (`Params.repeat`): tesseract's LSTM, a CTC
-# reader, merges such a pair with no blank between, and a narrow hand leaves none. On the
-# calibration reads (`--fonts calibration --seed 2101`, Breip alone), 5 of 13 dates holding such a
-# pair were explained better as the single digit; over the 17 pairs of a date and its real neighbour
-# written with one digit more or less, the log-likelihood of the truth rose as the cost fell (-10.1
-# at 1.5, -7.4 at 0.4, -7.1 at 0): 0.4, a punctuation mark's, keeps the pair a little dearer than
-# one digit. The recognizer's costs likewise do not tell such a pair from one digit (`merges`).
+# lattices weighed in full, as until the fourteenth session (each at its best temperature, 1 or
+# 1.5), the recognizer's weights 0.1 / 0.2 / 0.3 / 0.5 gave -log of the truth's probability 0.59 /
+# 0.46 / 0.43 / 0.47 nats a date, and 86 / 99 / 108 / 99 dates at or above the 0.816 threshold; the
+# lattices weighed 0.25 beside the recognizer's 0.3 / 0.4 / 0.5 / 0.6, 0.18 / 0.15 / 0.16 / 0.18
+# nats and 129 / 137 / 143 / 145, none wrong (the lattices at 0.1 the same within 0.01 nats; at 0.5,
+# 0.18-0.23). Handwriting is where tesseract's reads explain the days worst: weighed in full, they
+# outvote a recognizer that read the date right. 0.25 and 0.5: within 0.01 nats of the best, the
+# likeliest wrong date 0.649 (0.17 under the threshold; 0.70 at 0.4, 0.55 at 0.6). The lattices'
+# costs of a date the recognizer read are counted up to 8 (`Params.lattice_cap`, "none"'s own):
+# where tesseract read the ink as no date at all ("Joo gon" for a witness's 10/08/2026 that the
+# recognizer read exactly) its lattices no longer vote every day down below "none of these", which
+# left the date as read and its sheet held (SHEET_FIELD_LOW_CONFIDENCE). A sheet whose dates the
+# recognizer did not see (its weights missing) is read on the lattices' own calibration,
+# LATTICE_DATE, uncapped. A digit the same as the one before it ("11", "22") costs 0.4 to insert,
+# not 1.5 (`Params.repeat`): tesseract's LSTM, a CTC reader, merges such a pair with no blank
+# between, and a narrow hand leaves none. On the calibration reads (`--fonts calibration --seed
+# 2101`, Breip alone), 5 of 13 dates holding such a pair were explained better as the single digit;
+# over the 17 pairs of a date and its real neighbour written with one digit more or less, the
+# log-likelihood of the truth rose as the cost fell (-10.1 at 1.5, -7.4 at 0.4, -7.1 at 0): 0.4, a
+# punctuation mark's, keeps the pair a little dearer than one digit. The recognizer's costs likewise
+# do not tell such a pair from one digit (`merges`).
 LATTICE_DATE = Params(insert=1.5, repeat=0.4, temperature=1.0, none=8.0)
 # A ward's or district's number the project's recognizer read too (`[matching] recognizer`; a
 # number only it saw anything in, a "1" tesseract read as nothing, among them): its exact CTC
