@@ -789,14 +789,7 @@ def count_each_signer_once(judged: list[JudgedLine], citation: str) -> list[Judg
             "DUPLICATE_SIGNER",
             Severity.REVIEW if pending else Severity.FATAL,
             citation,
-            f"the name, read unsure, may be that of the signer of {where}: a person says who"
-            if unsure
-            else f"the same signer also signed on {where}, which is in review: this line "
-            "counts only if that one is rejected"
-            if pending and earlier.voter_id
-            else f"the signer of {where}, in review, may be this line's: a person says who"
-            if pending
-            else f"the same signer already signed on {where}",
+            _duplicate_message(where, earlier, unsure=unsure, pending=pending),
             page_id=j.line.page_id,
             line_no=j.line.line_no,
             voter_id=voter,
@@ -809,6 +802,20 @@ def count_each_signer_once(judged: list[JudgedLine], citation: str) -> list[Judg
         first.setdefault(voter, j)
         out.append(j)
     return out
+
+
+def _duplicate_message(where: str, earlier: JudgedLine, *, unsure: bool, pending: bool) -> str:
+    """Why a line is (or may be) the duplicate of the earlier line at `where`."""
+    if unsure:
+        return f"the name, read unsure, may be that of the signer of {where}: a person says who"
+    if pending and earlier.voter_id:
+        return (
+            f"the same signer also signed on {where}, which is in review: this line counts "
+            "only if that one is rejected"
+        )
+    if pending:
+        return f"the signer of {where}, in review, may be this line's: a person says who"
+    return f"the same signer already signed on {where}"
 
 
 def _candidates_in_review(j: JudgedLine) -> tuple[str, ...]:

@@ -267,24 +267,21 @@ def test_a_later_signature_waits_while_an_earlier_line_in_review_may_be_its_vote
     assert report.lines[0].status is LineStatus.VALID
 
 
+def _resolved_name(text: str, *voters: tuple[str, float]) -> Field:
+    """A handwritten name the closed world resolved among `voters` (id, probability), at the
+    likeliest one's probability."""
+    return Field("name", text, voters[0][1], Source.OCR, resolved=True, alternatives=voters)
+
+
 def test_a_name_read_unsure_is_no_proof_of_a_duplicate():
     """Fresh seed 9906: "Peggy P Willowmere" written by hand, resolved at 0.60 as her
     housemate Bert (who signed sheet 1, decided valid), was matched to him and decided
     invalid as his duplicate. A name read unsure gives the likeliest of the voters it may be,
     not proof of which: the line waits, its duplicate a person's call."""
-    from dataclasses import replace as _replace
 
     first = b.line(1)
-    unsure = Field(
-        "name",
-        "Ann B Carter",
-        0.6,
-        Source.OCR,
-        resolved=True,
-        alternatives=(("NY1", 0.6), ("NY2", 0.4)),
-    )
     raw = b.line(2)
-    later = _replace(raw, fields=tuple(unsure if f.name == "name" else f for f in raw.fields))
+    later = raw.replace_field(_resolved_name("Ann B Carter", ("NY1", 0.6), ("NY2", 0.4)))
     s1 = b.sheet((first, later), n=1)
     matches = {ln.line_id: b.match(ln.line_id, "NY1") for ln in s1.lines}
     # (the housemate outside the village: the rules do not find the same whichever it is)
@@ -421,7 +418,6 @@ def test_the_judge_is_given_the_voters_a_line_may_be_one_of():
     """`run.match_signers` hands the judge every voter a line may be one of (a Jr/Sr pair the
     matcher cannot tell apart, a name's alternatives), not only those matched: else the
     other of a pair no line matched is "off the register read" and the line waits."""
-    from pipeline.records import Field
     from pipeline.run import RegisterData, judge_inputs, match_signers
 
     register = {
@@ -429,14 +425,7 @@ def test_the_judge_is_given_the_voters_a_line_may_be_one_of():
         "NYO": b.entry("NYO", first_name="OTTO", last_name="QUILL", house_number="9"),
         "NYA": b.entry("NYA", first_name="OTIS", last_name="QUILL", house_number="9"),
     }
-    name = Field(
-        "name",
-        "Otto Quill",
-        0.8,
-        Source.OCR,
-        resolved=True,
-        alternatives=(("NYO", 0.8), ("NYA", 0.19)),
-    )
+    name = _resolved_name("Otto Quill", ("NYO", 0.8), ("NYA", 0.19))
     pair = b.line(1, name="Nell Thistlewood", signature="Nell Thistlewood")
     unsure = b.line(2, name="Otto Quill", residence="9 Maple Ave").replace_field(name)
     data = RegisterData(register, 5, "test", ())
