@@ -299,3 +299,85 @@ def test_a_ruled_table_in_doubt_yields_to_a_text_table_that_reads_without_doubt(
     assert taken(["Date", "Sign Here", "Address"], ["Date", "Sign Here", "Name", "Address"]) == (
         "rules"  # a ruled table without doubt is taken at once
     )
+
+
+def _title_row(pieces: dict[int, list[tuple[float, float]]]) -> tuple[Any, np.ndarray]:
+    """A grid of three columns (1, 2 and 3 inches wide) at 200 dpi over an empty body row, the
+    title cell of column k inked in the `pieces[k]` spans (inches from the column's left
+    edge): black bars where the title's words would be."""
+    from pipeline.scan.table import Grid
+
+    dpi = 200
+    xs = (100, 300, 700, 1300)
+    ys = (100, 180, 260)
+    ink = np.zeros((400, 1400), np.uint8)
+    for col, spans in pieces.items():
+        for a, b in spans:
+            ink[125:150, xs[col] + int(a * dpi) : xs[col] + int(b * dpi)] = 255
+    return Grid(xs, ys, "rules+projection"), ink
+
+
+def _titles_by_place(rect: Rect, psm: Psm, whitelist: str) -> str:
+    """The fake OCR's answer for a rectangle of `_title_row`'s title row, by where it is."""
+    x, _, w, _ = rect
+    if x + w <= 300:
+        return "Date"
+    if x + w <= 700:
+        return "Residence"
+    if x < 760 and w > 400:  # the third column's cell whole
+        return "Village Election District No."
+    return "Village" if x < 760 else "Election District No."
+
+
+def test_a_title_cell_holding_two_titles_set_apart_is_a_doubt() -> None:
+    # Held-out 1139: a table ruled across only at 200 dpi, the towns written on under
+    # "Election District No." in four rows of five: the columns found at the ink's gaps gave
+    # one column for 'Village' and 'Election District No.', placed as the statute's "Village
+    # Election District No.", and the towns were lost without a word.
+    from pipeline.scan.reader import _header_columns
+
+    engine = FakeEngine(_titles_by_place)
+    grid, ink = _title_row({0: [(0.1, 0.4)], 1: [(0.2, 1.0)], 2: [(0.1, 0.6), (0.75, 2.5)]})
+    columns = _header_columns(grid, ink, engine, 200)  # type: ignore[arg-type]
+    assert columns.kinds == ("date", "residence", "election_district")
+    assert columns.doubts == (
+        "column 3 holds two titles, 'Village' and 'Election District No.': two columns' "
+        "entries may run together in it",
+    )
+    # Held-out 1143: the two titles closer (the cells' padding, 0.095 in), but twice as far
+    # apart as the words of "Election District No." (0.035 and 0.04 in).
+    words = [(0.1, 0.6), (0.695, 1.2), (1.235, 1.8), (1.84, 2.2)]
+    grid, ink = _title_row({0: [(0.1, 0.4)], 1: [(0.2, 1.0)], 2: words})
+    assert len(_header_columns(grid, ink, engine, 200).doubts) == 1  # type: ignore[arg-type]
+    # One title, its words evenly spaced, or set in one piece, is one title.
+    for title in ([(0.1, 0.6), (0.635, 1.2), (1.235, 1.8), (1.84, 2.2)], [(0.1, 2.5)]):
+        grid, ink = _title_row({0: [(0.1, 0.4)], 1: [(0.2, 1.0)], 2: title})
+        assert _header_columns(grid, ink, engine, 200).doubts == ()  # type: ignore[arg-type]
+
+
+def test_a_title_cell_in_two_pieces_one_placing_nothing_is_one_title() -> None:
+    # "Name" and "(Printed)" set far apart: one column's title and its gloss.
+    from pipeline.scan.reader import _header_columns
+
+    def answer(rect: Rect, psm: Psm, whitelist: str) -> str:
+        text = _titles_by_place(rect, psm, whitelist)
+        return {"Village": "Name", "Election District No.": "(Printed)"}.get(text, text)
+
+    grid, ink = _title_row({0: [(0.1, 0.4)], 1: [(0.2, 1.0)], 2: [(0.1, 0.6), (0.75, 2.5)]})
+    columns = _header_columns(grid, ink, FakeEngine(answer), 200)  # type: ignore[arg-type]
+    assert columns.doubts == ()
+
+
+def test_the_start_of_the_next_columns_title_cut_into_a_cell_is_no_second_title() -> None:
+    # Held-out 1123, 1139: 'Village Elec' | 'ion District No', a boundary through the next
+    # title's word ('Elec' given back to it by `titles._recut`): the district is that column's.
+    from pipeline.scan.reader import _titles_set_apart
+    from pipeline.scan.titles import Columns
+
+    grid, ink = _title_row({0: [(0.1, 0.4)], 1: [(0.2, 1.0)], 2: [(0.1, 0.6), (0.75, 1.1)]})
+    engine = FakeEngine(_titles_by_place)
+    titles = ("Date", "Election District No", "Village")
+    cut = Columns(("date", "election_district", "town"), titles)
+    assert _titles_set_apart(grid, 2, ink, engine, 200, cut) is None  # type: ignore[arg-type]
+    merged = Columns(("date", "residence", "election_district"), titles)
+    assert _titles_set_apart(grid, 2, ink, engine, 200, merged) is not None  # type: ignore[arg-type]

@@ -71,6 +71,7 @@ from .blocks import (
     inked_lines,
     line_pieces,
     read_lines,
+    runs_of,
     text_lines,
     touching_parts,
     without_specks,
@@ -330,7 +331,8 @@ def _ink_rect(ink: np.ndarray, x0: int, y0: int, x1: int, y1: int, dpi: float) -
 def _header_columns(grid: Grid, layout_ink: np.ndarray, engine: OcrEngine, dpi: float) -> Columns:
     """The columns placed by their titles (`titles.place_columns`); an unplaced column that
     holds writing is typed by a few of its cells (`titles.kind_of_content`) when the titles
-    placed others (a table of something else is not read cell by cell)."""
+    placed others (a table of something else is not read cell by cell). A placed column whose
+    title cell holds two titles set apart is a doubt (`_titles_set_apart`)."""
     titles = []
     for col in range(len(grid.xs) - 1):
         x0, y0, x1, y1 = _inset(grid, 0, col, dpi)
@@ -348,7 +350,12 @@ def _header_columns(grid: Grid, layout_ink: np.ndarray, engine: OcrEngine, dpi: 
     columns = place_columns(titles)
     if sum(k is not None for k in columns.kinds) < 2:
         return columns
-    untitled = []
+    doubts = [
+        doubt
+        for col, kind in enumerate(columns.kinds)
+        if kind is not None
+        and (doubt := _titles_set_apart(grid, col, layout_ink, engine, dpi, columns)) is not None
+    ]
     for col, kind in enumerate(columns.kinds):
         if kind is not None:
             continue
@@ -358,8 +365,63 @@ def _header_columns(grid: Grid, layout_ink: np.ndarray, engine: OcrEngine, dpi: 
             and not titles[col].strip()
             and _inked(grid, col, layout_ink, dpi)
         ):
-            untitled.append(f"column {col + 1} has writing but no title that could be read")
-    return replace(columns, doubts=columns.doubts + tuple(untitled))
+            doubts.append(f"column {col + 1} has writing but no title that could be read")
+    return replace(columns, doubts=columns.doubts + tuple(doubts))
+
+
+# Two titles set side by side in one column's title cell stand this far apart (inches) at least,
+# and twice as far as any two words of the cell (a title's word space is 0.03-0.045 in; the
+# cells' padding between two titles twice that or more). Letters closer than WORD_JOIN_IN are
+# one word.
+TITLES_APART_IN = 0.07
+WORD_JOIN_IN = 0.025
+
+
+def _titles_set_apart(
+    grid: Grid, col: int, ink: np.ndarray, engine: OcrEngine, dpi: float, columns: Columns
+) -> str | None:
+    """A doubt when one column's title cell holds two titles: its words parted where a gap
+    stands out (TITLES_APART_IN wide at least, twice any other gap between its words), and
+    two of the parts, each read alone, placing columns of different kinds that no other
+    column of `columns` places. Two columns were then taken for one, their entries run
+    together in its cells, and the title may read as one the vocabulary knows (held-out 1139
+    and 1143: tables ruled across only, 200 dpi, whose towns ran on under "Election District
+    No." in most rows, so no clear stretch parted 'Village' from it; the column was read as
+    the statute's "Village Election District No." and the towns were lost without a word).
+    The start of the next title's word cut off into the cell is none ('Village Elec' |
+    'ion District No': the district is the next column's, `titles._recut`). A title over two
+    lines is read as one: its lines' words overlap."""
+    x0, y0, x1, y1 = _inset(grid, 0, col, dpi)
+    cell = without_specks(ink[y0:y1, x0:x1], dpi)
+    words = runs_of(np.count_nonzero(cell, axis=0) > 0, dpi * WORD_JOIN_IN)
+    gaps = [b - a for (_, a), (b, _) in zip(words, words[1:], strict=False)]
+    cuts = [
+        k
+        for k, gap in enumerate(gaps)
+        if gap >= dpi * TITLES_APART_IN and all(gap >= 2 * g for j, g in enumerate(gaps) if j != k)
+    ]
+    if not cuts:
+        return None
+    others = {kind for k, kind in enumerate(columns.kinds) if k != col}
+    read: dict[str, str] = {}
+    edges = [0, *(k + 1 for k in cuts), len(words)]
+    for first, stop in zip(edges, edges[1:], strict=False):
+        a, b = words[first][0], words[stop - 1][1]
+        found = measure_ink(cell[:, a:b], dpi)
+        if not found.present or found.bbox is None:
+            continue
+        rect = cells.ink_rect((x0 + a, y0, x0 + b, y1), found.bbox, dpi)
+        text = engine.read(rect, Psm.SINGLE_LINE).text
+        kind = map_title(text)
+        if kind is not None and kind not in others:
+            read.setdefault(kind, " ".join(text.split()))
+    if len(read) < 2:
+        return None
+    return (
+        f"column {col + 1} holds two titles, "
+        + " and ".join(repr(t) for t in read.values())
+        + ": two columns' entries may run together in it"
+    )
 
 
 def _inked(grid: Grid, col: int, ink: np.ndarray, dpi: float) -> bool:
