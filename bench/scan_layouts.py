@@ -26,6 +26,7 @@ every page is read and compared with its truth:
   other (`pipeline.closedworld.sheetno`, as `pipeline.run` does); of the flagged, those
   whose number another sheet of the case bears too (a duplicate the corpus plants: the
   number is neither sheet's for sure, and the numbering rule sends both to a person anyway);
+  read right, flagged or not: the number the page prints is the one read, however sure;
 - columns: sheets whose columns gave every field truth has, or that the reader flagged
   (`layout_doubts`); silent: a field truth has that the reader gave no column and no doubt
   (a town column whose town no residence read has counts: its street column gives the field);
@@ -157,8 +158,10 @@ def _score(c: Counter, sheet, t: dict, rules: str | None = None) -> None:  # typ
     if got is not None and sheet.sheet_number_value == n and n is not None:
         c["number_right"] += got.confidence >= threshold_for("sheet_number")
         c["number_flagged"] += got.confidence < threshold_for("sheet_number")
+        c["number_read"] += 1
     elif n is None and got is None:
         c["number_right"] += 1
+        c["number_read"] += 1
     elif got is None or got.confidence < threshold_for("sheet_number"):
         c["number_flagged"] += 1
     else:
@@ -219,6 +222,7 @@ def report(parts: dict[str, Counter]) -> None:
         ),
         ("rows doubted needlessly", lambda c: str(c["rows_doubted_needlessly"])),
         ("sheet no. right", lambda c: _pct(c["number_right"], c["sheets"])),
+        ("  read right, flagged or not", lambda c: _pct(c["number_read"], c["sheets"])),
         ("sheet no. flagged", lambda c: str(c["number_flagged"])),
         ("  of them, numbers two sheets bear", lambda c: str(c["number_flagged_shared"])),
         ("sheet no. wrong, unflagged", lambda c: str(c["number_wrong"])),
