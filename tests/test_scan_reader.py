@@ -14,7 +14,14 @@ from pipeline.records import PageKind, PageRef, Source
 from pipeline.scan.context import ReadContext
 from pipeline.scan.engine import DIGITS, Psm, Rect
 from pipeline.scan.metrics import compare_to_truth
-from pipeline.scan.reader import SIGNED_PLACEHOLDER, read_scan
+from pipeline.scan.reader import (
+    SIGNED_PLACEHOLDER,
+    _header_columns,
+    _titles_set_apart,
+    read_scan,
+)
+from pipeline.scan.table import Grid
+from pipeline.scan.titles import Columns
 from synth.degrade import Degrade, degrade, rasterize_pdf
 from synth.sheets import COLUMNS, MARGIN
 from tests.fakes import CrashingEngine, FakeEngine, reading
@@ -264,7 +271,6 @@ def test_a_ruled_table_in_doubt_yields_to_a_text_table_that_reads_without_doubt(
     # ruled one (dev 1123: a ruled table's title cut through, its text table 10 rows of 12).
     from pipeline.scan import reader
     from pipeline.scan.clean import Cleaned
-    from pipeline.scan.table import Grid
     from pipeline.scan.titles import place_columns
 
     page = np.zeros((40, 40), np.uint8)
@@ -301,12 +307,10 @@ def test_a_ruled_table_in_doubt_yields_to_a_text_table_that_reads_without_doubt(
     )
 
 
-def _title_row(pieces: dict[int, list[tuple[float, float]]]) -> tuple[Any, np.ndarray]:
+def _title_row(pieces: dict[int, list[tuple[float, float]]]) -> tuple[Grid, np.ndarray]:
     """A grid of three columns (1, 2 and 3 inches wide) at 200 dpi over an empty body row, the
     title cell of column k inked in the `pieces[k]` spans (inches from the column's left
     edge): black bars where the title's words would be."""
-    from pipeline.scan.table import Grid
-
     dpi = 200
     xs = (100, 300, 700, 1300)
     ys = (100, 180, 260)
@@ -334,8 +338,6 @@ def test_a_title_cell_holding_two_titles_set_apart_is_a_doubt() -> None:
     # "Election District No." in four rows of five: the columns found at the ink's gaps gave
     # one column for 'Village' and 'Election District No.', placed as the statute's "Village
     # Election District No.", and the towns were lost without a word.
-    from pipeline.scan.reader import _header_columns
-
     engine = FakeEngine(_titles_by_place)
     grid, ink = _title_row({0: [(0.1, 0.4)], 1: [(0.2, 1.0)], 2: [(0.1, 0.6), (0.75, 2.5)]})
     columns = _header_columns(grid, ink, engine, 200)  # type: ignore[arg-type]
@@ -357,8 +359,6 @@ def test_a_title_cell_holding_two_titles_set_apart_is_a_doubt() -> None:
 
 def test_a_title_cell_in_two_pieces_one_placing_nothing_is_one_title() -> None:
     # "Name" and "(Printed)" set far apart: one column's title and its gloss.
-    from pipeline.scan.reader import _header_columns
-
     def answer(rect: Rect, psm: Psm, whitelist: str) -> str:
         text = _titles_by_place(rect, psm, whitelist)
         return {"Village": "Name", "Election District No.": "(Printed)"}.get(text, text)
@@ -371,9 +371,6 @@ def test_a_title_cell_in_two_pieces_one_placing_nothing_is_one_title() -> None:
 def test_the_start_of_the_next_columns_title_cut_into_a_cell_is_no_second_title() -> None:
     # Held-out 1123, 1139: 'Village Elec' | 'ion District No', a boundary through the next
     # title's word ('Elec' given back to it by `titles._recut`): the district is that column's.
-    from pipeline.scan.reader import _titles_set_apart
-    from pipeline.scan.titles import Columns
-
     grid, ink = _title_row({0: [(0.1, 0.4)], 1: [(0.2, 1.0)], 2: [(0.1, 0.6), (0.75, 1.1)]})
     engine = FakeEngine(_titles_by_place)
     titles = ("Date", "Election District No", "Village")
