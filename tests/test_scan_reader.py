@@ -260,6 +260,56 @@ def test_rows_whose_rules_are_too_faint_are_found_on_the_fainter_rules() -> None
     assert [line.blank for line in faint.lines] == [t["blank"] for t in TRUTH["sheets"][0]["lines"]]
 
 
+def _numbered_sheet(path: Path, last: str, last_rules: bool) -> None:
+    """A one-page sheet whose table has a line-number column and 6 rows, the sixth numbered
+    `last`, drawn without its rules unless `last_rules` (a dash-dot rule a scan left too faint
+    to be found, held-out 1123 and 1133). Synthetic, no real person's data."""
+    from reportlab.lib.pagesizes import letter
+    from reportlab.pdfgen.canvas import Canvas
+
+    canvas = Canvas(str(path), pagesize=letter)
+    canvas.setFont("Helvetica-Bold", 14)
+    canvas.drawString(150, 740, "PETITION FOR A PERMISSIVE REFERENDUM")
+    xs, top, row = (60, 110, 210, 400, 560), 690, 36
+    canvas.setFont("Helvetica-Bold", 9)
+    for x, title in zip(xs, ("No.", "Date of Signature", "Signature", "Residence"), strict=False):
+        canvas.drawString(x + 6, top - 16, title)
+    canvas.setFont("Helvetica", 10)
+    for k in range(1, 7):
+        canvas.drawString(xs[0] + 6, top - 28 - (k - 0.5) * row, last if k == 6 else f"{k}.")
+    drawn = 6 if last_rules else 5
+    foot = top - 24 - drawn * row
+    for y in (top, top - 24, *(top - 24 - k * row for k in range(1, drawn + 1))):
+        canvas.line(xs[0], y, xs[-1], y)
+    for x in xs:
+        canvas.line(x, top, x, foot)
+    canvas.setFont("Helvetica", 10)
+    canvas.drawString(60, foot - row - 40, "Statement of Witness:")
+    canvas.drawString(60, foot - row - 56, "I, Flora Ashgrove state: I am over the age of eighteen")
+    canvas.save()
+
+
+@pytest.mark.tesseract
+@pytest.mark.parametrize(
+    ("last", "rules", "rows", "doubted"),
+    [
+        ("6.", True, 6, False),  # every rule printed: the table whole
+        ("6.", False, 6, False),  # its last rules lost, "6." below: the row is the table's
+        ("9.", False, 5, True),  # a number not the next one: no row added, a doubt
+    ],
+)
+def test_a_row_numbered_below_the_last_rule_found_is_the_tables(
+    tmp_path: Path, last: str, rules: bool, rows: int, doubted: bool
+) -> None:
+    pdf = tmp_path / "sheet.pdf"
+    _numbered_sheet(pdf, last, rules)
+    dpi = 200.0
+    sheet = read_scan(rasterize_pdf(pdf, dpi)[0], dpi, _ref("sheet.pdf"), ReadContext())
+    assert sheet.columns == ("date", "signature", "residence")
+    assert len(sheet.lines) == rows and all(line.blank for line in sheet.lines)
+    assert any("below the last row found" in d for d in sheet.layout_doubts) is doubted
+
+
 def test_a_ruled_table_in_doubt_yields_to_a_text_table_that_reads_without_doubt(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

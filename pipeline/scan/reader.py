@@ -99,7 +99,7 @@ from .engine import (
 from .images import load_page_image
 from .ink import measure_ink
 from .layer import LayerWord, layer_words, on_cleaned_page
-from .sheetno import Caption, NumberRead, find_captions, number_text, read_number
+from .sheetno import Caption, NumberRead, find_captions, level_runs, number_text, read_number
 from .table import (
     DASH_GAP_IN,
     RULE_BAND_IN,
@@ -1644,6 +1644,79 @@ def _on_fainter_rules(
     return None
 
 
+# A row added below the last found (`_numbered_rows_below`) ends at a rule across the table
+# this near (in rows) to a row's height below its top, or a row's height below it.
+RULE_NEAR_ROWS = 0.25
+
+
+def _numbered_rows_below(
+    layout: _Layout, engine: OcrEngine, dpi: float, statements: tuple[Statement, ...]
+) -> _Layout | None:
+    """The table with the rows below its last row found that the line-number column numbers:
+    a row a row's height below (down to a rule across the table near there, else a row's
+    height) is added while its line number reads surely as the next (`_line_number_in`), for
+    a table whose last rules the scan left too faint to be found (held-out 1123 and 1133: a
+    dash-dot rule under the last row, its number 10 or 11 printed beside it). Taken only when
+    rows were added and the page then says nothing against the table's rows (`_row_doubts`);
+    otherwise None, and the first reading stands with its doubts."""
+    grid = layout.grid
+    assert grid is not None
+    if (
+        LINE_NO not in layout.columns.kinds
+        or not isinstance(engine, ImageOcrEngine)
+        or len(grid.ys) < 3
+        or layout.statement_at is not None
+    ):
+        return None
+    col = layout.columns.kinds.index(LINE_NO)
+    pitch = float(np.median(np.diff(grid.ys[1:])))
+    horiz = layout.rules[0]
+    left, right = grid.xs[0], grid.xs[-1]
+    across = np.flatnonzero(np.count_nonzero(horiz[:, left:right], axis=1) * 2 >= right - left)
+    ys = list(grid.ys)
+    while True:
+        end = ys[-1]
+        near = across[np.abs(across - (end + pitch)) <= pitch * RULE_NEAR_ROWS]
+        foot = int(near[np.argmin(np.abs(near - (end + pitch)))]) if near.size else None
+        foot = foot if foot is not None else end + int(round(pitch))
+        if foot > horiz.shape[0]:
+            break
+        read = _line_number_in(layout, engine, dpi, (grid.xs[col], end, grid.xs[col + 1], foot))
+        if read is None or read != len(ys) - 1:
+            break
+        ys.append(foot)
+    if len(ys) == len(grid.ys):
+        return None
+    extended = replace(layout, grid=replace(grid, ys=tuple(ys)))
+    return None if _row_doubts(extended, engine, dpi, statements) else extended
+
+
+def _line_number_in(
+    layout: _Layout, engine: ImageOcrEngine, dpi: float, cell: tuple[int, int, int, int]
+) -> int | None:
+    """The number printed in a line-number cell (x0, y0, x1, y1) found by no rule, when read
+    NUMBER_SURE at least; else None. Only the number's ink is read: the cell's unfound rules
+    (the column's dotted rules at its edges, a faint rule across at its foot) are left out,
+    as a sheet number's blank's rule is (`sheetno.level_runs`)."""
+    x0, y0, x1, y1 = cell
+    band = max(2, int(dpi * CELL_INSET_IN * 1.25))
+    x0, y0, x1, y1 = x0 + band, y0 + band, x1 - band, y1 - band
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return None
+    strokes = layout.ink[y0:y1, x0:x1].copy()
+    strokes[level_runs(layout.ink[y0:y1], x0, x1, dpi)] = 0
+    found = measure_ink(strokes, dpi)
+    if not found.present or found.bbox is None:
+        return None
+    crop = layout.ocr_gray[y0:y1, x0:x1].copy()
+    crop[strokes == 0] = 255
+    ix0, iy0, ix1, iy1 = found.bbox
+    image = np.pad(crop[iy0:iy1, ix0:ix1], cells.PAD_PX, constant_values=255)
+    read = engine.read_image(image, dpi, Psm.SINGLE_LINE, DIGITS + ".")
+    text = read.text.strip().rstrip(".")
+    return int(text) if text.isdigit() and read.confidence >= NUMBER_SURE else None
+
+
 def read_scan(
     gray: np.ndarray,
     dpi: float,
@@ -1664,9 +1737,11 @@ def read_scan(
     if grid is not None and _good(layout):
         rows_doubted = _row_doubts(layout, engine, dpi, context.statements)
         if rows_doubted:
-            fainter = _on_fainter_rules(layout, engine, dpi, context.statements)
-            if fainter is not None and fainter.grid is not None:
-                layout, grid, rows_doubted = fainter, fainter.grid, []
+            found = _on_fainter_rules(
+                layout, engine, dpi, context.statements
+            ) or _numbered_rows_below(layout, engine, dpi, context.statements)
+            if found is not None and found.grid is not None:
+                layout, grid, rows_doubted = found, found.grid, []
         lines = _read_rows(layout, ref, engine, dpi, context.crops_dir)
         columns = layout.columns.fields
         doubts = [*layout.columns.doubts, *rows_doubted]
