@@ -397,3 +397,33 @@ def test_a_digit_s_bar_at_the_rect_s_edge_is_no_printed_rule() -> None:
     band[48:50, 10:110] = 255  # a blank's rule, running on past the rect's edges
     rule = level_runs(band, 52, 62, dpi)  # a rect 10 px wide
     assert rule[48:50].all() and not rule[17:42].any()
+
+
+def test_a_value_a_sheet_was_read_as_before_the_case_read_it_otherwise_is_no_ones() -> None:
+    # fresh held-out 1147: two sheets printed 5; the first read "5" but its reads lean to 4
+    # (taken for 4, beside the 4: flagged), the second read 5 hesitantly, which the stack's
+    # order alone would make sure. Which sheet is the 5 the case cannot say: neither is sure,
+    # so the second's lines are not decided with a duplicate hidden
+    four = _number((_digit(("4", 0.9), ("5", 0.05)),))
+    read_five = _number((_digit(("4", 0.9), ("5", 0.3)),), conf=0.68, text="5")
+    five = _number((_digit(("5", 0.9), ("6", 0.05)),))
+    fields = [*(_clear(n) for n in (1, 2, 3)), four, read_five, five, _clear(6), _clear(7)]
+    got = resolve_numbers(fields)
+    assert [f.text for f in got[3:6] if f] == ["Sheet No. 4", "Sheet No. 4", "Sheet No. 5"]
+    assert all(f is not None and f.confidence < SURE for f in got[3:6])
+    # the same second sheet where no sheet was read as 5 stays sure
+    alone = resolve_numbers(
+        [
+            *fields[:4],
+            _number(
+                (
+                    _digit(
+                        ("4", 0.9),
+                    ),
+                ),
+                conf=0.68,
+            ),
+            *fields[5:],
+        ]
+    )
+    assert alone[5] is not None and alone[5].confidence >= SURE

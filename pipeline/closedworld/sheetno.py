@@ -33,7 +33,8 @@ only among those the sheet's own reads give at least SWITCH_FLOOR; otherwise the
 keeps its own reading at its (low) confidence and goes to a person, and
 `rules.common.check_sheet_numbers` reports the duplicate or the gap (REVIEW, NOTE). A value
 two sheets end up read as is no resolved sheet's for sure (SHARED_CAP): which of the two it
-is the case cannot say (a written 8 both readers take for a 9, beside the 9).
+is the case cannot say (a written 8 both readers take for a 9, beside the 9); nor is a value
+a sheet was read as before the case's evidence read it as another.
 
 A number given a value becomes `resolved` with the value's probability as its confidence;
 the review threshold (`rules.reading.FIELD_THRESHOLDS["sheet_number"]`) decides the rest.
@@ -44,6 +45,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -269,10 +271,21 @@ def resolve_numbers(fields: Sequence[Field | None], order: bool = True) -> list[
         out[k] = replace(field, text=text, confidence=conf, resolved=True)
     # a value two sheets are read as is no resolved sheet's for sure: either may be the other
     # number (a written 8 that reads as a 9 beside the 9), and which one the case's evidence
-    # cannot say. They go to a person, as read (the numbering rule reports the duplicate)
-    held = [_value(f) for f in out]
+    # cannot say. They go to a person, as read (the numbering rule reports the duplicate).
+    # So is the value a sheet was read as when the case's evidence read it as another, not
+    # surely: fresh held-out 1147, two sheets printed 5, the first read "5" at 0.68 and taken
+    # for 4 at 0.03 (its reads and the recognizer's leaning to 4), the second then read 5 at
+    # 1.0 by the stack's order, its lines decided with the duplicate hidden. (A sheet the
+    # evidence reads as another value surely no longer says its first reading: dev 1103, a
+    # "5" read 3 at 1.0 beside the real 5.)
+    claimed = Counter(_value(f) for f in out)
+    for k in ocr:
+        read_as, now = _value(fields[k]), out[k]
+        unsure = now is not None and now.confidence < threshold_for("sheet_number")
+        if unsure and read_as is not None and read_as != _value(now):
+            claimed[read_as] += 1
     for k in ocr:
         f = out[k]
-        if f is not None and f.resolved and k not in stands and held.count(_value(f)) > 1:
+        if f is not None and f.resolved and k not in stands and claimed[_value(f)] > 1:
             out[k] = replace(f, confidence=min(f.confidence, SHARED_CAP))
     return out
