@@ -701,3 +701,44 @@ def test_a_lattice_weight_scales_the_lattices_costs_and_not_the_forms_own() -> N
     extra = [1.0, 0.5, 0.0]  # a form's own cost (a less usual way of writing it) is not weighed
     with_extra = value_costs((lat,), forms, owner, Params(lattice_weight=0.25), extra)
     assert with_extra[1] == pytest.approx(light[1] + np.array([extra[int(k)] for k in light[2]]))
+
+
+def _sure(read: str, seen: Lattice) -> Field:
+    """A residence tesseract read at 0.96 (above its threshold), its lattices kept."""
+    return Field("residence", read, 0.96, Source.OCR, None, (seen,))
+
+
+def test_a_sure_residence_the_register_lacks_is_read_among_its_addresses(world) -> None:  # type: ignore[no-untyped-def]
+    """A residence read surely that writes no address of the town's: a misread whose lattices
+    explain a register address nearly as well as the read ("Orchvrd", the "a" a close second)
+    is that address, surely; an address the register lacks read plainly ("201 Mill St", where
+    the register has 12 and 14) stays as written, not moved onto a neighbour; one the register
+    has is left alone."""
+    _, w = world
+    misread = _sure("48 Orchvrd Ln", lattice("48 Orchard Ln", 0.95, {7: "v"}))
+    got = resolve_line(_line(misread), w).get("residence")
+    assert got.text == "48 Orchard Ln" and got.resolved
+    assert got.confidence >= RESOLVED_THRESHOLDS["residence"]
+    unregistered = _sure("201 Mill St", lattice("201 Mill St", 0.95))
+    assert resolve_line(_line(unregistered), w).get("residence") == unregistered
+    on_register = _sure("12 Mill St", lattice("12 Mill St", 0.95))
+    assert resolve_line(_line(on_register), w).get("residence") == on_register
+
+
+def test_a_sure_residences_none_of_these_costs_the_read_and_the_towns_size() -> None:
+    """ "None of these" for a residence read surely: the read's own cost under its lattices and
+    log(N * OFF_REGISTER_PER_ADDRESS), so an address beats the read by the same margin in a
+    town of 40 addresses and of 4,000."""
+    from pipeline.closedworld.resolve import OFF_REGISTER_PER_ADDRESS, sure_residence_params
+
+    seen = lattice("153 Mill St", 0.95, {2: "5"})  # read "155", the "3" a close second
+    field = _sure("155 Mill St", seen)
+    own = float(value_costs((seen,), ["155 Mill St"], [0], PARAMS["residence"])[1][0])
+    for n in (40, 4000):
+        params = sure_residence_params(field, n)
+        assert params.none == pytest.approx(own + math.log(n * OFF_REGISTER_PER_ADDRESS))
+        # the register's 153, a close second at the third digit, against "none of these"
+        cost = value_costs((seen,), ["153 Mill St"], [0], params)[1]
+        post = posterior(np.full(n, 50.0), None, params)  # n addresses far from the read
+        near = posterior(np.concatenate([cost, np.full(n - 1, 50.0)]), None, params)
+        assert post.none > 0.99 and near.ranked[0][1] >= RESOLVED_THRESHOLDS["residence"]

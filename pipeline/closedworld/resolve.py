@@ -32,7 +32,7 @@ from rapidfuzz import process as rf_process
 from ..case import CaseConfig
 from ..dates import parse_written_date
 from ..records import Field, RegisterEntry, Sheet, SignatureLine, Source
-from ..rules.reading import RESOLVED_THRESHOLDS
+from ..rules.reading import RESOLVED_THRESHOLDS, threshold_for
 from .score import (
     Params,
     Posterior,
@@ -166,11 +166,15 @@ class World:
     by_address: Mapping[str, tuple[int, ...]]  # address (casefolded) -> indexes into voters
     day_index: Mapping[dt.date, int]  # a day -> its value index in dates
     reference: dt.date  # the day a two-digit or missing year is read near (the filing)
+    address_forms: frozenset[str] = frozenset()  # every way the addresses are written, folded
 
 
 def params_for(ev: Evidence) -> Params:
     """The calibration of one field's evidence: its kind's (a signature's: the name's), its
-    "none of these" cost grown with the doubt of what was read (`score.for_reading`)."""
+    "none of these" cost grown with the doubt of what was read (`score.for_reading`); a
+    residence read surely, what the read itself costs (`sure_residence_params`)."""
+    if _read_surely(ev.field):
+        return sure_residence_params(ev.field, len(ev.cost))
     name = "name" if ev.field.name == "signature" else ev.field.name
     if ev.seen and name in RECOGNIZED_NUMBERS:
         return for_reading(RECOGNIZED_NUMBERS[name], ev.field.lattices)
@@ -189,16 +193,18 @@ def world_of(case: CaseConfig, entries: Sequence[RegisterEntry]) -> World:
         by_address.setdefault(" ".join(e.address.split()).casefold(), []).append(k)
     place = case.municipality
     dates = date_choices(case)
+    addresses = address_choices(voters)
     return World(
         dates,
         district_choices(place.wards, voters, ward=True),
         district_choices(place.election_districts, voters, ward=False),
-        address_choices(voters),
+        addresses,
         voters,
         names_of(voters),
         {a: tuple(v) for a, v in by_address.items()},
         {d: k for k, d in enumerate(dates.values)},  # type: ignore[misc]
         case.dates.filed,
+        frozenset(" ".join(f.split()) for f in addresses.folded),
     )
 
 
@@ -287,7 +293,57 @@ def decide(ev: Evidence, params: Params, post: Posterior | None = None) -> tuple
 
 
 def _unsure(f: Field | None) -> bool:
-    return f is not None and f.source is Source.OCR and bool(f.lattices) and not f.resolved
+    return (
+        f is not None
+        and f.source is Source.OCR
+        and bool(f.lattices)
+        and not f.resolved
+        and not _read_surely(f)
+    )
+
+
+def _read_surely(f: Field) -> bool:
+    """A residence tesseract read at or above its threshold, its lattices kept
+    (`scan.reader._read_cell`): read in the closed world only when it writes none of the
+    town's addresses (`_off_register`), "none of these" then costing what the read itself
+    does (`sure_residence_params`)."""
+    return (
+        f.name == "residence"
+        and f.source is Source.OCR
+        and bool(f.lattices)
+        and not f.resolved
+        and f.confidence >= threshold_for("residence")
+    )
+
+
+def _off_register(f: Field, world: World) -> bool:
+    return " ".join(f.text.split()).casefold() not in world.address_forms
+
+
+# A residence read surely that writes none of the town's addresses is a sure misread ("S2
+# Birch Rd" for 52, "155 Mill St" for 153) or the address of a signer the register lacks, read
+# right ("246 Maple Ave" where the register has 86). Its "none of these" is not PARAMS' 14 nats
+# (calibrated on unsure reads: it moved such right reads onto register addresses at 0.997),
+# but what the read itself costs under its lattices, plus log(N * OFF_REGISTER_PER_ADDRESS)
+# for N addresses scored: an address the register has is one of N, a string an off-register
+# address writes is one of about OFF_REGISTER_PER_ADDRESS times as many (the house numbers a
+# street could have, beside the ones its voters live at). An address then beats the read by
+# log(19 * 5) = 4.6 nats less what the lattices charge it beyond the read, whatever the
+# town's size: decided (0.949) when it costs 1.6 nats more at most, to a person up to 4.6,
+# the read kept beyond. Chosen between the bounds the development reads set (`bench/
+# handwriting.py`'s development fonts, seed 9930, 8 cases: no sure read off the register; seed
+# 9920's: "155 Mill St" for 153 at 0.48 nats, decided at 1.6 or more; the printed part, seed
+# 9931: "246 Maple Ave" read right at 6.2 nats, kept at 26 or less), not fitted.
+OFF_REGISTER_PER_ADDRESS = 5.0
+
+
+def sure_residence_params(f: Field, n: int) -> Params:
+    """The calibration of a residence read surely (`_read_surely`) among `n` addresses:
+    PARAMS' with "none of these" at the read's own cost under its lattices and
+    log(n * OFF_REGISTER_PER_ADDRESS)."""
+    params = PARAMS["residence"]
+    _, own, _ = value_costs(f.lattices, [f.text], [0], params)
+    return replace(params, none=float(own[0]) + math.log(max(1, n) * OFF_REGISTER_PER_ADDRESS))
 
 
 def _seen_only(f: Field | None) -> bool:
@@ -321,7 +377,8 @@ def line_evidence(
         out["date"] = date
     address_p: dict[str, float] = {}
     residence = fields.get("residence")
-    if residence is not None and _unsure(residence):
+    sure_off = residence is not None and _read_surely(residence) and _off_register(residence, world)
+    if residence is not None and (_unsure(residence) or sure_off):
         forms = _shortlist(world.addresses, residence.text, ADDRESS_SHORTLIST)
         ev = out["residence"] = evidence(residence, world.addresses, forms, PARAMS["residence"])
         post = posterior(ev.cost, None, params_for(ev))

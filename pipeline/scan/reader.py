@@ -777,8 +777,10 @@ def _read_cell(
             seen if text else (),
         )
     conf = conf if text else 0.0  # ink that reads as nothing: unreadable
-    # What tesseract saw is kept for the closed-world stage when the reading is unsure.
-    lattices = seen if conf < threshold_for(name) else ()
+    # What tesseract saw is kept for the closed-world stage when the reading is unsure, and
+    # for a residence however sure (one that writes no address of the town's is checked
+    # against them: `closedworld.resolve._read_surely`).
+    lattices = seen if conf < threshold_for(name) or name == "residence" else ()
     # and what the project's recognizer sees of it: of a ward's or district's number even
     # when tesseract saw nothing in its ink (a lone stroke, a "1", it often reads as nothing)
     unsure = bool(lattices) or (name in cells.DIGIT_FIELDS and conf < threshold_for(name))
