@@ -166,7 +166,7 @@ class World:
     by_address: Mapping[str, tuple[int, ...]]  # address (casefolded) -> indexes into voters
     day_index: Mapping[dt.date, int]  # a day -> its value index in dates
     reference: dt.date  # the day a two-digit or missing year is read near (the filing)
-    address_forms: frozenset[str] = frozenset()  # every way the addresses are written, folded
+    address_forms: frozenset[str]  # every way the addresses are written, folded
 
 
 def params_for(ev: Evidence) -> Params:

@@ -34,7 +34,7 @@ keeps its own reading at its (low) confidence and goes to a person, and
 `rules.common.check_sheet_numbers` reports the duplicate or the gap (REVIEW, NOTE). A value
 two sheets end up read as is no resolved sheet's for sure (SHARED_CAP): which of the two it
 is the case cannot say (a written 8 both readers take for a 9, beside the 9); nor is a value
-a sheet was read as before the case's evidence read it as another.
+a sheet was read as when the case's evidence read it, unsurely, as another.
 
 A number given a value becomes `resolved` with the value's probability as its confidence;
 the review threshold (`rules.reading.FIELD_THRESHOLDS["sheet_number"]`) decides the rest.

@@ -1679,8 +1679,10 @@ def _numbered_rows_below(
     while True:
         end = ys[-1]
         near = across[np.abs(across - (end + pitch)) <= pitch * RULE_NEAR_ROWS]
-        foot = int(near[np.argmin(np.abs(near - (end + pitch)))]) if near.size else None
-        foot = foot if foot is not None else end + int(round(pitch))
+        if near.size:
+            foot = int(near[np.argmin(np.abs(near - (end + pitch)))])
+        else:
+            foot = end + int(round(pitch))
         if foot > horiz.shape[0]:
             break
         read = _line_number_in(layout, engine, dpi, (grid.xs[col], end, grid.xs[col + 1], foot))
@@ -1739,9 +1741,8 @@ def read_scan(
     if grid is not None and _good(layout):
         rows_doubted = _row_doubts(layout, engine, dpi, context.statements)
         if rows_doubted:
-            found = _on_fainter_rules(
-                layout, engine, dpi, context.statements
-            ) or _numbered_rows_below(layout, engine, dpi, context.statements)
+            found = _on_fainter_rules(layout, engine, dpi, context.statements)
+            found = found or _numbered_rows_below(layout, engine, dpi, context.statements)
             if found is not None and found.grid is not None:
                 layout, grid, rows_doubted = found, found.grid, []
         lines = _read_rows(layout, ref, engine, dpi, context.crops_dir)
