@@ -126,7 +126,8 @@ class Field:
 
     A field OCR was unsure of keeps what the recognizer saw (`lattices`: one a read of it,
     the first and its re-reads), so that the closed-world stage (`pipeline.closedworld`) can
-    score the values the field can hold against it; a field it chose a value for is
+    score the values the field can hold against it (a residence keeps them however sure: one
+    that writes no address of the town's is read among them too); a field it chose a value for is
     `resolved`: its text is that value and its confidence the value's calibrated
     probability. A resolved date keeps its `alternatives`: the days it may be with real
     probability (ISO dates, likeliest first, each with its probability; what they leave of 1
