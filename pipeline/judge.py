@@ -742,10 +742,12 @@ def count_each_signer_once(judged: list[JudgedLine], citation: str) -> list[Judg
     the first line waits for a person, a later one waits too: it counts if the first is
     rejected, and deciding it now would decide the first line's review. A line whose signer is
     one of several voters (SIGNER_ONE_OF) waits when another line may be one of them: which
-    of the two is whose is a person's call; so does a line whose voter is a candidate of an
-    earlier line whose match waits for a person (fresh seed 9898: a voter's second signature
-    decided valid while the first, a handwritten name the matcher left to a person, had him
-    among its candidates; truth has the second a duplicate). A line whose name was read
+    of the two is whose is a person's call; so does a line whose voter, or one of whose
+    voters, is a candidate of an earlier line whose match waits for a person (fresh seed
+    9898: a voter's second signature decided valid while the first, a handwritten name the
+    matcher left to a person, had him among its candidates; truth has the second a
+    duplicate; fresh seed 9954, the same with the second's name read unsure, one of him and
+    his housemates: SIGNER_ONE_OF, decided valid). A line whose name was read
     unsure (FIELD_LOW_CONFIDENCE on it) is not proved a duplicate by the voter it was matched
     to, the likeliest of those its name may be: it waits (fresh seed 9906: "Peggy P
     Willowmere" resolved at 0.60 as her housemate Bert, who signed an earlier sheet, was
@@ -765,7 +767,7 @@ def count_each_signer_once(judged: list[JudgedLine], citation: str) -> list[Judg
             maybe.setdefault(v, j)
         if _one_of(j) and j.status not in (LineStatus.INVALID, LineStatus.BLANK):
             either = _possible_signers(j)
-            if any(claims[v] > 1 for v in either):
+            if any(claims[v] > 1 or v in maybe for v in either):
                 j = _one_of_shared(j, either, citation)
             for v in either:
                 first.setdefault(v, j)

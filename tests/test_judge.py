@@ -387,6 +387,28 @@ def test_a_signer_one_of_two_waits_when_another_line_may_be_one_of_them():
     assert report.totals.valid == 0
 
 
+def test_a_signer_one_of_two_waits_when_an_earlier_line_in_review_may_be_one_of_them():
+    """Fresh seed 9954 (development fonts): a voter's first signature, a handwritten name the
+    matcher left to a person with him among its candidates, waited; his second, the name read
+    unsure and he one of the housemates it may be (SIGNER_ONE_OF), was decided valid; truth has
+    it a duplicate. It waits: if the first line is one of them, it may be the duplicate."""
+    s = b.sheet((b.line(1, name="Nl Thstlwd", signature="[signed]"), _nell(2)))
+    first, second = (ln.line_id for ln in s.lines)
+    register = _jr_sr()
+    matches = {first: b.match(first, "NYJ", MatchDecision.REVIEW), second: _one_of(second)}
+    a, c = _run([s], matches, register).lines
+    assert a.status is LineStatus.NEEDS_REVIEW
+    assert c.status is LineStatus.NEEDS_REVIEW
+    (dup,) = [f for f in c.findings if f.code == "DUPLICATE_SIGNER"]
+    assert dup.severity is Severity.REVIEW and dup.evidence["voters"] == ["NYS", "NYJ"]
+    # an earlier line in review whose candidates are neither of them does not hold it
+    s = b.sheet((b.line(1, name="Nl Thstlwd", signature="[signed]"), _nell(2)))
+    first, second = (ln.line_id for ln in s.lines)
+    matches = {first: b.match(first, "NY9", MatchDecision.REVIEW), second: _one_of(second)}
+    a, c = _run([s], matches, {**register, "NY9": b.entry("NY9")}).lines
+    assert c.status is LineStatus.VALID
+
+
 def test_a_name_read_unsure_among_voters_the_rules_find_alike_is_decided():
     """A handwritten name resolved at 0.80, the rest on a housemate of a like name: the line
     is matched to the likelier, and counts whichever of the two signed; it waits when the
