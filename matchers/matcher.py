@@ -222,6 +222,9 @@ class _NameChecks:
     given_known: frozenset[str]  # line given names that are given names on the register
     alone: frozenset[int] = frozenset()  # rids of best candidates no other voter lives with
     given_on_street: frozenset[int] = frozenset()  # lines without candidates: see `_on_street`
+    # rids of best candidates, their given name not their line's, with a housemate of their
+    # surname (`_with_housemates`)
+    housemates: frozenset[int] = frozenset()
 
 
 class _Decided(NamedTuple):
@@ -650,8 +653,9 @@ class FSMatcher:
         given = self._given_known(con, scored, picks)
         alone = _alone(con, scored, picks)
         on_street = _on_street(con, [lo + i for i, js in enumerate(picks) if not js])
+        housemates = _with_housemates(con, scored, picks)
         if not qids:
-            return _NameChecks({}, {}, given, alone, on_street)
+            return _NameChecks({}, {}, given, alone, on_street, housemates)
         con.register("nm_df", pd.DataFrame({"qid": qids}))
         try:
             got = con.execute(
@@ -683,6 +687,7 @@ class FSMatcher:
             given,
             alone,
             on_street,
+            housemates,
         )
 
     @property
@@ -858,6 +863,17 @@ class FSMatcher:
                     f"{summary}; told apart from the next voter only by the suffix, and the "
                     "name was not read from a text layer",
                     one_of=2,
+                )
+            if (
+                qrow.trust == 0.0
+                and qrow.n_first
+                and not same_given_name(qrow.n_first, reg_first)
+                and int(s.rid[chosen[0]]) in checks.housemates
+            ):
+                return _Decided(
+                    MatchDecision.REVIEW,
+                    f"{summary}; the given name, read from a signature, is only near the "
+                    "voter's and others live at the address: it may be a housemate's, misread",
                 )
             if (
                 qrow.confidence < NAME_TRUST_SUFFIX
@@ -1066,6 +1082,29 @@ def _alone(
         "WHERE rid IN (SELECT unnest(?))) SELECT a.rid FROM a JOIN entries x "
         "ON x.n_house = a.n_house AND x.n_street = a.n_street AND x.n_zip = a.n_zip "
         "GROUP BY a.rid HAVING count(DISTINCT x.voter_id) = 1",
+        [asked],
+    ).fetchall()
+    return frozenset(int(r) for (r,) in got)
+
+
+def _with_housemates(
+    con: duckdb.DuckDBPyConnection, scored: _Scored, picks: list[list[int]]
+) -> frozenset[int]:
+    """Of the best candidates whose given name is not their line's (a slip, an initial, a
+    likeness), the rids of those another voter of their surname lives with (house number,
+    street, postcode): a given name misread from a signature near one of them may be a worse
+    misread of another's (held out, seed 9959: "Flora Ashgrove" signed, read "Hora Ashgrove",
+    matched her purged housemate Cora)."""
+    asked = sorted(
+        {int(scored.rid[ch[0]]) for ch in picks if ch and scored.codes[ch[0], _FIRST] != EXACT}
+    )
+    if not asked:
+        return frozenset()
+    got = con.execute(
+        "WITH a AS (SELECT rid, voter_id, n_last, n_house, n_street, n_zip FROM entries "
+        "WHERE rid IN (SELECT unnest(?))) SELECT DISTINCT a.rid FROM a JOIN entries x "
+        "ON x.n_house = a.n_house AND x.n_street = a.n_street AND x.n_zip = a.n_zip "
+        "AND x.n_last = a.n_last AND x.voter_id <> a.voter_id",
         [asked],
     ).fetchall()
     return frozenset(int(r) for (r,) in got)

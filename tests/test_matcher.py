@@ -428,6 +428,46 @@ def test_a_housemate_whose_house_number_slipped_is_not_matched(village):
     assert got[-1].decision is not MatchDecision.MATCH, got[-1].reason
 
 
+def test_a_signature_read_one_slip_from_a_voter_with_housemates_goes_to_review():
+    # Held out (seed 9959): "Flora Ashgrove" signed in a layout with no printed name, her
+    # signature read "Hora Ashgrove": one slip from her housemate Cora (purged), two from her;
+    # matched to Cora, the line was decided invalid. A given name read from a signature that
+    # is only near the voter's tells her from a housemate of her surname by the misread alone.
+    first = ("AL", "BE", "CA", "DE", "EL", "FE", "GA", "HA", "IS", "JO", "KA", "LE", "MI", "NO")
+    second = ("BEL", "DRA", "LIA", "LON", "MAR", "NEL", "ROS", "SON", "TAN", "VIN", "WEN")
+    people = [
+        *(
+            replace(e, first_name=first[i % 14] + second[i // 14 % 11])
+            for i, e in enumerate(_loners())
+        ),
+        RegisterEntry("F1", "ASHGROVE", "FLORA", house_number="17", street_name="MILL ST"),
+        RegisterEntry("F2", "ASHGROVE", "CORA", house_number="17", street_name="MILL ST"),
+        RegisterEntry("F3", "QUARRYBANK", "CORA", house_number="40", street_name="MILL ST"),
+    ]
+    matcher = FSMatcher(people, CFG)
+
+    def signed(text: str, residence: str = "17 Mill St") -> SignatureLine:
+        return SignatureLine(
+            "abcdef012345",
+            1,
+            (
+                Field("signature", text, 1.0, Source.OCR),
+                Field("residence", residence, 1.0, Source.OCR),
+            ),
+        )
+
+    m = matcher.match(signed("Hora Ashgrove"))
+    assert m.decision is MatchDecision.REVIEW and m.voter_id is None, m.reason
+    assert m.candidates[0].voter_id == "F2" and "housemate" in m.reason
+    # her own name read from the signature, or the slip typed in a text layer: matched
+    assert matcher.match(signed("Cora Ashgrove")).voter_id == "F2"
+    m = matcher.match(line("Hora Ashgrove", "17 Mill St"))
+    assert m.decision is MatchDecision.MATCH and m.voter_id == "F2", m.reason
+    # a voter no one of her surname lives with: the slip is hers
+    m = matcher.match(signed("Hora Quarrybank", "40 Mill St"))
+    assert m.decision is MatchDecision.MATCH and m.voter_id == "F3", m.reason
+
+
 def test_housemates_one_slip_apart_go_to_review():
     # NARIN and NORIN at one address: a misread "o" spells the housemate's name exactly (the
     # 13M benchmark's one confident wrong match), so for a name read from an image the given
