@@ -428,18 +428,23 @@ def test_a_housemate_whose_house_number_slipped_is_not_matched(village):
     assert got[-1].decision is not MatchDecision.MATCH, got[-1].reason
 
 
+def _varied_loners() -> list[RegisterEntry]:
+    """`_loners` with given names as varied as a real register's (a slip is far rarer by
+    chance than equal names)."""
+    first = ("AL", "BE", "CA", "DE", "EL", "FE", "GA", "HA", "IS", "JO", "KA", "LE", "MI", "NO")
+    second = ("BEL", "DRA", "LIA", "LON", "MAR", "NEL", "ROS", "SON", "TAN", "VIN", "WEN")
+    return [
+        replace(e, first_name=first[i % 14] + second[i // 14 % 11]) for i, e in enumerate(_loners())
+    ]
+
+
 def test_a_signature_read_one_slip_from_a_voter_with_housemates_goes_to_review():
     # Held out (seed 9959): "Flora Ashgrove" signed in a layout with no printed name, her
     # signature read "Hora Ashgrove": one slip from her housemate Cora (purged), two from her;
     # matched to Cora, the line was decided invalid. A given name read from a signature that
     # is only near the voter's tells her from a housemate of her surname by the misread alone.
-    first = ("AL", "BE", "CA", "DE", "EL", "FE", "GA", "HA", "IS", "JO", "KA", "LE", "MI", "NO")
-    second = ("BEL", "DRA", "LIA", "LON", "MAR", "NEL", "ROS", "SON", "TAN", "VIN", "WEN")
     people = [
-        *(
-            replace(e, first_name=first[i % 14] + second[i // 14 % 11])
-            for i, e in enumerate(_loners())
-        ),
+        *_varied_loners(),
         RegisterEntry("F1", "ASHGROVE", "FLORA", house_number="17", street_name="MILL ST"),
         RegisterEntry("F2", "ASHGROVE", "CORA", house_number="17", street_name="MILL ST"),
         RegisterEntry("F3", "QUARRYBANK", "CORA", house_number="40", street_name="MILL ST"),
@@ -474,13 +479,8 @@ def test_housemates_one_slip_apart_go_to_review():
     # name's lead alone decides nothing. Given names as varied as a real register's (a slip
     # is far rarer by chance than equal names, so the exact name leads by more than the
     # margin).
-    first = ("AL", "BE", "CA", "DE", "EL", "FE", "GA", "HA", "IS", "JO", "KA", "LE", "MI", "NO")
-    second = ("BEL", "DRA", "LIA", "LON", "MAR", "NEL", "ROS", "SON", "TAN", "VIN", "WEN")
     people = [
-        *(
-            replace(e, first_name=first[i % 14] + second[i // 14 % 11])
-            for i, e in enumerate(_loners())
-        ),
+        *_varied_loners(),
         RegisterEntry("N1", "ASHGATE", "NARIN", house_number="345", street_name="VALLEY TER"),
         RegisterEntry("N2", "ASHGATE", "NORIN", house_number="345", street_name="VALLEY TER"),
     ]
