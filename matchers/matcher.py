@@ -72,7 +72,9 @@ are its own. Per batch of lines:
      address and whatever the name gives, and goes to review);
    - REVIEW otherwise, and always for a line with no name, with the candidates and the reason.
      A Jr/Sr pair told apart only by the written suffix is a MATCH only when the name comes
-     from a text layer (confidence >= 0.99): a reader easily takes "Jr" for "Sr".
+     from a text layer (confidence >= 0.99): a reader easily takes "Jr" for "Sr". A given
+     name read from a signature that is only near the voter's, another voter of her surname
+     living at the address, is a REVIEW: cursive misreads further than a slip.
 
 Candidates carry per-field `FieldEvidence`; `Candidate.score` is the posterior probability
 (0..100) that the line is that voter, `Match.probability` the best candidate's (0..1), and the
