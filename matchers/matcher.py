@@ -581,7 +581,8 @@ class FSMatcher:
         reading = [
             int(scored.qid[js[0]]) if js else int(first_reading[i]) for i, js in enumerate(picks)
         ]
-        unsure = self._surname_check(con, q, scored, picks, post, lo, readings)
+        signed_only = [_name_trust(line) == 0.0 for line in lines]
+        unsure = self._surname_check(con, q, scored, picks, post, lo, readings, signed_only)
         cols = {c: q[c].to_numpy() for c in ("n_first", "n_last", "n_house", "n_street")}
         infos = [
             _LineInfo(
@@ -637,12 +638,15 @@ class FSMatcher:
         post: list[np.ndarray],
         lo: int,
         readings: tuple[int, int],
+        signed_only: Sequence[bool],
     ) -> _NameChecks:
         """What the decision needs beyond the scores: for lines without a sure match, the
         closest register surname to any reading's (among those sharing the first two or the
         last three letters, or the first and last two) and its similarity; and which of the
-        lines' given names are given names on the register (`_given_known`); and which best
-        candidates live at an address of their own (`_alone`)."""
+        lines' given names are given names on the register (`_given_known`); which best
+        candidates live at an address of their own (`_alone`); and, of the lines whose name is
+        only a signature's text (`signed_only`), which best candidates live with a voter of
+        their surname (`_with_housemates`)."""
         unsure = {
             lo + i for i, p in enumerate(post) if not len(p) or p[0] < self._match_probability
         }
@@ -655,7 +659,9 @@ class FSMatcher:
         given = self._given_known(con, scored, picks)
         alone = _alone(con, scored, picks)
         on_street = _on_street(con, [lo + i for i, js in enumerate(picks) if not js])
-        housemates = _with_housemates(con, scored, picks)
+        housemates = _with_housemates(
+            con, scored, [js for js, only in zip(picks, signed_only, strict=True) if only]
+        )
         if not qids:
             return _NameChecks({}, {}, given, alone, on_street, housemates)
         con.register("nm_df", pd.DataFrame({"qid": qids}))
