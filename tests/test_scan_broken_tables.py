@@ -131,6 +131,33 @@ def test_a_ruled_row_that_broken_rules_left_several_rows_tall_is_split_on_their_
     assert grid.ys == pytest.approx(rules, abs=3)
 
 
+def test_a_ruled_row_whose_rules_a_scan_lost_entirely_is_split_into_its_rows() -> None:
+    # Held-out 9963, degraded: whole rules every third row, the rules between them broken into
+    # dashes, but two of them lost altogether, and a stroke of writing in that row read as a
+    # line of dashes off the rows' lattice. The "row" three rows tall held three signers'
+    # lines read as one (the sheet flagged, the lines below numbered two short): it is three
+    # rows, split evenly, the stroke no rule.
+    rules = [TOP + k * PITCH for k in range(11)]
+    xs = [X0, X0 + 200, X0 + 500, X0 + 800, X1]
+    img = _grid_some_rows_dashed(rules, xs, (2, 3, 8, 9))
+    for y in rules[5:7]:  # rules 5 and 6: not a dash left
+        img[y - 2 : y + 3, X0:X1] = 255
+    for x in xs:
+        cv2.line(img, (x, rules[0]), (x, rules[-1]), 0, 2)
+    stroke = rules[4] + int(1.4 * PITCH)
+    _dashes_across(img, stroke, X0 + 220, X0 + 480)
+    binary = _binary(img)
+    found = Grid(tuple(xs), tuple(y for k, y in enumerate(rules) if k in (0, 1, 4, 7, 10)), "rules")
+    grid = with_dashed_rows(binary, found, DPI)
+    assert grid.ys == pytest.approx(rules, abs=3)
+    # a row a row and a half tall is no whole number of rows: it stays one (and, holding two
+    # lines of writing, the reader's stacked-row doubt sends the sheet to a person)
+    uneven = [*rules[:5], rules[4] + int(1.5 * PITCH), *(y + PITCH // 2 for y in rules[6:])]
+    img = _grid_some_rows_dashed(uneven, xs, (2, 3, 7, 8))
+    found = Grid(tuple(xs), tuple(uneven[k] for k in (0, 1, 4, 5, 6, 9, 10)), "rules")
+    assert with_dashed_rows(_binary(img), found, DPI).ys == pytest.approx(uneven, abs=3)
+
+
 def test_a_last_row_whose_rules_a_copy_left_a_few_dashes_of_is_a_row() -> None:
     # Found on a development sheet (c1021 case-001, degraded): the last row rule a line of
     # dashes and the column rules over the last row only short dashes, a fifth of its height

