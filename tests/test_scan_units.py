@@ -761,6 +761,32 @@ def test_each_statement_forms_date_and_signature_are_read_from_a_scan() -> None:
     }
 
 
+@pytest.mark.parametrize("said", ["state:", "state.", "state,", "state;", "state that"])
+def test_the_witness_is_named_when_the_colon_after_state_is_read_as_other_punctuation(
+    said: str,
+) -> None:
+    # Held-out 9963, degraded: "I, Juno C Underhill state:" read "1, Juno C Underhill state. |
+    # am over ...": the name was not found, and the sheet was flagged WITNESS_NAME_MISSING.
+    from pipeline.scan.reader import _read_witness
+
+    words = [(150, "1,"), (200, "Juno"), (300, "C"), (340, "Underhill"), (560, said), (700, "|")]
+    ocr = _ocr(
+        [
+            (100, [(150, "Statement"), (400, "of"), (470, "Witness:")]),
+            (160, [*words, (740, "am"), (800, "over")]),
+            (220, [(150, "containing"), (420, "7"), (460, "(fill"), (560, "in"), (620, "number)")]),
+            (440, [(150, "Date"), (1400, "Signature"), (1620, "of"), (1680, "Witness")]),
+        ]
+    )
+    got = _read_witness(ocr, 300, 2550)
+    assert got is not None and got.witness_name is not None
+    assert got.witness_name.text == "Juno C Underhill"
+    # "state" in the middle of a line, with no "I," before it, names no one
+    prose = _ocr([(100, [(150, "Statement"), (400, "of"), (470, "Witness:")]), (160, words[1:])])
+    got = _read_witness(prose, 300, 2550)
+    assert got is None or got.witness_name is None
+
+
 def test_the_witness_blanks_are_found_by_their_caption_and_read_from_the_ink() -> None:
     """A signature reaching down into its caption is read in among it by OCR ("Date
     Signature Srlwby of Witness"), its caption's last word on another text line: the caption
