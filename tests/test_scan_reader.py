@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from pipeline.records import PageKind, PageRef, Source
+from pipeline.records import FileError, PageKind, PageRef, Source
 from pipeline.scan.context import ReadContext
 from pipeline.scan.engine import DIGITS, Psm, Rect
 from pipeline.scan.metrics import compare_to_truth
@@ -428,3 +428,31 @@ def test_the_start_of_the_next_columns_title_cut_into_a_cell_is_no_second_title(
     assert _titles_set_apart(grid, 2, ink, engine, 200, cut) is None  # type: ignore[arg-type]
     merged = Columns(("date", "residence", "election_district"), titles)
     assert _titles_set_apart(grid, 2, ink, engine, 200, merged) is not None  # type: ignore[arg-type]
+
+
+@pytest.mark.slow
+def test_a_table_under_prose_smeared_into_its_first_rules_is_read(tmp_path: Path) -> None:
+    """A fresh development seed (9980), degraded: a nominating petition's signatures table
+    under the committee paragraph, scanned at 200 dpi, blurred, its rules broken. Two lines of
+    the prose above it pass for its first rules, so the row taken for its title row holds
+    "I do hereby appoint ...", the titles a row further down: no column was placed and the
+    page was read as no table, its lines left to a person. Started two rules down, the title
+    row places Date, Signature and Residence. (Generated here: synthetic, invented people.)"""
+    from pipeline.run import ingest_one, read_one
+    from synth.kinds import generate_kind
+    from synth.scan import scan_case
+
+    generate_kind(tmp_path / "born", "independent_nomination", "party-name", 9980, layouts="dev")
+    scan_case(tmp_path / "born", tmp_path / "scan", "degraded", 9980)
+    refs = ingest_one(tmp_path / "scan" / "sheets" / "sheet-02.png")
+    assert isinstance(refs, list)
+    sheet = read_one(refs[0])
+    assert not isinstance(sheet, FileError)
+    truth = json.loads((tmp_path / "scan" / "truth.json").read_text(encoding="utf-8"))
+    (want,) = [s for s in truth["sheets"] if s["file"].endswith("sheet-02.png")]
+    signed = [ln for ln in want["lines"] if ln["fields"].get("signature")]
+    read = [ln for ln in sheet.lines if not ln.blank]
+    assert len(read) == len(signed) == 9
+    # each line in its row (the house numbers; the street names read with an OCR slip or two)
+    house = [ln.text("residence").split()[0] for ln in read]
+    assert house == [ln["fields"]["residence"].split()[0] for ln in signed]

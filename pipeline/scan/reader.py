@@ -113,6 +113,7 @@ from .table import (
     table_span,
     tables_apart,
     title_rows_above,
+    title_rows_below,
     with_dashed_rows,
     within_columns,
     without_short_foot,
@@ -478,6 +479,11 @@ def _try_layout(
             tried.append(_layout_for(cleaned, masks, titled, dpi, engine, flipped, statements))
             if _good(tried[-1]):
                 return tried[-1]
+        # lines of prose above it taken for its first rules: the title row a row or two down
+        for titled in title_rows_below(grid):
+            tried.append(_layout_for(cleaned, masks, titled, dpi, engine, flipped, statements))
+            if _good(tried[-1]):
+                return tried[-1]
         # two tables run together: each alone
         for part in tables_apart(cleaned.binary, dpi, masks, grid):
             tried.append(_layout_for(cleaned, masks, part, dpi, engine, flipped, statements))
@@ -693,6 +699,8 @@ def _flip(cleaned: Cleaned) -> Cleaned:
         (cleaned.quarter_turns + 2) % 4,
         cleaned.skew,
         cleaned.speckled,
+        cleaned.warp,
+        cleaned.warped,
     )
 
 

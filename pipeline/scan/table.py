@@ -40,6 +40,7 @@ __all__ = [
     "table_bands",
     "table_span",
     "title_rows_above",
+    "title_rows_below",
     "within_columns",
     "with_dashed_rows",
     "without_short_foot",
@@ -1270,6 +1271,25 @@ def title_rows_above(
     if ruled is not None and all(abs(ruled - y) > dpi * RULE_BAND_IN for y in found):
         found.append(ruled)
     return [_retitled(grid, y, horiz, binary, dpi) for y in found]
+
+
+# Rules over a table's title row that may be lines of the prose above it, smeared into rules.
+TITLE_ROWS_BELOW = 2
+
+
+def title_rows_below(grid: Grid) -> list[Grid]:
+    """The grid started at its second rule, then its third (while a title row and a row are
+    left): lines of the prose just above a table, smeared by a blurred low-resolution scan
+    into long strokes among its broken rules, pass for its first rules, and the row taken for
+    its title row holds prose ("I do hereby appoint ...") while the titles sit a row or two
+    down (fresh seed 9980, degraded: a nominating petition's signatures table read as no
+    table, its ten lines lost to a person's eye). Only candidates: the reader keeps one when
+    its title row places the columns."""
+    return [
+        replace(grid, ys=grid.ys[k:])
+        for k in range(1, TITLE_ROWS_BELOW + 1)
+        if len(grid.ys) - k >= 3
+    ]
 
 
 def _retitled(
