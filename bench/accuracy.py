@@ -76,7 +76,7 @@ from pipeline.case import load_case  # noqa: E402
 from pipeline.columns import role_field  # noqa: E402
 from pipeline.records import FIELD_NAMES, MatchDecision, Sheet, SufficiencyReport  # noqa: E402
 from pipeline.run import check_case  # noqa: E402
-from synth.corpus import STYLES, generate_corpus  # noqa: E402
+from synth.corpus import ALL_STYLES, STYLES, generate_corpus  # noqa: E402
 from synth.kinds import VARIANTS as KIND_VARIANTS  # noqa: E402
 from synth.kinds import generate_kind  # noqa: E402
 from synth.layouts import SPLITS  # noqa: E402
@@ -416,12 +416,12 @@ def groups(results: Sequence[CaseResult]) -> list[tuple[str, list[CaseResult]]]:
     """The groups the tables print; each group with cases of both splits is followed by its
     development and held-out parts, side by side."""
     base: list[tuple[str, list[CaseResult]]] = [("overall", list(results))]
-    for style in STYLES:
+    for style in ALL_STYLES:
         base.append((f"style {style}", [c for c in results if c.style == style]))
     for kind in KINDS:
         base.append((f"kind {kind}", [c for c in results if c.kind == kind]))
     for fill, label in (("typed", "kinds typed"), ("hand", "kinds by hand")):
-        for style in STYLES:
+        for style in ALL_STYLES:
             picked = [c for c in results if c.fill == fill and c.style == style]
             base.append((f"{label}, {style}", picked))
     families = sorted({c.family for c in results})
@@ -608,7 +608,11 @@ def generate_other_kinds(
     the CI run short) or "none"; each in `styles` (born-digital, scanned clean and degraded).
     Corpus entries under root/kinds/. `split`: the layout families their signature tables are
     set in ("dev", "heldout", "both": variants alternate; "classic": the kinds' own form)."""
-    scans = {"clean-scan": "clean-300", "degraded-scan": "degraded"}
+    scans = {
+        "clean-scan": "clean-300",
+        "degraded-scan": "degraded",
+        "heldout-scan": "degraded-heldout",
+    }
     entries = []
     n = 0
     for kind, variants in KIND_VARIANTS.items():
@@ -658,9 +662,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--styles",
         nargs="+",
-        choices=STYLES,
+        choices=ALL_STYLES,
         default=list(STYLES),
-        help="input styles to generate and check (default: all)",
+        help="input styles to generate and check (default: the three development styles;"
+        " heldout-scan: scans with defects the reader was never developed on)",
     )
     parser.add_argument("--keep", type=Path, help="generate the corpus here and keep it")
     parser.add_argument("--csv", type=Path, default=ROOT / "bench" / "out" / "disagreements.csv")

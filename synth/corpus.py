@@ -35,13 +35,26 @@ from .case import generate_case
 from .scan import scan_case
 from .varied import VARIED_TARGETS, Variation
 
-__all__ = ["CORPUS_SCHEMA", "STYLES", "CorpusEntry", "generate_corpus", "main"]
+__all__ = [
+    "ALL_STYLES",
+    "CORPUS_SCHEMA",
+    "HELDOUT_STYLE",
+    "STYLES",
+    "CorpusEntry",
+    "generate_corpus",
+    "main",
+]
 
 log = logging.getLogger(__name__)
 
 CORPUS_SCHEMA = "petitions-corpus/1"
 STYLES = ("born-digital", "clean-scan", "degraded-scan")
+# Scans with the held-out defects (`synth.scan.HELDOUT_DEFECTS`): asked for by name, never in
+# the default styles (for measuring what the reader was not developed on)
+HELDOUT_STYLE = "heldout-scan"
+ALL_STYLES = (*STYLES, HELDOUT_STYLE)
 _SCAN_STYLE = {"clean-scan": "clean-300", "degraded-scan": "degraded"}
+HELDOUT_SEED = 0x5EED_0FF
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +137,14 @@ def _make_case(job: _CaseJob) -> list[CorpusEntry]:
                 shutil.rmtree(folder)
             scan_case(source, folder, _SCAN_STYLE[style], scan_seed)
             entries.append(_entry(root, folder, job.case, style, job.seed))
+        if HELDOUT_STYLE in job.styles:
+            # its seed from the degraded scan's (a draw of its own would change every corpus)
+            folder = root / job.case / HELDOUT_STYLE
+            if folder.exists():
+                shutil.rmtree(folder)
+            seed = dict(job.scan_seeds)["degraded-scan"] ^ HELDOUT_SEED
+            scan_case(source, folder, "degraded-heldout", seed)
+            entries.append(_entry(root, folder, job.case, HELDOUT_STYLE, job.seed))
     log.info("corpus: %s written (%s)", job.case, job.target)
     return entries
 
@@ -150,9 +171,9 @@ def generate_corpus(
     Deterministic from `seed` (on a machine with the same handwriting fonts installed: truth
     records the font of every field). `mapper` makes the cases: the builtin `map`, or a
     process pool's `map` to use several cores; the output is the same."""
-    unknown = [s for s in styles if s not in STYLES]
+    unknown = [s for s in styles if s not in ALL_STYLES]
     if unknown:
-        raise ValueError(f"unknown style(s) {unknown}: use {', '.join(STYLES)}")
+        raise ValueError(f"unknown style(s) {unknown}: use {', '.join(ALL_STYLES)}")
     if n_cases < 1:
         raise ValueError("need at least one case")
     variation = variation or Variation()
@@ -160,7 +181,7 @@ def generate_corpus(
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     offset = rng.randrange(len(VARIED_TARGETS))
-    ordered = tuple(s for s in STYLES if s in styles)
+    ordered = tuple(s for s in ALL_STYLES if s in styles)
     jobs = []
     for k in range(n_cases):
         case_seed = rng.randrange(1, 10**6)
@@ -201,7 +222,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--cases", type=int, default=3)
     parser.add_argument("--seed", type=int, default=902)
-    parser.add_argument("--styles", nargs="+", choices=STYLES, default=list(STYLES))
+    parser.add_argument(
+        "--styles",
+        nargs="+",
+        choices=ALL_STYLES,
+        default=list(STYLES),
+        help=f"default: {' '.join(STYLES)}; {HELDOUT_STYLE}: scans with defects the reader "
+        "was never developed on (synth/scan.py HELDOUT_DEFECTS)",
+    )
     parser.add_argument(
         "--village-size",
         type=int,

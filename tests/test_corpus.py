@@ -222,6 +222,45 @@ def test_degradations_vary_and_are_seeded() -> None:
     assert one == degrade(page, picks[0], 9).tobytes()
 
 
+def test_the_heldout_scan_style_has_defects_the_development_styles_never_have() -> None:
+    """'degraded-heldout' (measured on, never tuned on): folds, punched holes, an edge shadow,
+    grey paper, a stamp, a photo's keystone; two at least a page. 'degraded' has none of them,
+    and its truth records none (development corpora are as they were before they existed)."""
+    from synth.scan import Degradation, _as_truth
+
+    heldout = ("folds", "punch_holes", "edge_shadow", "paper", "stamp", "keystone")
+    rng = random.Random(5)
+    dev = [pick_degradation(rng, "degraded") for _ in range(40)]
+    assert not any(getattr(d, k) for d in dev for k in heldout)
+    assert all(set(_as_truth(d)) == set(_as_truth(Degradation())) for d in dev)
+    picks = [pick_degradation(rng, "degraded-heldout") for _ in range(60)]
+    assert all(sum(bool(getattr(d, k)) for k in heldout) >= 2 for d in picks)
+    assert all(any(bool(getattr(d, k)) for d in picks) for k in heldout)
+    assert not any(d.upside_down for d in picks)
+    # each defect does what it says, on a white 300 dpi page with a black band across it
+    dpi = 300
+    page = np.full((int(11 * dpi), int(8.5 * dpi)), 255, np.uint8)
+    page[1500:1530, :] = 0
+    image = Image.fromarray(page, "L")
+
+    def made(**kw: Any) -> np.ndarray:
+        return np.asarray(degrade(image, Degradation(dpi=dpi, **kw), 4), dtype=np.int16)
+
+    grey = made(paper=220)
+    assert grey[100, 100] == 220 and 55 <= grey[1510, 100] <= 65
+    folded = made(folds=(0.25,))
+    assert folded[800:850].min() < 200 and folded[2000:2100].min() == 255
+    holed = made(punch_holes=True)
+    assert holed[page.shape[0] // 2, int(0.5 * dpi)] < 60 and holed[100, 1000] == 255
+    stamped = made(stamp=True)
+    assert stamped[: dpi * 2, -dpi * 3 :].min() < 200 and stamped[dpi * 4 :, : dpi * 4].min() == 0
+    shaded = made(edge_shadow=0.6)
+    assert min(shaded[5, 5], shaded[-5, -5]) < 150 and shaded[1700, 1200] == 255
+    photo = made(keystone=0.03)
+    assert photo.shape == page.shape and (photo != page).mean() > 0.01
+    assert made(keystone=0.03).tobytes() == photo.tobytes()
+
+
 # -- the corpus --------------------------------------------------------------------------------
 
 
