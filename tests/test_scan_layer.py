@@ -40,6 +40,26 @@ def test_layer_points_land_where_the_cleaner_moved_the_ink(
     assert abs(mx - xs.mean()) < 1.5 and abs(my - ys.mean()) < 1.5
 
 
+@pytest.mark.parametrize(("turns", "skew"), [(0, 0.0), (1, 0.8)])
+def test_layer_points_follow_a_photographed_sheet_made_a_rectangle(turns: int, skew: float) -> None:
+    """A photographed sheet is warped to a rectangle first (`clean.page_quad`): the layer's
+    points go through the same homography, then the turns and the deskew."""
+    import cv2
+
+    img = np.zeros((400, 300), np.uint8)
+    x, y = 70, 120
+    img[y - 2 : y + 3, x - 2 : x + 3] = 255
+    corners = np.array([[10, 6], [290, 14], [296, 390], [4, 396]], np.float32)
+    target = np.array([[0, 0], [259, 0], [259, 379], [0, 379]], np.float32)
+    m = cv2.getPerspectiveTransform(corners, target)
+    warped = np.asarray(cv2.warpPerspective(img, m, (260, 380)), np.uint8)
+    out = rotate_small(rotate_quarter(warped, turns), skew, 0)
+    ys, xs = np.nonzero(out > 127)
+    cleaned = Cleaned(out, out, turns, skew, False, m, (380, 260))
+    ((mx, my),) = _to_cleaned(np.array([[x, y]]), img.shape, cleaned, False)
+    assert abs(mx - xs.mean()) < 1.5 and abs(my - ys.mean()) < 1.5
+
+
 class _Counting:
     """The default engine, counting the characters it recognizes."""
 

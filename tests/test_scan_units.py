@@ -106,6 +106,73 @@ def test_what_lies_beyond_the_sheets_edge_is_no_ink(beyond: str) -> None:
     assert grid.xs[-1] < edge
 
 
+def test_a_folds_crease_and_an_edge_shadow_leave_the_table_whole() -> None:
+    # Held-out scans (synth.scan HELDOUT_DEFECTS, "fold" and "shadow"): a crease across the
+    # sheet through the title row read as a rule (the titles cut in two, no column placed),
+    # and, touching the image's border, it and every rule and title it crossed were taken for
+    # what lies beyond the sheet's edge and wiped; a shadow along the left edge over the
+    # table's side wiped the rules joined to it the same way.
+    from pipeline.scan.clean import creases
+
+    img = _form(rows=8)
+    hgt, wid = img.shape
+    top = int(2.0 * DPI)
+    xs = np.arange(wid)
+    crease = top + int(0.2 * DPI) + (2 * np.sin(xs / wid * 5)).astype(int)
+    page = img.astype(np.float32)
+    page[crease, xs] *= 0.55
+    page[crease + 1, xs] *= 0.55
+    page[:, : int(0.6 * DPI)] *= np.linspace(0.35, 1.0, int(0.6 * DPI))[None, :] ** 0.5
+    page = np.clip(page, 0, 255).astype(np.uint8)
+    cleaned = clean_page(page, DPI)
+    assert cleaned.binary[crease[wid // 2] - 2 : crease[wid // 2] + 3, wid // 2].max() == 0
+    grid = find_grid(cleaned.binary, DPI)
+    assert grid is not None and grid.n_rows == 8 and len(grid.xs) == 6
+    # the table's own rules, however long, are no crease
+    assert not creases((img < 128).astype(np.uint8) * 255, DPI).any()
+
+
+def _photographed(img: np.ndarray, corners: list[tuple[float, float]], desk: int) -> np.ndarray:
+    """The page as a photo taken at an angle: its corners moved to `corners` (shares of the
+    width and height) on a desk of grey `desk`."""
+    hgt, wid = img.shape
+    src = np.array([[0, 0], [wid, 0], [wid, hgt], [0, hgt]], np.float32)
+    dst = np.array([[x * wid, y * hgt] for x, y in corners], np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    return np.asarray(cv2.warpPerspective(img, m, (wid, hgt), borderValue=desk), np.uint8)
+
+
+def test_a_sheet_photographed_at_an_angle_is_made_a_rectangle_before_its_table_is_found() -> None:
+    # Held-out scans (synth.scan HELDOUT_DEFECTS, "photo"): a page photographed at an angle
+    # leans its column rules one way at the left and another at the right; no deskew
+    # straightens both, the rule finder lost the columns, and the sheet was read as no table.
+    from pipeline.scan.clean import page_quad
+
+    img = _form(rows=8)
+    corners = [(0.04, 0.03), (0.95, 0.06), (0.97, 0.96), (0.02, 0.98)]
+    photo = _photographed(img, corners, desk=90)
+    found = page_quad(photo, DPI)
+    assert found is not None
+    hgt, wid = img.shape
+    want = np.array([[x * wid, y * hgt] for x, y in corners])
+    assert np.abs(found - want).max() < 0.01 * wid
+    cleaned = clean_page(photo, DPI)
+    assert cleaned.warp is not None
+    grid = find_grid(cleaned.binary, DPI)
+    assert grid is not None and grid.n_rows == 8 and len(grid.xs) == 6
+    # a scan, straight or skewed, on a lid or not, is no photo: nothing is warped
+    for page in (
+        img,
+        degrade(img, Degrade(skew=2.0), DPI),
+        degrade(img, Degrade(uneven_light=0.45), DPI),
+    ):
+        assert page_quad(page, DPI) is None
+    assert clean_page(img, DPI).warp is None
+    lid = np.full((hgt + 40, wid + 40), 40, np.uint8)
+    lid[:hgt, :wid] = img
+    assert page_quad(lid, DPI) is None  # a rectangle along the image's border
+
+
 def test_a_close_paragraph_above_a_ruled_table_is_not_its_title_row() -> None:
     """A paragraph set close above a fully ruled table on a speckled scan: its lines smear into
     long strokes with ink on both sides, and its letters' strokes, bridged from line to line,

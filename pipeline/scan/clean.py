@@ -1,4 +1,5 @@
-"""Clean up a scanned page with OpenCV: lighting, orientation, skew, speckle, binarization.
+"""Clean up a scanned page with OpenCV: perspective, lighting, orientation, skew, speckle,
+folds, binarization.
 
 The OCR engine gets the best grey image (lighting evened out, turned upright, deskewed, ruled
 lines erased later by the reader); the table finder and the ink test get a binary image (ink
@@ -17,10 +18,12 @@ __all__ = [
     "Cleaned",
     "binarize",
     "clean_page",
+    "creases",
     "deskew_angle",
     "even_lighting",
     "is_sideways",
     "off_paper",
+    "page_quad",
     "rotate_quarter",
     "rotate_small",
 ]
@@ -48,6 +51,23 @@ OFF_PAPER_HALF_IN = 0.03
 OFF_PAPER_EDGE_IN = 0.03
 
 
+# A photographed page (`page_quad`): the sheet is looked for at this resolution, and is taken
+# for one when it covers at least PAGE_MIN_SHARE of the image and is a four-sided shape whose
+# sides turn by more than KEYSTONE_MIN_DEG against each other (a sheet that is a rectangle
+# is only skewed: the deskew straightens it, at its own scale).
+PAGE_WORK_DPI = 50.0
+PAGE_MIN_SHARE = 0.4
+KEYSTONE_MIN_DEG = 0.3
+
+
+# A fold's crease across the sheet (`creases`): a line that wanders by up to CREASE_BAND_IN
+# up or down, inked across CREASE_COVER of the sheet and reaching within CREASE_EDGE_IN of
+# both its edges (a table's rules stop at the page's margins).
+CREASE_BAND_IN = 0.012
+CREASE_COVER = 0.95
+CREASE_EDGE_IN = 0.15
+
+
 @dataclass(frozen=True, slots=True)
 class Cleaned:
     gray: np.ndarray  # upright, deskewed, lighting evened: what OCR reads
@@ -55,6 +75,10 @@ class Cleaned:
     quarter_turns: int  # counter-clockwise quarter turns applied (0..3)
     skew: float  # degrees of skew corrected (counter-clockwise positive)
     speckled: bool  # salt-and-pepper noise was found and filtered
+    # a photographed sheet made a rectangle first (`page_quad`): the homography applied to the
+    # image as given, and the (height, width) it made; None for a scan
+    warp: np.ndarray | None = None
+    warped: tuple[int, int] | None = None
 
 
 def even_lighting(gray: np.ndarray, dpi: float) -> np.ndarray:
@@ -187,19 +211,137 @@ def off_paper(gray: np.ndarray, dpi: float) -> np.ndarray:
         hugging = w <= edge and (x == 0 or x + w >= wid)
         hugging |= h <= edge and (y == 0 or y + h >= hgt)
         mine = labels[y : y + h, x : x + w] == k
-        if not hugging and min(w, h) > 2 * half:
-            solid = np.pad(mine, 1).astype(np.uint8)  # (the border is not paper either)
-            hugging = float(cv2.distanceTransform(solid, cv2.DIST_L2, 3).max()) > half
         if hugging:
             out[y : y + h, x : x + w] |= mine
+        elif min(w, h) > 2 * half:
+            solid = np.pad(mine, 1).astype(np.uint8)  # (the border is not paper either)
+            depth = cv2.distanceTransform(solid, cv2.DIST_L2, 3)[1:-1, 1:-1]
+            if float(depth.max()) > half:
+                # the mass and its ragged edge, not the rules and writing that touch it (a
+                # shadow along the edge over a table's side: held-out scans, the table's
+                # rules wiped with it, no table found)
+                r = int(np.ceil(half)) + 2
+                disk = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * r + 1, 2 * r + 1))
+                mass = cv2.dilate((depth > half).astype(np.uint8), disk) > 0
+                out[y : y + h, x : x + w] |= mine & mass
     return out
 
 
+def _corners(quad: np.ndarray) -> np.ndarray:
+    """Four points in order: top left, top right, bottom right, bottom left."""
+    s, d = quad.sum(axis=1), np.diff(quad, axis=1).ravel()
+    return np.array(
+        [quad[np.argmin(s)], quad[np.argmin(d)], quad[np.argmax(s)], quad[np.argmax(d)]],
+        dtype=np.float32,
+    )
+
+
+def _side_angle(a: np.ndarray, b: np.ndarray) -> float:
+    """The direction of the side from a to b, degrees, folded into (-45, 45] about its axis."""
+    deg = float(np.degrees(np.arctan2(b[1] - a[1], b[0] - a[0])))
+    return (deg + 45.0) % 90.0 - 45.0
+
+
+def page_quad(gray: np.ndarray, dpi: float) -> np.ndarray | None:
+    """The sheet's four corners (top left, top right, bottom right, bottom left; pixels) when
+    the image shows it as a four-sided shape on a darker background whose sides are not those
+    of a rectangle (a photo taken at an angle: its vertical rules lean one way at the left and
+    another at the right, which no deskew can straighten, and a table's column rules go
+    unfound); None for a scan (the paper fills the image, or is a rectangle only turned).
+    The paper is the brightest large region (Otsu's threshold on a blurred small copy, the
+    writing closed over); its outline, simplified, must have four corners, none on the
+    image's border (the background shows all around a sheet photographed whole)."""
+    scale = min(1.0, PAGE_WORK_DPI / dpi)
+    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    blurred = cv2.GaussianBlur(small, (5, 5), 0)
+    _, paper = cv2.threshold(blurred, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    k = max(3, int(PAGE_WORK_DPI * 0.3) | 1)
+    paper = cv2.morphologyEx(paper, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+    contours, _ = cv2.findContours(paper, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return None
+    outline = cv2.convexHull(max(contours, key=cv2.contourArea))
+    if cv2.contourArea(outline) < PAGE_MIN_SHARE * paper.size:
+        return None
+    quad = cv2.approxPolyDP(outline, 0.02 * cv2.arcLength(outline, True), True)
+    if len(quad) != 4:
+        return None
+    c = _corners(quad.reshape(4, 2).astype(np.float32))
+    # the background all around it: a shadow or a dark corner of a scan cut off by the
+    # threshold leaves sides along the image's border
+    hgt, wid = paper.shape
+    if (c[:, 0].min() < 2 or c[:, 1].min() < 2) or (
+        c[:, 0].max() > wid - 3 or c[:, 1].max() > hgt - 3
+    ):
+        return None
+    angles = [_side_angle(c[i], c[(i + 1) % 4]) for i in range(4)]
+    # a rectangle turned: every side turned alike (a scan, maybe skewed); the deskew does that
+    if max(angles) - min(angles) <= KEYSTONE_MIN_DEG:
+        return None
+    return c / np.float32(scale)
+
+
+def _rectified(gray: np.ndarray, corners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The sheet inside `corners` warped to a rectangle as wide and tall as its longer sides
+    (its scale kept), and the homography."""
+    tl, tr, br, bl = corners
+    wid = int(round(max(np.linalg.norm(tr - tl), np.linalg.norm(br - bl))))
+    hgt = int(round(max(np.linalg.norm(bl - tl), np.linalg.norm(br - tr))))
+    target = np.array([[0, 0], [wid - 1, 0], [wid - 1, hgt - 1], [0, hgt - 1]], np.float32)
+    m = cv2.getPerspectiveTransform(corners, target)
+    out = cv2.warpPerspective(
+        gray, m, (wid, hgt), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    return np.asarray(out, dtype=np.uint8), m
+
+
+def creases(binary: np.ndarray, dpi: float) -> np.ndarray:
+    """Where a fold's crease crosses the sheet (True): a thin line across the whole width, to
+    within CREASE_EDGE_IN of both edges, that may wander a little (CREASE_BAND_IN) as a fold
+    does. A table's rules, however long, stop at the page's margins, a line of text has gaps
+    between its words; only the crease's straight pieces (a tenth of an inch long at least)
+    are marked, so writing it crosses keeps its strokes but for the crease's own pixels."""
+    hgt, wid = binary.shape
+    out = np.zeros(binary.shape, bool)
+    band = max(2, int(round(dpi * CREASE_BAND_IN)))
+    edge = max(3, int(dpi * CREASE_EDGE_IN))
+    tip = max(1, int(dpi * 0.02))
+    if wid <= 2 * edge + 2 * tip:
+        return out
+    near = cv2.dilate(binary, np.ones((2 * band + 1, 1), np.uint8)) > 0
+    middle = near[:, edge : wid - edge].mean(axis=1)
+    left = near[:, tip:edge].mean(axis=1)
+    right = near[:, wid - edge : wid - tip].mean(axis=1)
+    rows = np.flatnonzero((middle >= CREASE_COVER) & (left >= 0.8) & (right >= 0.8))
+    if rows.size == 0:
+        return out
+    piece = max(5, int(dpi * 0.1))
+    for a, b in runs_of_rows(rows):
+        top, bottom = max(0, a - band), min(hgt, b + band + 1)
+        strip = cv2.morphologyEx(binary[top:bottom], cv2.MORPH_OPEN, np.ones((1, piece), np.uint8))
+        out[top:bottom] |= strip > 0
+    return out
+
+
+def runs_of_rows(rows: np.ndarray) -> list[tuple[int, int]]:
+    """Consecutive runs in a sorted array of row indices, as (first, last)."""
+    breaks = np.flatnonzero(np.diff(rows) > 1)
+    starts = np.concatenate([[0], breaks + 1])
+    ends = np.concatenate([breaks, [rows.size - 1]])
+    return [(int(rows[s]), int(rows[e])) for s, e in zip(starts, ends, strict=True)]
+
+
 def clean_page(gray: np.ndarray, dpi: float, quarter_turns: int | None = None) -> Cleaned:
-    """Even the lighting, turn a sideways page (unless `quarter_turns` is given), deskew,
-    filter speckle, binarize. Upside down is decided later, by the reader (a 180-degree turn
-    leaves every profile the same). What lies beyond the sheet's edge (`off_paper`) is made
-    paper: no cell, rule or line of text reaches past it."""
+    """Make a photographed sheet a rectangle (`page_quad`), even the lighting, turn a sideways
+    page (unless `quarter_turns` is given), deskew, filter speckle, binarize. Upside down is
+    decided later, by the reader (a 180-degree turn leaves every profile the same). What lies
+    beyond the sheet's edge (`off_paper`) and a fold's crease across it (`creases`) are made
+    paper: no cell, rule or line of text reaches past the edge, no crease passes for a rule."""
+    warp = None
+    corners = page_quad(gray, dpi)
+    if corners is not None:
+        gray, warp = _rectified(gray, corners)
+        log.debug("a photographed sheet: corners %s made a rectangle", corners.round().tolist())
     flat = even_lighting(gray, dpi)
     binary = binarize(flat)
     speckled = _despeckle_needed(binary)
@@ -219,6 +361,12 @@ def clean_page(gray: np.ndarray, dpi: float, quarter_turns: int | None = None) -
     if abs(angle) >= 0.01:
         flat = rotate_small(flat, angle, 255)
         binary = binarize(flat)
+    # a fold first: a crease runs to the image's border, and with the rules and writing it
+    # crosses it would be taken for what lies beyond the sheet's edge, and they with it
+    folded = creases(binary, dpi)
+    if folded.any():  # a fold is no rule and no writing: paper
+        flat[folded] = 255
+        binary[folded] = 0
     beyond = off_paper(flat, dpi)
     if beyond.any():
         flat[beyond] = 255
@@ -226,4 +374,12 @@ def clean_page(gray: np.ndarray, dpi: float, quarter_turns: int | None = None) -
     log.debug(
         "cleaned: %d quarter turns, skew %.2f deg, speckle %s", quarter_turns, angle, speckled
     )
-    return Cleaned(flat, binary, quarter_turns, angle, speckled)
+    return Cleaned(
+        flat,
+        binary,
+        quarter_turns,
+        angle,
+        speckled,
+        warp,
+        (int(gray.shape[0]), int(gray.shape[1])) if warp is not None else None,
+    )

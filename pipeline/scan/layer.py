@@ -44,11 +44,16 @@ def layer_words(path: str | Path, page_index: int) -> list[LayerWord]:
 def _to_cleaned(
     points: np.ndarray, shape: tuple[int, int], cleaned: Cleaned, flipped: bool
 ) -> np.ndarray:
-    """Points (x, y) of the page as rendered mapped onto the cleaned page: the quarter turns,
-    the deskew about the centre, then the half turn of an upside-down page, as `clean_page`
-    and the reader applied them to the image."""
+    """Points (x, y) of the page as rendered mapped onto the cleaned page: a photographed
+    sheet's rectification, the quarter turns, the deskew about the centre, then the half turn
+    of an upside-down page, as `clean_page` and the reader applied them to the image."""
     hgt, wid = shape
     turns = (cleaned.quarter_turns - (2 if flipped else 0)) % 4
+    if cleaned.warp is not None and cleaned.warped is not None:
+        points = cv2.perspectiveTransform(
+            points.reshape(-1, 1, 2).astype(np.float64), cleaned.warp
+        ).reshape(-1, 2)
+        hgt, wid = cleaned.warped
     x, y = points[:, 0].astype(float), points[:, 1].astype(float)
     for _ in range(turns):  # one counter-clockwise quarter turn: (x, y) -> (y, W - 1 - x)
         x, y = y, wid - 1 - x
