@@ -227,15 +227,24 @@ def _stamp(a: np.ndarray, gen: np.random.Generator, dpi: int) -> None:
     np.minimum(region, 255 - tilted * 150, out=region)
 
 
-def _keystone(out: Image.Image, share: float, gen: np.random.Generator) -> Image.Image:
+def _keystone(
+    out: Image.Image, share: float, gen: np.random.Generator, skew: float = 0.0
+) -> Image.Image:
     """The page photographed at an angle, whole in the frame: shrunk to leave a margin of
-    desk (a desk's grey) around it, each corner then moved by up to `share` of the width."""
+    desk (a desk's grey) around it, turned by `skew` degrees on the desk (counter-clockwise),
+    each corner then moved by up to `share` of the width."""
     a = np.asarray(out)
     h, w = a.shape
     src = np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32)
-    margin = np.float32(2 * share * w)
+    # (room for the corners' moves and the turn: the page stays whole in the frame)
+    turned = 0.5 * float(np.hypot(w, h)) * abs(float(np.sin(np.radians(skew))))
+    margin = np.float32(2 * share * w + turned + 2)
     inset = np.array([[1, 1], [-1, 1], [-1, -1], [1, -1]], dtype=np.float32) * margin
-    dst = src + inset + gen.uniform(-share, share, (4, 2)).astype(np.float32) * w
+    dst = src + inset
+    if skew:
+        turn = cv2.getRotationMatrix2D((w / 2, h / 2), skew, 1.0)
+        dst = (dst @ turn[:, :2].T + turn[:, 2]).astype(np.float32)
+    dst = dst + gen.uniform(-share, share, (4, 2)).astype(np.float32) * w
     m = cv2.getPerspectiveTransform(src, dst)
     desk = int(gen.integers(60, 200))
     warped = cv2.warpPerspective(a, m, (w, h), flags=cv2.INTER_LINEAR, borderValue=desk)
@@ -279,8 +288,8 @@ def degrade(image: Image.Image, d: Degradation, seed: int) -> Image.Image:
         a = cv2.GaussianBlur(a, (0, 0), d.blur)
     out = Image.fromarray(np.clip(a, 0, 255).astype(np.uint8), "L")
     if d.keystone:
-        out = _keystone(out, d.keystone, gen)
-    if d.skew:
+        out = _keystone(out, d.keystone, gen, d.skew)  # the page turned on the desk
+    if d.skew and not d.keystone:  # (a photo's page is turned on the desk, above)
         out = out.rotate(d.skew, resample=Image.Resampling.BICUBIC, expand=False, fillcolor=255)
     if d.upside_down:
         out = out.rotate(180)
