@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .blocks import runs_of
+
 __all__ = [
     "Cleaned",
     "binarize",
@@ -312,23 +314,13 @@ def creases(binary: np.ndarray, dpi: float) -> np.ndarray:
     middle = near[:, edge : wid - edge].mean(axis=1)
     left = near[:, tip:edge].mean(axis=1)
     right = near[:, wid - edge : wid - tip].mean(axis=1)
-    rows = np.flatnonzero((middle >= CREASE_COVER) & (left >= 0.8) & (right >= 0.8))
-    if rows.size == 0:
-        return out
+    across = (middle >= CREASE_COVER) & (left >= 0.8) & (right >= 0.8)
     piece = max(5, int(dpi * 0.1))
-    for a, b in runs_of_rows(rows):
-        top, bottom = max(0, a - band), min(hgt, b + band + 1)
+    for a, b in runs_of(across):
+        top, bottom = max(0, a - band), min(hgt, b + band)
         strip = cv2.morphologyEx(binary[top:bottom], cv2.MORPH_OPEN, np.ones((1, piece), np.uint8))
         out[top:bottom] |= strip > 0
     return out
-
-
-def runs_of_rows(rows: np.ndarray) -> list[tuple[int, int]]:
-    """Consecutive runs in a sorted array of row indices, as (first, last)."""
-    breaks = np.flatnonzero(np.diff(rows) > 1)
-    starts = np.concatenate([[0], breaks + 1])
-    ends = np.concatenate([breaks, [rows.size - 1]])
-    return [(int(rows[s]), int(rows[e])) for s, e in zip(starts, ends, strict=True)]
 
 
 def clean_page(gray: np.ndarray, dpi: float, quarter_turns: int | None = None) -> Cleaned:
