@@ -529,6 +529,22 @@ def test_a_title_row_whose_top_rule_and_column_rules_are_broken_is_found_by_that
     assert title_rows_above(masks, grid, DPI) == []
 
 
+def test_a_title_row_none_of_whose_rules_is_left_is_guessed_over_the_first_rule() -> None:
+    # No rule over the titles and no column rule beside them (fresh seed 9998: an upside-down
+    # degraded page of faint, broken rules): `title_rows_above` has nothing to go by. The
+    # reader's last candidates are title rows one row tall and one and a half over the first
+    # rule; it keeps one only when its titles place the columns.
+    from pipeline.scan.table import title_rows_above, title_rows_guessed
+
+    grid, masks = _grid_and_masks(_titled(TITLED_RULES[0]))
+    assert title_rows_above(masks, grid, DPI) == []
+    guessed = title_rows_guessed(masks, grid, DPI)
+    assert [g.ys[0] for g in guessed] == pytest.approx([TOP - PITCH, TOP - 1.5 * PITCH], abs=2)
+    assert all(g.ys[1:] == grid.ys and g.xs == grid.xs for g in guessed)
+    # a table too near the page's top for a title row over it: none
+    assert title_rows_guessed(masks, replace(grid, ys=(PITCH // 2, *grid.ys[1:])), DPI) == []
+
+
 def test_a_title_row_found_above_a_table_ruled_across_only_places_its_columns() -> None:
     # Held-out 1115: an upside-down scan of a table ruled across only, the rule over its
     # titles too broken to be found. The first written row was taken for the title row and

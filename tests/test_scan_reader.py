@@ -456,3 +456,27 @@ def test_a_table_under_prose_smeared_into_its_first_rules_is_read(tmp_path: Path
     # each line in its row (the house numbers; the street names read with an OCR slip or two)
     house = [ln.text("residence").split()[0] for ln in read]
     assert house == [ln["fields"]["residence"].split()[0] for ln in signed]
+
+
+@pytest.mark.slow
+def test_an_upside_down_table_whose_title_rules_are_all_lost_is_read(tmp_path: Path) -> None:
+    """Fresh seed 9998, degraded: an incorporation petition's owners' page scanned upside
+    down, its rules faint and broken, every rule over and beside the titles lost; the first
+    owner's row was taken for the title row and the page read as no table. A title row a
+    row's height over the first rule places the columns: its 10 rows, 5 signed, are read.
+    (Generated here: synthetic, invented people.)"""
+    from pipeline.run import ingest_one, read_one
+    from synth.kinds import generate_kind
+    from synth.scan import scan_case
+
+    generate_kind(tmp_path / "born", "incorporation", "owners-sufficient", 9998, layouts="dev")
+    scan_case(tmp_path / "born", tmp_path / "scan", "degraded", 9998)
+    refs = ingest_one(tmp_path / "scan" / "sheets" / "sheet-03.tif")
+    assert isinstance(refs, list)
+    sheet = read_one(refs[0])
+    assert not isinstance(sheet, FileError)
+    truth = json.loads((tmp_path / "scan" / "truth.json").read_text(encoding="utf-8"))
+    (want,) = [s for s in truth["sheets"] if s["file"].endswith("sheet-03.tif")]
+    assert len(sheet.lines) == len(want["lines"]) == 10
+    signed = [ln["line_no"] for ln in want["lines"] if ln["fields"].get("signature")]
+    assert [ln.line_no for ln in sheet.lines if not ln.blank] == signed

@@ -114,6 +114,7 @@ from .table import (
     tables_apart,
     title_rows_above,
     title_rows_below,
+    title_rows_guessed,
     with_dashed_rows,
     within_columns,
     without_short_foot,
@@ -467,6 +468,7 @@ def _try_layout(
     # a ruled table whose columns are in doubt waits on a table printed without rules that
     # reads without any (`_ruled_or_unruled`)
     ruled: _Layout | None = None
+    untitled: list[Grid] = []  # the ruled grids whose title rows placed no columns
     for grid in find_grids(cleaned.binary, dpi, masks):
         tried.append(_layout_for(cleaned, masks, grid, dpi, engine, flipped, statements))
         if _good(tried[-1]):
@@ -484,6 +486,7 @@ def _try_layout(
             tried.append(_layout_for(cleaned, masks, titled, dpi, engine, flipped, statements))
             if _good(tried[-1]):
                 return tried[-1]
+        untitled.append(grid)
         # two tables run together: each alone
         for part in tables_apart(cleaned.binary, dpi, masks, grid):
             tried.append(_layout_for(cleaned, masks, part, dpi, engine, flipped, statements))
@@ -526,6 +529,15 @@ def _try_layout(
             tried.append(_layout_for(cleaned, faint, even, dpi, engine, flipped, statements))
             if _good(tried[-1]):
                 return tried[-1]
+    # Last, no rule over or beside a ruled table's titles left: a title row guessed over its
+    # first rule, kept only when it places every column it titles (fresh seed 9998)
+    if doubted is None:
+        for grid in untitled:
+            for titled in title_rows_guessed(masks, grid, dpi, cleaned.binary):
+                guess = _layout_for(cleaned, masks, titled, dpi, engine, flipped, statements)
+                tried.append(guess)
+                if _good(guess) and not guess.columns.doubts:
+                    return guess
     best = doubted or max(tried, key=_score)
     if best is not tried[-1]:
         engine.set_page(best.ocr_gray, dpi)

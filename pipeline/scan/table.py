@@ -41,6 +41,7 @@ __all__ = [
     "table_span",
     "title_rows_above",
     "title_rows_below",
+    "title_rows_guessed",
     "within_columns",
     "with_dashed_rows",
     "without_short_foot",
@@ -1228,6 +1229,9 @@ def near_rows(mask: np.ndarray, ys: Sequence[int], dpi: float) -> np.ndarray:
 # (inches) above its first rule found, and at most TITLE_ROW_MAX_IN.
 TITLE_ROW_MIN_IN = 0.15
 TITLE_ROW_MAX_IN = 1.2
+# A title row none of whose rules was found is guessed this many of the table's rows tall
+# (`title_rows_guessed`).
+TITLE_ROWS_GUESSED = (1.0, 1.5)
 
 
 def title_rows_above(
@@ -1271,6 +1275,25 @@ def title_rows_above(
     if ruled is not None and all(abs(ruled - y) > dpi * RULE_BAND_IN for y in found):
         found.append(ruled)
     return [_retitled(grid, y, horiz, binary, dpi) for y in found]
+
+
+def title_rows_guessed(
+    masks: tuple[np.ndarray, np.ndarray],
+    grid: Grid,
+    dpi: float,
+    binary: np.ndarray | None = None,
+) -> list[Grid]:
+    """The grid with a title row guessed over its first rule when no rule over or beside the
+    titles is left to find it by (`title_rows_above`): one of the table's rows tall (their
+    median), then TITLE_ROWS_GUESSED rows (title rows are often taller). Fresh seed 9998: an
+    upside-down degraded page of faint, broken rules, every rule over and beside its titles
+    lost, the first signer's row taken for the title row and the page read as no table. Only
+    candidates: the reader keeps one when its title row places the columns."""
+    if len(grid.ys) < 3:
+        return []
+    pitch = float(np.median(np.diff(grid.ys[1:])))
+    tops = [int(round(grid.ys[0] - rows * pitch)) for rows in TITLE_ROWS_GUESSED]
+    return [_retitled(grid, y, masks[0], binary, dpi) for y in tops if y > 0]
 
 
 # Rules over a table's title row that may be lines of the prose above it, smeared into rules.
