@@ -430,6 +430,26 @@ def test_the_start_of_the_next_columns_title_cut_into_a_cell_is_no_second_title(
     assert _titles_set_apart(grid, 2, ink, engine, 200, merged) is not None  # type: ignore[arg-type]
 
 
+def _generated_page(
+    tmp_path: Path, kind: str, variant: str, seed: int, name: str
+) -> tuple[Any, dict[str, Any]]:
+    """One page of a kind's variant generated from its seed and scanned degraded (synthetic,
+    invented people): the sheet as read and truth's record of it."""
+    from pipeline.run import ingest_one, read_one
+    from synth.kinds import generate_kind
+    from synth.scan import scan_case
+
+    generate_kind(tmp_path / "born", kind, variant, seed, layouts="dev")
+    scan_case(tmp_path / "born", tmp_path / "scan", "degraded", seed)
+    refs = ingest_one(tmp_path / "scan" / "sheets" / name)
+    assert isinstance(refs, list)
+    sheet = read_one(refs[0])
+    assert not isinstance(sheet, FileError)
+    truth = json.loads((tmp_path / "scan" / "truth.json").read_text(encoding="utf-8"))
+    (want,) = [s for s in truth["sheets"] if s["file"].endswith(name)]
+    return sheet, want
+
+
 @pytest.mark.slow
 def test_a_table_under_prose_smeared_into_its_first_rules_is_read(tmp_path: Path) -> None:
     """A fresh development seed (9980), degraded: a nominating petition's signatures table
@@ -438,18 +458,9 @@ def test_a_table_under_prose_smeared_into_its_first_rules_is_read(tmp_path: Path
     "I do hereby appoint ...", the titles a row further down: no column was placed and the
     page was read as no table, its lines left to a person. Started two rules down, the title
     row places Date, Signature and Residence. (Generated here: synthetic, invented people.)"""
-    from pipeline.run import ingest_one, read_one
-    from synth.kinds import generate_kind
-    from synth.scan import scan_case
-
-    generate_kind(tmp_path / "born", "independent_nomination", "party-name", 9980, layouts="dev")
-    scan_case(tmp_path / "born", tmp_path / "scan", "degraded", 9980)
-    refs = ingest_one(tmp_path / "scan" / "sheets" / "sheet-02.png")
-    assert isinstance(refs, list)
-    sheet = read_one(refs[0])
-    assert not isinstance(sheet, FileError)
-    truth = json.loads((tmp_path / "scan" / "truth.json").read_text(encoding="utf-8"))
-    (want,) = [s for s in truth["sheets"] if s["file"].endswith("sheet-02.png")]
+    sheet, want = _generated_page(
+        tmp_path, "independent_nomination", "party-name", 9980, "sheet-02.png"
+    )
     signed = [ln for ln in want["lines"] if ln["fields"].get("signature")]
     read = [ln for ln in sheet.lines if not ln.blank]
     assert len(read) == len(signed) == 9
@@ -465,18 +476,9 @@ def test_an_upside_down_table_whose_title_rules_are_all_lost_is_read(tmp_path: P
     owner's row was taken for the title row and the page read as no table. A title row a
     row's height over the first rule places the columns: its 10 rows, 5 signed, are read.
     (Generated here: synthetic, invented people.)"""
-    from pipeline.run import ingest_one, read_one
-    from synth.kinds import generate_kind
-    from synth.scan import scan_case
-
-    generate_kind(tmp_path / "born", "incorporation", "owners-sufficient", 9998, layouts="dev")
-    scan_case(tmp_path / "born", tmp_path / "scan", "degraded", 9998)
-    refs = ingest_one(tmp_path / "scan" / "sheets" / "sheet-03.tif")
-    assert isinstance(refs, list)
-    sheet = read_one(refs[0])
-    assert not isinstance(sheet, FileError)
-    truth = json.loads((tmp_path / "scan" / "truth.json").read_text(encoding="utf-8"))
-    (want,) = [s for s in truth["sheets"] if s["file"].endswith("sheet-03.tif")]
+    sheet, want = _generated_page(
+        tmp_path, "incorporation", "owners-sufficient", 9998, "sheet-03.tif"
+    )
     assert len(sheet.lines) == len(want["lines"]) == 10
     signed = [ln["line_no"] for ln in want["lines"] if ln["fields"].get("signature")]
     assert [ln.line_no for ln in sheet.lines if not ln.blank] == signed
